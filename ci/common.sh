@@ -1,0 +1,27 @@
+# ci/common.sh — shared by ci/gate and ci/test (sourced, not run).
+# Step headers with elapsed time, and configure+build of one build tree.
+
+BG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BG_T0=$(date +%s)
+BG_JOBS=${BG_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2)}
+
+# step "<n>/<total>" "<what>": prints a header with the elapsed wall time.
+step() {
+  local now; now=$(date +%s)
+  printf '\n== [%s] %s  (elapsed %ds)\n' "$1" "$2" $((now - BG_T0))
+}
+
+# bg_configure_build <build-dir> [cmake -D args...]: configure with Ninja and build.
+bg_configure_build() {
+  local dir=$1; shift
+  cmake -S "$BG_ROOT" -B "$dir" -G Ninja "$@" >"$dir.configure.log" 2>&1 || {
+    cat "$dir.configure.log" >&2
+    echo "buildgate: configure: cmake failed (log above, also in $dir.configure.log)" >&2
+    return 3
+  }
+  grep -E '^-- buildgate' "$dir.configure.log" || true
+  cmake --build "$dir" -j "$BG_JOBS" || {
+    echo "buildgate: build: the build failed (output above)" >&2
+    return 3
+  }
+}

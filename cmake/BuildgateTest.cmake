@@ -1,0 +1,41 @@
+# bg_add_test(NAME <suite>.<group>.<case> SUITE <suite>
+#             COMMAND <exe-or-target> [args...]
+#             [LABELS l...] [TIMEOUT seconds] [ENVIRONMENT VAR=value...]
+#             [FIXTURES_SETUP f...] [FIXTURES_REQUIRED f...] [RUN_SERIAL])
+#
+# Registers a CTest test run through bg-run, which exports BG_CHECKS_FILE
+# (${BG_CHECKS_DIR}/<NAME>.jsonl) and BG_TEST_NAME, enforces TIMEOUT (default
+# 600 s) and records a fail check when the command crashes, hangs or records
+# nothing.  Exit code 77 is a skip (interface: ARCHITECTURE.md "CTest names").
+function(bg_add_test)
+  cmake_parse_arguments(T "RUN_SERIAL" "NAME;SUITE;TIMEOUT"
+                        "COMMAND;LABELS;ENVIRONMENT;FIXTURES_SETUP;FIXTURES_REQUIRED" ${ARGN})
+  if(NOT T_NAME OR NOT T_SUITE OR NOT T_COMMAND)
+    message(FATAL_ERROR "bg_add_test: NAME, SUITE and COMMAND are required")
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 600)
+  endif()
+  list(POP_FRONT T_COMMAND exe)
+  if(TARGET ${exe})
+    set(exe "$<TARGET_FILE:${exe}>")
+  endif()
+  add_test(NAME ${T_NAME}
+           COMMAND bg-run --checks "${BG_CHECKS_DIR}/${T_NAME}.jsonl" --suite ${T_SUITE}
+                   --test ${T_NAME} --timeout ${T_TIMEOUT} -- ${exe} ${T_COMMAND})
+  math(EXPR ctest_timeout "${T_TIMEOUT} + 30")
+  set_tests_properties(${T_NAME} PROPERTIES
+    SKIP_RETURN_CODE 77
+    TIMEOUT ${ctest_timeout}
+    LABELS "${T_LABELS}"
+    ENVIRONMENT "BG_FIXTURES_DIR=${BG_FIXTURES_DIR};${T_ENVIRONMENT}")
+  if(T_FIXTURES_SETUP)
+    set_tests_properties(${T_NAME} PROPERTIES FIXTURES_SETUP "${T_FIXTURES_SETUP}")
+  endif()
+  if(T_FIXTURES_REQUIRED)
+    set_tests_properties(${T_NAME} PROPERTIES FIXTURES_REQUIRED "${T_FIXTURES_REQUIRED}")
+  endif()
+  if(T_RUN_SERIAL)
+    set_tests_properties(${T_NAME} PROPERTIES RUN_SERIAL TRUE)
+  endif()
+endfunction()

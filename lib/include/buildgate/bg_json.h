@@ -1,0 +1,29 @@
+/* bg_json.h — reading and writing JSON files with cJSON, with one-line errors.
+ *
+ * Loading never aborts: a missing file is BG_E_IO, malformed or truncated
+ * JSON is BG_E_PARSE (with the byte offset in the message).  Writing is
+ * atomic (a temporary file in the same directory, then rename(2)), so a crash
+ * never leaves a half-written fixture, baseline or results file.
+ */
+#ifndef BG_JSON_H
+#define BG_JSON_H
+
+#include <cjson/cJSON.h>
+
+#include "buildgate/bg_error.h"
+
+/* Parses the file at path into *out (caller deletes).  what names the file
+ * in error lines ("fixture", "baseline", ...).  Prints one error line. */
+bg_status bg_json_load(const char *path, const char *what, cJSON **out);
+
+/* Writes doc, formatted, to path atomically.  Prints one error line. */
+bg_status bg_json_write_atomic(const char *path, const cJSON *doc);
+
+/* Field accessors that return NULL/fallback on a missing or mistyped field. */
+const char *bg_json_str(const cJSON *obj, const char *key);
+double bg_json_num(const cJSON *obj, const char *key, double fallback);
+
+/* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into buf[32]. */
+void bg_utc_now(char buf[32]);
+
+#endif

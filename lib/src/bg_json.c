@@ -1,0 +1,104 @@
+#define _POSIX_C_SOURCE 200809L
+#include "buildgate/bg_json.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+bg_status bg_json_load(const char *path, const char *what, cJSON **out)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return bg_fail(BG_E_IO, what, "cannot open %s: %s", path, strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        len += fread(buf + len, 1, cap - len - 1, f);
+        if (len < cap - 1)
+            break;
+        char *bigger = realloc(buf, cap * 2);
+        if (!bigger) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    int read_err = ferror(f);
+    fclose(f);
+    if (!buf)
+        return bg_fail(BG_E_NOMEM, what, "cannot read %s: out of memory", path);
+    if (read_err) {
+        free(buf);
+        return bg_fail(BG_E_IO, what, "cannot read %s", path);
+    }
+    buf[len] = '\0';
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithOpts(buf, &end, 1);
+    if (!doc) {
+        long at = end ? (long)(end - buf) : -1;
+        const char *ep = cJSON_GetErrorPtr();
+        if (at < 0 && ep)
+            at = (long)(ep - buf);
+        free(buf);
+        return bg_fail(BG_E_PARSE, what, "%s is not valid JSON (near byte %ld of %zu)", path, at,
+                       len);
+    }
+    free(buf);
+    *out = doc;
+    return BG_OK;
+}
+
+bg_status bg_json_write_atomic(const char *path, const cJSON *doc)
+{
+    char *text = cJSON_Print(doc);
+    if (!text)
+        return bg_fail(BG_E_NOMEM, "json", "cannot render %s", path);
+    size_t n = strlen(path) + 32;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        free(text);
+        return bg_fail(BG_E_NOMEM, "json", "cannot write %s", path);
+    }
+    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    bg_status st = BG_OK;
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        st = bg_fail(BG_E_IO, "json", "cannot create %s: %s", tmp, strerror(errno));
+    } else {
+        int ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+        ok = (fclose(f) == 0) && ok;
+        if (!ok || rename(tmp, path) != 0) {
+            st = bg_fail(BG_E_IO, "json", "cannot write %s: %s", path, strerror(errno));
+            remove(tmp);
+        }
+    }
+    free(tmp);
+    free(text);
+    return st;
+}
+
+const char *bg_json_str(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+double bg_json_num(const cJSON *obj, const char *key, double fallback)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : fallback;
+}
+
+void bg_utc_now(char buf[32])
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

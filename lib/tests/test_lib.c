@@ -1,0 +1,216 @@
+/* Unit tests of libbuildgate.  Usage: bg-lib-tests GROUP BG_REPORT_EXE WORKDIR
+ * Each assertion is a check: the right value, with the reason beside it. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "buildgate/bg_check.h"
+#include "buildgate/bg_hex.h"
+#include "buildgate/bg_host.h"
+#include "buildgate/bg_json.h"
+
+static bg_checks *C;
+
+static void expect_str(const char *name, const char *want, const char *got)
+{
+    bg_check_emit_str(C, name, strcmp(want, got) == 0 ? BG_PASS : BG_FAIL, want, got, NULL);
+}
+
+static void expect_int(const char *name, long want, long got)
+{
+    char w[32], g[32];
+    snprintf(w, sizeof w, "%ld", want);
+    snprintf(g, sizeof g, "%ld", got);
+    expect_str(name, w, g);
+}
+
+static void group_hex(void)
+{
+    const uint8_t in[4] = {0x00, 0x9f, 0xa0, 0xff};
+    char out[9];
+    bg_hex_encode(in, 4, out);
+    expect_str("hex.encode", "009fa0ff", out);
+    uint8_t back[4];
+    size_t n = 0;
+    expect_int("hex.decode.status", BG_OK, bg_hex_decode("009FA0ff", back, 4, &n));
+    expect_int("hex.decode.roundtrip", 0, memcmp(in, back, 4) | (n != 4));
+    expect_int("hex.decode.odd_length", BG_E_PARSE, bg_hex_decode("abc", back, 4, &n));
+    expect_int("hex.decode.bad_digit", BG_E_PARSE, bg_hex_decode("zz", back, 4, &n));
+    expect_int("hex.decode.too_long", BG_E_USAGE, bg_hex_decode("0011223344", back, 4, &n));
+}
+
+static void group_slug(void)
+{
+    /* Host-key slugs documented in bg_host.h and ARCHITECTURE.md. */
+    static const char *const cases[][2] = {
+        {"AMD EPYC 7B13 64-Core Processor", "amd-epyc"},
+        {"Intel(R) Xeon(R) Processor", "intel-xeon"},
+        {"Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz", "intel-xeon"},
+        {"Apple M4", "apple-m4"},
+        {"", "unknown-cpu"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[64], name[64];
+        bg_cpu_model_slug(cases[i][0], out, sizeof out);
+        snprintf(name, sizeof name, "slug.%zu", i);
+        expect_str(name, cases[i][1], out);
+    }
+    bg_host h;
+    bg_host_probe(&h);
+    char key[160];
+    bg_host_key(&h, key, sizeof key);
+    char want_prefix[64];
+    snprintf(want_prefix, sizeof want_prefix, "%s-%s-", h.os, h.arch);
+    expect_int("host_key.prefix", 0, strncmp(key, want_prefix, strlen(want_prefix)) != 0);
+}
+
+static void group_verdict(void)
+{
+    static const char *const names[] = {"pass", "fail", "xfail", "xpass", "skip", "inconclusive"};
+    for (int i = 0; i < 6; i++) {
+        bg_verdict v = BG_VERDICT_COUNT;
+        char n[64];
+        snprintf(n, sizeof n, "verdict.roundtrip.%s", names[i]);
+        bg_verdict_parse(names[i], &v);
+        expect_str(n, names[i], bg_verdict_name(v));
+    }
+    bg_verdict v;
+    expect_int("verdict.parse_unknown", BG_E_PARSE, bg_verdict_parse("PASS", &v));
+    expect_int("verdict.bad.fail", 1, bg_verdict_is_bad(BG_FAIL));
+    expect_int("verdict.bad.xpass", 1, bg_verdict_is_bad(BG_XPASS));
+    expect_int("verdict.bad.xfail", 0, bg_verdict_is_bad(BG_XFAIL));
+}
+
+/* Exit code of a private sink that records the given verdicts (no file). */
+static int exit_for(const bg_verdict *vs, int n)
+{
+    char *saved = getenv("BG_CHECKS_FILE") ? strdup(getenv("BG_CHECKS_FILE")) : NULL;
+    unsetenv("BG_CHECKS_FILE");
+    bg_checks *p = bg_checks_open("scratch");
+    for (int i = 0; i < n; i++)
+        bg_check_emit(p, "scratch", vs[i], NULL, NULL, NULL);
+    int rc = bg_checks_close(p);
+    if (saved)
+        setenv("BG_CHECKS_FILE", saved, 1);
+    free(saved);
+    return rc;
+}
+
+static void group_check_exit(void)
+{
+    bg_verdict a[] = {BG_PASS, BG_XFAIL, BG_INCONCLUSIVE};
+    bg_verdict b[] = {BG_PASS, BG_XPASS};
+    bg_verdict s[] = {BG_SKIP, BG_SKIP};
+    bg_verdict f[] = {BG_SKIP, BG_FAIL};
+    expect_int("exit.pass_xfail_inconclusive", 0, exit_for(a, 3));
+    expect_int("exit.xpass_fails", 1, exit_for(b, 2));
+    expect_int("exit.all_skip", 77, exit_for(s, 2));
+    expect_int("exit.fail_beats_skip", 1, exit_for(f, 2));
+    expect_int("exit.no_checks_fails", 1, exit_for(NULL, 0));
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static void group_json(const char *work)
+{
+    char path[1024];
+    cJSON *doc = NULL;
+    mkdir(work, 0777);
+    snprintf(path, sizeof path, "%s/missing.json", work);
+    remove(path);
+    expect_int("json.missing_is_io", BG_E_IO, bg_json_load(path, "unit", &doc));
+    snprintf(path, sizeof path, "%s/truncated.json", work);
+    write_file(path, "{\"a\": [1, 2");
+    expect_int("json.truncated_is_parse", BG_E_PARSE, bg_json_load(path, "unit", &doc));
+    snprintf(path, sizeof path, "%s/atomic.json", work);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "x", 42);
+    expect_int("json.write_atomic", BG_OK, bg_json_write_atomic(path, o));
+    cJSON_Delete(o);
+    expect_int("json.reload", BG_OK, bg_json_load(path, "unit", &doc));
+    expect_int("json.value", 42, (long)bg_json_num(doc, "x", -1));
+    cJSON_Delete(doc);
+}
+
+static int run_report(const char *exe, const char *dir, const char *out)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' --checks-dir '%s' --out-dir '%s' >/dev/null 2>&1", exe, dir, out);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int file_contains(const char *path, const char *needle)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return strstr(buf, needle) != NULL;
+}
+
+static void group_report(const char *exe, const char *work)
+{
+    char dir[1024], out[1024], path[1100];
+    snprintf(dir, sizeof dir, "%s/checks", work);
+    snprintf(out, sizeof out, "%s/out", work);
+    mkdir(work, 0777);
+    mkdir(dir, 0777);
+    snprintf(path, sizeof path, "%s/t.jsonl", dir);
+    write_file(path, "{\"suite\":\"s\",\"name\":\"s.a\",\"verdict\":\"pass\",\"expected\":1,"
+                     "\"observed\":1,\"details\":null}\n");
+    expect_int("report.pass_exit", 0, run_report(exe, dir, out));
+    write_file(path, "{\"suite\":\"s\",\"name\":\"s.b\",\"verdict\":\"fail\",\"expected\":\"0xffc00000\","
+                     "\"observed\":\"0x7fc00000\",\"details\":{\"matrix\":{\"table\":\"T\",\"row\":\"r1\","
+                     "\"col\":\"c1\"}}}\n");
+    expect_int("report.fail_exit", 1, run_report(exe, dir, out));
+    snprintf(path, sizeof path, "%s/report.md", out);
+    /* the failure section must show the exact expected and observed values */
+    expect_int("report.md_names_check", 1, file_contains(path, "`s.b`"));
+    expect_int("report.md_expected", 1, file_contains(path, "0xffc00000"));
+    expect_int("report.md_observed", 1, file_contains(path, "0x7fc00000"));
+    expect_int("report.md_matrix", 1, file_contains(path, "| `r1` | **FAIL** |"));
+    snprintf(path, sizeof path, "%s/t.jsonl", dir);
+    write_file(path, "{\"suite\":\"s\",\"name\":\"s.c\",\"verdict\":\"maybe\"}\n");
+    expect_int("report.bad_verdict_exit", BG_EXIT_PARSE, run_report(exe, dir, out));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        bg_errorf("bg-lib-tests", "usage: bg-lib-tests GROUP BG_REPORT_EXE WORKDIR");
+        return BG_EXIT_USAGE;
+    }
+    C = bg_checks_open("lib");
+    const char *g = argv[1];
+    if (!strcmp(g, "hex"))
+        group_hex();
+    else if (!strcmp(g, "slug"))
+        group_slug();
+    else if (!strcmp(g, "verdict"))
+        group_verdict();
+    else if (!strcmp(g, "check_exit"))
+        group_check_exit();
+    else if (!strcmp(g, "json"))
+        group_json(argv[3]);
+    else if (!strcmp(g, "report"))
+        group_report(argv[2], argv[3]);
+    else {
+        bg_errorf("bg-lib-tests", "unknown group '%s'", g);
+        return BG_EXIT_USAGE;
+    }
+    return bg_checks_close(C);
+}

@@ -1,0 +1,273 @@
+/* bg-report — merges the checks of a run into results.json and report.md.
+ *
+ * Usage: bg-report --checks-dir DIR --out-dir DIR [--tests FILE] [--junit FILE]
+ *
+ *   --checks-dir  folder of <test>.jsonl files written through BG_CHECKS_FILE,
+ *                 and optional report fragments <suite>--<name>.md (Markdown
+ *                 a suite wants under its section, e.g. a phase table)
+ *   --tests       output of `ctest --show-only=json-v1` for the same selection:
+ *                 a listed test that left no checks file gets a fail check
+ *   --junit       path of ctest's JUnit file, recorded in results.json
+ *   --out-dir     where results.json and report.md are written (created if
+ *                 missing; existing files there are replaced: they are outputs)
+ *
+ * results.json (interface, docs/results.schema.json):
+ *   {"schema":1,"generated":UTC,"host":{...},"summary":{verdict: count},
+ *    "suites":{suite:{verdict: count}},"junit":path|null,"checks":[...]}
+ * report.md is GitHub-flavoured Markdown rendered from it: verdict, host,
+ * per-suite counts, every fail/xpass with expected vs observed, per-suite
+ * matrices (checks whose details carry {"matrix":{"table","row","col"[,"cell"]}})
+ * and fragments, then each suite's full check list.
+ *
+ * Exit: 0 when no check is fail or xpass; 1 when one is; 2 usage, 3 I/O,
+ * 4 a malformed checks line (named with file and line).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "buildgate/bg_check.h"
+#include "buildgate/bg_host.h"
+#include "buildgate/bg_json.h"
+#include "report_md.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names in dir ending with suffix (caller frees). */
+static char **list_dir(const char *dir, const char *suffix, int *n)
+{
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    char **names = NULL;
+    int cap = 0;
+    struct dirent *e;
+    size_t sl = strlen(suffix);
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name);
+        if (l <= sl || strcmp(e->d_name + l - sl, suffix) != 0)
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **bigger = realloc(names, cap * sizeof *names);
+            if (!bigger)
+                break;
+            names = bigger;
+        }
+        names[(*n)++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (names)
+        qsort(names, *n, sizeof *names, cmp_str);
+    return names;
+}
+
+static void free_list(char **l, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(l[i]);
+    free(l);
+}
+
+/* Appends the checks of one .jsonl file to arr.  BG_E_PARSE on a bad line. */
+static bg_status load_jsonl(const char *path, cJSON *arr)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return bg_fail(BG_E_IO, "bg-report", "cannot open %s: %s", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    bg_status st = BG_OK;
+    while (getline(&line, &cap, f) > 0) {
+        lineno++;
+        if (line[0] == '\n')
+            continue;
+        cJSON *o = cJSON_Parse(line);
+        bg_verdict v;
+        if (!o || !cJSON_IsObject(o) || !bg_json_str(o, "name") ||
+            bg_verdict_parse(bg_json_str(o, "verdict"), &v) != BG_OK) {
+            cJSON_Delete(o);
+            st = bg_fail(BG_E_PARSE, "bg-report",
+                         "%s:%ld: not a check (need a JSON object with name and verdict)", path,
+                         lineno);
+            break;
+        }
+        cJSON_AddItemToArray(arr, o);
+    }
+    free(line);
+    fclose(f);
+    return st;
+}
+
+/* Adds a fail check for every test listed in the ctest JSON with no checks file. */
+static bg_status add_missing_tests(const char *tests_json, const char *checks_dir, cJSON *arr)
+{
+    cJSON *doc;
+    bg_status st = bg_json_load(tests_json, "bg-report --tests", &doc);
+    if (st)
+        return st;
+    const cJSON *tests = cJSON_GetObjectItemCaseSensitive(doc, "tests"), *t;
+    cJSON_ArrayForEach(t, tests) {
+        const char *name = bg_json_str(t, "name");
+        if (!name)
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.jsonl", checks_dir, name);
+        struct stat sb;
+        if (stat(path, &sb) == 0)
+            continue;
+        char suite[256];
+        snprintf(suite, sizeof suite, "%s", name);
+        suite[strcspn(suite, ".")] = '\0';
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "suite", suite);
+        char cname[600];
+        snprintf(cname, sizeof cname, "%s.checks", name);
+        cJSON_AddStringToObject(o, "name", cname);
+        cJSON_AddStringToObject(o, "test", name);
+        cJSON_AddStringToObject(o, "verdict", "fail");
+        cJSON_AddStringToObject(o, "expected", "the test ran and recorded its checks");
+        cJSON_AddStringToObject(o, "observed", "no checks file: the test did not run or died "
+                                               "before bg-run could record it");
+        cJSON_AddNullToObject(o, "details");
+        cJSON_AddItemToArray(arr, o);
+    }
+    cJSON_Delete(doc);
+    return BG_OK;
+}
+
+static void count_into(cJSON *obj, const char *verdict)
+{
+    cJSON *c = cJSON_GetObjectItemCaseSensitive(obj, verdict);
+    if (c)
+        cJSON_SetNumberValue(c, c->valuedouble + 1);
+}
+
+static cJSON *verdict_counts(void)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (int v = 0; v < BG_VERDICT_COUNT; v++)
+        cJSON_AddNumberToObject(o, bg_verdict_name((bg_verdict)v), 0);
+    return o;
+}
+
+static void usage_exit(const char *why)
+{
+    bg_errorf("bg-report", "%s (usage: bg-report --checks-dir DIR --out-dir DIR "
+                           "[--tests FILE] [--junit FILE])", why);
+    exit(BG_EXIT_USAGE);
+}
+
+int main(int argc, char **argv)
+{
+    const char *checks_dir = NULL, *out_dir = NULL, *tests = NULL, *junit = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (i + 1 >= argc)
+            usage_exit("missing value after option");
+        if (strcmp(argv[i], "--checks-dir") == 0)
+            checks_dir = argv[++i];
+        else if (strcmp(argv[i], "--out-dir") == 0)
+            out_dir = argv[++i];
+        else if (strcmp(argv[i], "--tests") == 0)
+            tests = argv[++i];
+        else if (strcmp(argv[i], "--junit") == 0)
+            junit = argv[++i];
+        else
+            usage_exit("unknown option");
+    }
+    if (!checks_dir || !out_dir)
+        usage_exit("--checks-dir and --out-dir are required");
+
+    int n;
+    char **files = list_dir(checks_dir, ".jsonl", &n);
+    if (!files && errno != 0 && n == 0) {
+        DIR *probe = opendir(checks_dir);
+        if (!probe) {
+            bg_errorf("bg-report", "cannot read checks dir %s: %s", checks_dir, strerror(errno));
+            return BG_EXIT_IO;
+        }
+        closedir(probe);
+    }
+    cJSON *checks = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", checks_dir, files[i]);
+        bg_status st = load_jsonl(path, checks);
+        if (st) {
+            free_list(files, n);
+            cJSON_Delete(checks);
+            return bg_exit_code(st);
+        }
+    }
+    free_list(files, n);
+    if (tests) {
+        bg_status st = add_missing_tests(tests, checks_dir, checks);
+        if (st) {
+            cJSON_Delete(checks);
+            return bg_exit_code(st);
+        }
+    }
+
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddNumberToObject(doc, "schema", 1);
+    char now[32];
+    bg_utc_now(now);
+    cJSON_AddStringToObject(doc, "generated", now);
+    bg_host h;
+    bg_host_probe(&h);
+    cJSON_AddItemToObject(doc, "host", bg_host_to_json(&h));
+    cJSON *summary = verdict_counts();
+    cJSON *suites = cJSON_CreateObject();
+    const cJSON *c;
+    int bad = 0;
+    cJSON_ArrayForEach(c, checks) {
+        const char *v = bg_json_str(c, "verdict");
+        const char *s = bg_json_str(c, "suite");
+        s = s ? s : "unknown";
+        cJSON *sc = cJSON_GetObjectItemCaseSensitive(suites, s);
+        if (!sc) {
+            sc = verdict_counts();
+            cJSON_AddItemToObject(suites, s, sc);
+        }
+        count_into(summary, v);
+        count_into(sc, v);
+        bg_verdict vd;
+        if (bg_verdict_parse(v, &vd) == BG_OK)
+            bad += bg_verdict_is_bad(vd);
+    }
+    cJSON_AddItemToObject(doc, "summary", summary);
+    cJSON_AddItemToObject(doc, "suites", suites);
+    if (junit)
+        cJSON_AddStringToObject(doc, "junit", junit);
+    else
+        cJSON_AddNullToObject(doc, "junit");
+    cJSON_AddItemToObject(doc, "checks", checks);
+
+    if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+        bg_errorf("bg-report", "cannot create %s: %s", out_dir, strerror(errno));
+        cJSON_Delete(doc);
+        return BG_EXIT_IO;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/results.json", out_dir);
+    bg_status st = bg_json_write_atomic(path, doc);
+    if (!st) {
+        snprintf(path, sizeof path, "%s/report.md", out_dir);
+        st = bg_report_markdown(doc, checks_dir, path);
+    }
+    if (!st)
+        bg_report_print_summary(doc, stdout);
+    cJSON_Delete(doc);
+    if (st)
+        return bg_exit_code(st);
+    return bad ? BG_EXIT_FAIL : BG_EXIT_OK;
+}

@@ -1,0 +1,178 @@
+/* bg-run — runs one CTest test command and guarantees it leaves checks behind.
+ *
+ * Usage: bg-run --checks FILE --suite SUITE --test NAME [--timeout SECONDS] -- CMD [ARGS...]
+ *
+ * Truncates FILE, exports BG_CHECKS_FILE=FILE and BG_TEST_NAME=NAME, runs CMD
+ * in its own process group and waits.  The test's own checks decide its
+ * verdict; bg-run adds one check only when the command could not speak for
+ * itself:
+ *   - killed by a signal, or exited non-zero (other than 77) without recording
+ *     a fail      -> check "<NAME>.exit", fail, observed "killed by signal N"/"exit status N"
+ *   - ran past --timeout (default 1800 s): the process group gets SIGTERM, then
+ *     SIGKILL 5 s later -> check "<NAME>.timeout", fail
+ *   - exited 0 or 77 without recording any check -> fail / skip accordingly.
+ * Exit status: the command's own (0, 1, 77, ...), 1 when bg-run added a fail.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buildgate/bg_check.h"
+
+static void usage_exit(const char *why)
+{
+    bg_errorf("bg-run", "%s (usage: bg-run --checks FILE --suite SUITE --test NAME "
+                        "[--timeout SECONDS] -- CMD [ARGS...])", why);
+    exit(BG_EXIT_USAGE);
+}
+
+/* Counts the lines of FILE whose verdict is fail/xpass (*bad) and all lines (*all). */
+static void scan_checks(const char *path, int *all, int *bad)
+{
+    *all = *bad = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        cJSON *o = cJSON_Parse(line);
+        if (!o)
+            continue;
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "verdict");
+        bg_verdict vd;
+        if (cJSON_IsString(v) && bg_verdict_parse(v->valuestring, &vd) == BG_OK) {
+            (*all)++;
+            *bad += bg_verdict_is_bad(vd);
+        }
+        cJSON_Delete(o);
+    }
+    free(line);
+    fclose(f);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+    const char *checks = NULL, *suite = NULL, *test = NULL;
+    double timeout = 1800;
+    int i = 1;
+    for (; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        }
+        if (i + 1 >= argc)
+            usage_exit("missing value after option");
+        if (strcmp(argv[i], "--checks") == 0)
+            checks = argv[++i];
+        else if (strcmp(argv[i], "--suite") == 0)
+            suite = argv[++i];
+        else if (strcmp(argv[i], "--test") == 0)
+            test = argv[++i];
+        else if (strcmp(argv[i], "--timeout") == 0) {
+            char *end;
+            timeout = strtod(argv[++i], &end);
+            if (*end || !(timeout > 0))
+                usage_exit("--timeout takes a positive number of seconds");
+        } else
+            usage_exit("unknown option");
+    }
+    if (!checks || !suite || !test || i >= argc)
+        usage_exit("--checks, --suite, --test and a command are required");
+
+    FILE *trunc = fopen(checks, "w");
+    if (!trunc) {
+        bg_errorf("bg-run", "cannot create %s: %s", checks, strerror(errno));
+        return BG_EXIT_IO;
+    }
+    fclose(trunc);
+    setenv("BG_CHECKS_FILE", checks, 1);
+    setenv("BG_TEST_NAME", test, 1);
+    fflush(NULL);
+
+    pid_t pid = fork();
+    if (pid < 0) {
+        bg_errorf("bg-run", "fork: %s", strerror(errno));
+        return BG_EXIT_IO;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        execvp(argv[i], argv + i);
+        bg_errorf("bg-run", "cannot run %s: %s", argv[i], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+
+    double t0 = now_s();
+    int status = 0, timed_out = 0, term_sent = 0;
+    for (;;) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid)
+            break;
+        if (r < 0 && errno != EINTR) {
+            bg_errorf("bg-run", "waitpid: %s", strerror(errno));
+            return BG_EXIT_IO;
+        }
+        double el = now_s() - t0;
+        if (el > timeout && !term_sent) {
+            timed_out = term_sent = 1;
+            kill(-pid, SIGTERM);
+        } else if (term_sent && el > timeout + 5) {
+            kill(-pid, SIGKILL);
+        }
+        struct timespec nap = {0, 20 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+
+    int all, bad;
+    scan_checks(checks, &all, &bad);
+    bg_checks *c = bg_checks_open(suite);
+    if (!c)
+        return BG_EXIT_IO;
+    char name[512], obs[96];
+    int rc;
+    if (timed_out) {
+        snprintf(name, sizeof name, "%s.timeout", test);
+        snprintf(obs, sizeof obs, "still running after %.0f s; killed", timeout);
+        bg_check_emit_str(c, name, BG_FAIL, "finishes within the timeout", obs, NULL);
+        rc = BG_EXIT_FAIL;
+    } else if (WIFSIGNALED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 77 &&
+                                        bad == 0)) {
+        snprintf(name, sizeof name, "%s.exit", test);
+        if (WIFSIGNALED(status))
+            snprintf(obs, sizeof obs, "killed by signal %d", WTERMSIG(status));
+        else
+            snprintf(obs, sizeof obs, "exit status %d without a failing check",
+                     WEXITSTATUS(status));
+        bg_check_emit_str(c, name, BG_FAIL, "exit status 0, 1 with a failing check, or 77", obs,
+                          NULL);
+        rc = BG_EXIT_FAIL;
+    } else if (all == 0) {
+        snprintf(name, sizeof name, "%s.checks", test);
+        int skipped = WEXITSTATUS(status) == 77;
+        bg_check_emit_str(c, name, skipped ? BG_SKIP : BG_FAIL, "at least one recorded check",
+                          skipped ? "skipped without a reason" : "no check recorded", NULL);
+        rc = skipped ? BG_EXIT_SKIP : BG_EXIT_FAIL;
+    } else {
+        rc = WEXITSTATUS(status);
+        /* A test that recorded a failure but exited 0 still fails. */
+        if (rc == 0 && bad > 0)
+            rc = BG_EXIT_FAIL;
+    }
+    bg_checks_free(c);
+    return rc;
+}
