@@ -35,11 +35,14 @@ int bg_exit_code(bg_status st)
     return BG_EXIT_FAIL;
 }
 
+static _Thread_local char last_error[512];
+
+const char *bg_last_error(void) { return last_error; }
+
 static void verrorf(const char *what, const char *fmt, va_list ap)
 {
-    fprintf(stderr, "buildgate: %s: ", what);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    fprintf(stderr, "buildgate: %s: %s\n", what, last_error);
     fflush(stderr);
 }
 

@@ -57,4 +57,8 @@ bg_status bg_fail(bg_status st, const char *what, const char *why_fmt, ...)
 #endif
     ;
 
+/* The <why> text of the last bg_errorf()/bg_fail() of this thread ("" if none),
+ * so a test can put the reason of a skip or failure into its check. */
+const char *bg_last_error(void);
+
 #endif

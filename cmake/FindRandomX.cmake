@@ -1,0 +1,44 @@
+# FindRandomX — the system RandomX library (Debian's librandomx-dev ships only
+# randomx.h and librandomx.so: no pkg-config file, no CMake config).
+#
+# Result:
+#   RandomX_FOUND, RandomX::RandomX (imported target), RandomX_INCLUDE_DIR, RandomX_LIBRARY
+#   RandomX_HAS_V2    TRUE when randomx.h declares RANDOMX_FLAG_V2 (upstream 2.0)
+#   RandomX_VERSION   package version when the package manager knows it, else "unknown"
+# Hints: RandomX_ROOT (CMake's <Pkg>_ROOT), e.g. a prefix a source build installed into.
+include(FindPackageHandleStandardArgs)
+include(CheckCSourceCompiles)
+include(CMakePushCheckState)
+
+find_path(RandomX_INCLUDE_DIR randomx.h)
+find_library(RandomX_LIBRARY NAMES randomx)
+
+set(RandomX_VERSION "unknown")
+if(RandomX_LIBRARY)
+  find_program(BG_DPKG_QUERY dpkg-query)
+  find_program(BG_BREW brew)
+  if(BG_DPKG_QUERY)
+    execute_process(COMMAND ${BG_DPKG_QUERY} -W -f=\${Version} librandomx-dev
+                    OUTPUT_VARIABLE _rx_ver ERROR_QUIET RESULT_VARIABLE _rx_rc)
+    if(_rx_rc EQUAL 0 AND _rx_ver)
+      set(RandomX_VERSION "${_rx_ver}")
+    endif()
+  endif()
+endif()
+
+find_package_handle_standard_args(RandomX REQUIRED_VARS RandomX_LIBRARY RandomX_INCLUDE_DIR)
+
+if(RandomX_FOUND)
+  cmake_push_check_state(RESET)
+  set(CMAKE_REQUIRED_INCLUDES "${RandomX_INCLUDE_DIR}")
+  check_c_source_compiles("#include <randomx.h>
+int main(void) { return (int)RANDOMX_FLAG_V2; }" RandomX_HAS_V2)
+  cmake_pop_check_state()
+  if(NOT TARGET RandomX::RandomX)
+    add_library(RandomX::RandomX UNKNOWN IMPORTED)
+    set_target_properties(RandomX::RandomX PROPERTIES
+      IMPORTED_LOCATION "${RandomX_LIBRARY}"
+      INTERFACE_INCLUDE_DIRECTORIES "${RandomX_INCLUDE_DIR}")
+  endif()
+endif()
+mark_as_advanced(RandomX_INCLUDE_DIR RandomX_LIBRARY)

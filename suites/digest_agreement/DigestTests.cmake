@@ -1,0 +1,92 @@
+# The digest suite's CTest tests (included from CMakeLists.txt).
+#
+# Runtime-variant matrix: {interp, jit, jit+secure} x {soft, hard} AES x
+#   light memory x Argon2 {ref, ssse3, avx2}   (18 variants)
+#   full memory (dataset shared through files)  (6 variants)
+# plus large-pages variants that skip unless huge pages are reserved.  Every
+# name exists on every host; a variant the host cannot run records a skip
+# with the reason.  Chain lengths: docs/chain.md.
+set(BG_DIGEST_LIGHT_N 64 CACHE STRING "digest: chain length of light-memory variants")
+set(BG_DIGEST_LIGHT_K 8 CACHE STRING "digest: checkpoint interval of light-memory variants")
+set(BG_DIGEST_FULL_N 1024 CACHE STRING "digest: chain length of full-memory variants")
+set(BG_DIGEST_FULL_K 128 CACHE STRING "digest: checkpoint interval of full-memory variants")
+set(bg_dataset_dir "${CMAKE_CURRENT_BINARY_DIR}/datasets")
+file(MAKE_DIRECTORY "${bg_dataset_dir}")
+
+# bg_digest_slug(<out> <jit> <aes> <mem> <argon2|""> <extra|"">) -> slug as rx_flags_slug() prints it
+function(bg_digest_flags out_slug out_flags jit aes mem argon2 extra)
+  set(flags "")
+  if(jit STREQUAL "jit")
+    list(APPEND flags jit)
+  elseif(jit STREQUAL "jit+secure")
+    list(APPEND flags jit secure)
+  endif()
+  if(aes STREQUAL "hard")
+    list(APPEND flags hard-aes)
+  endif()
+  if(mem STREQUAL "full")
+    list(APPEND flags full-mem)
+  endif()
+  set(slug "${jit}+${aes}-aes+${mem}")
+  if(argon2)
+    list(APPEND flags "argon2=${argon2}")
+    string(APPEND slug "+argon2-${argon2}")
+  endif()
+  if(extra)
+    list(APPEND flags ${extra})
+    string(APPEND slug "+${extra}")
+  endif()
+  list(JOIN flags "," flags)
+  if(flags STREQUAL "")
+    set(flags "argon2=ref")
+  endif()
+  set(${out_slug} "${slug}" PARENT_SCOPE)
+  set(${out_flags} "${flags}" PARENT_SCOPE)
+endfunction()
+
+function(bg_digest_variant jit aes mem argon2 extra)
+  bg_digest_flags(slug flags "${jit}" "${aes}" "${mem}" "${argon2}" "${extra}")
+  if(mem STREQUAL "full")
+    bg_add_test(NAME digest.runtime.${slug} SUITE digest_agreement LABELS digest TIMEOUT 900
+                COMMAND bg-digest-check --flags ${flags} --n ${BG_DIGEST_FULL_N}
+                        --k ${BG_DIGEST_FULL_K} --dataset-dir ${bg_dataset_dir}
+                FIXTURES_REQUIRED bg_rx_datasets)
+  else()
+    bg_add_test(NAME digest.runtime.${slug} SUITE digest_agreement LABELS digest TIMEOUT 600
+                COMMAND bg-digest-check --flags ${flags} --n ${BG_DIGEST_LIGHT_N}
+                        --k ${BG_DIGEST_LIGHT_K})
+  endif()
+endfunction()
+
+foreach(jit IN ITEMS interp jit jit+secure)
+  foreach(aes IN ITEMS soft hard)
+    foreach(argon2 IN ITEMS ref ssse3 avx2)
+      bg_digest_variant(${jit} ${aes} light ${argon2} "")
+    endforeach()
+    bg_digest_variant(${jit} ${aes} full "" "")
+  endforeach()
+endforeach()
+bg_digest_variant(jit hard light ref large-pages)
+bg_digest_variant(jit hard full "" large-pages)
+
+# One dataset build per key (all CPUs), shared by every full-memory variant.
+bg_add_test(NAME digest.runtime.dataset SUITE digest_agreement LABELS digest TIMEOUT 900
+            COMMAND bg-digest-check --flags auto --make-datasets ${bg_dataset_dir}
+            FIXTURES_SETUP bg_rx_datasets)
+bg_add_test(NAME digest.runtime.dataset_cleanup SUITE digest_agreement LABELS digest TIMEOUT 60
+            COMMAND bg-digest-check --remove-datasets ${bg_dataset_dir}
+            FIXTURES_CLEANUP bg_rx_datasets)
+
+bg_add_test(NAME digest.aes_flags SUITE digest_agreement LABELS digest TIMEOUT 60
+            COMMAND bg-aes-flags)
+
+# The seed's 12,000-hash chain (label long: ci/gate --label long).
+foreach(v IN ITEMS "jit;hard" "jit+secure;hard")
+  list(GET v 0 jit)
+  list(GET v 1 aes)
+  bg_digest_flags(slug flags ${jit} ${aes} full "" "")
+  bg_add_test(NAME digest.long.${slug} SUITE digest_agreement LABELS long TIMEOUT 1800
+              COMMAND bg-digest-check --flags ${flags} --n 12000 --k 1000
+                      --dataset-dir ${bg_dataset_dir}
+              FIXTURES_REQUIRED bg_rx_datasets)
+endforeach()

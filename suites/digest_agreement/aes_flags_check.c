@@ -1,0 +1,60 @@
+/* bg-aes-flags — the digest.aes_flags check.
+ *
+ * Usage: bg-aes-flags              judge this host and the linked RandomX
+ *        bg-aes-flags --judge HOST_AES FLAGS ARCH
+ *                                  judge given values (self-tests: the seed's
+ *                                  macOS trap is `--judge 1 156 arm64`)
+ * Records check digest.aes_flags: pass when randomx_get_flags() has HARD_AES
+ * exactly when the CPU has AES (bg_cpu.h: CPUID.1:ECX.AES[25]; Linux arm64
+ * HWCAP_AES; macOS hw.optional.arm.FEAT_AES), else fail with the flags seen
+ * vs expected and the cause.  Exit 0 pass, 1 fail, 2 usage.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <randomx.h>
+
+#include "aes_flags.h"
+#include "buildgate/bg_check.h"
+#include "buildgate/bg_cpu.h"
+
+int main(int argc, char **argv)
+{
+    int host_aes, flags;
+    const char *arch;
+    if (argc == 5 && strcmp(argv[1], "--judge") == 0) {
+        char *e1, *e2;
+        host_aes = (int)strtol(argv[2], &e1, 10);
+        flags = (int)strtol(argv[3], &e2, 10);
+        arch = argv[4];
+        if (*e1 || *e2 || (host_aes != 0 && host_aes != 1) || flags < 0) {
+            bg_errorf("bg-aes-flags", "--judge takes HOST_AES (0|1) FLAGS (>= 0) ARCH");
+            return BG_EXIT_USAGE;
+        }
+    } else if (argc == 1) {
+        bg_cpu_features cpu;
+        bg_cpu_detect(&cpu);
+        host_aes = cpu.aes;
+        flags = (int)randomx_get_flags();
+        arch = bg_cpu_arch();
+    } else {
+        bg_errorf("bg-aes-flags", "usage: bg-aes-flags [--judge HOST_AES FLAGS ARCH]");
+        return BG_EXIT_USAGE;
+    }
+    int expected;
+    char why[512], exp_s[64], obs_s[64];
+    int ok = bg_aes_flags_agree(host_aes, flags, arch, &expected, why, sizeof why);
+    snprintf(exp_s, sizeof exp_s, "flags %d (HARD_AES %s)", expected, host_aes ? "set" : "clear");
+    snprintf(obs_s, sizeof obs_s, "flags %d (HARD_AES %s)", flags,
+             (flags & RANDOMX_FLAG_HARD_AES) ? "set" : "clear");
+    bg_checks *c = bg_checks_open("digest_agreement");
+    if (!c)
+        return BG_EXIT_IO;
+    cJSON *d = cJSON_CreateObject();
+    cJSON_AddStringToObject(d, "why", why);
+    cJSON_AddBoolToObject(d, "cpu_aes", host_aes);
+    cJSON_AddStringToObject(d, "arch", arch);
+    bg_check_emit_str(c, "digest.aes_flags", ok ? BG_PASS : BG_FAIL, exp_s, obs_s, d);
+    return bg_checks_close(c);
+}

@@ -1,0 +1,120 @@
+/* bg-chain — the digest-chain probe (docs/chain.md).
+ *
+ * Usage: bg-chain [options of rx_opts.h]
+ * Prints one JSON object on stdout:
+ *   {"variant": slug, "algorithm": "randomx-v1", "randomx": library version,
+ *    "flags": {"value": int, "names": "jit,hard-aes,..."}, "key": text | "key_hex": hex,
+ *    "n": N, "k": K, "digest": hex64, "checkpoints": [hex64 ...],
+ *    "init_threads": T, "init_seconds": s, "hashing_seconds": s,
+ *    "hashes_per_second": N / hashing_seconds}   (setup excluded from H/s)
+ * With --record FILE it also stores the chain in that chains.json fixture
+ * (refusing to overwrite an entry without --replace --reason).
+ * Exit: 0; 2 usage; 3 I/O; 5 fixture; 6 entry exists; 7 RandomX failed;
+ *       77 the host cannot run these flags (the reason on stderr).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildgate/bg_hex.h"
+#include "buildgate/bg_host.h"
+#include "buildgate/bg_json.h"
+#include "rx_chain.h"
+#include "rx_fixture.h"
+#include "rx_flags.h"
+#include "rx_opts.h"
+#include "rx_session.h"
+
+static void progress(uint64_t done, uint64_t n)
+{
+    fprintf(stderr, "bg-chain: %llu/%llu hashes\n", (unsigned long long)done,
+            (unsigned long long)n);
+}
+
+static cJSON *result_json(const rx_opts *o, const rx_session *s, const rx_chain_result *r)
+{
+    char buf[256], hex[2 * 256 + 1];
+    cJSON *j = cJSON_CreateObject();
+    rx_flags_slug(s->flags, !o->dataset_dir, buf, sizeof buf);
+    cJSON_AddStringToObject(j, "variant", buf);
+    cJSON_AddStringToObject(j, "algorithm", rx_algorithm((int)s->flags));
+    cJSON_AddStringToObject(j, "randomx", BG_RANDOMX_VERSION);
+    cJSON *fl = cJSON_AddObjectToObject(j, "flags");
+    cJSON_AddNumberToObject(fl, "value", (int)s->flags);
+    rx_flags_names(s->flags, buf, sizeof buf);
+    cJSON_AddStringToObject(fl, "names", buf);
+    if (o->key_text) {
+        cJSON_AddStringToObject(j, "key", o->key_text);
+    } else {
+        bg_hex_encode(o->key, o->key_len, hex);
+        cJSON_AddStringToObject(j, "key_hex", hex);
+    }
+    cJSON_AddNumberToObject(j, "n", (double)r->n);
+    cJSON_AddNumberToObject(j, "k", (double)r->k);
+    bg_hex_encode(r->digest, 32, hex);
+    cJSON_AddStringToObject(j, "digest", hex);
+    cJSON *cps = cJSON_AddArrayToObject(j, "checkpoints");
+    for (size_t i = 0; i < r->ncheckpoints; i++) {
+        bg_hex_encode(r->checkpoints[i], 32, hex);
+        cJSON_AddItemToArray(cps, cJSON_CreateString(hex));
+    }
+    cJSON_AddNumberToObject(j, "init_threads", s->init_threads);
+    cJSON_AddNumberToObject(j, "init_seconds", s->init_seconds);
+    cJSON_AddNumberToObject(j, "hashing_seconds", r->seconds);
+    cJSON_AddNumberToObject(j, "hashes_per_second", r->seconds > 0 ? r->n / r->seconds : 0);
+    return j;
+}
+
+static bg_status record(const rx_opts *o, const rx_session *s, const rx_chain_result *r)
+{
+    if (!o->key_text)
+        return bg_fail(BG_E_USAGE, "--record", "fixtures store text keys: use --key, not --key-hex");
+    bg_host h;
+    bg_host_probe(&h);
+    char key[160], slug[256], now[32];
+    bg_host_key(&h, key, sizeof key);
+    rx_flags_slug(s->flags, !o->dataset_dir, slug, sizeof slug);
+    bg_utc_now(now);
+    cJSON *p = cJSON_CreateObject();
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "bg-chain --key '%s' --n %llu --k %llu --flags %s --record FILE",
+             o->key_text, (unsigned long long)r->n, (unsigned long long)r->k, "<variant flags>");
+    cJSON_AddStringToObject(p, "command", cmd);
+    cJSON_AddStringToObject(p, "variant", slug);
+    cJSON_AddNumberToObject(p, "flags", (int)s->flags);
+    cJSON_AddStringToObject(p, "host", key);
+    cJSON_AddStringToObject(p, "cpu_model", h.cpu_model);
+    cJSON_AddStringToObject(p, "randomx", BG_RANDOMX_VERSION);
+    cJSON_AddStringToObject(p, "date", now);
+    return rx_chain_fixture_record(o->record, rx_algorithm((int)s->flags), o->key_text, r, p,
+                                   o->replace, o->reason);
+}
+
+int main(int argc, char **argv)
+{
+    rx_opts o;
+    bg_status st = rx_opts_parse(argc, argv, &o);
+    if (st)
+        return bg_exit_code(st);
+    rx_session s;
+    st = rx_session_open(&s, o.flags, o.key, o.key_len, o.init_threads, o.dataset_dir);
+    if (st)
+        return bg_exit_code(st);
+    rx_chain_result r;
+    st = rx_chain_run(s.vm, o.n, o.k, o.progress ? progress : NULL, &r);
+    if (!st) {
+        cJSON *j = result_json(&o, &s, &r);
+        char *text = cJSON_Print(j);
+        puts(text ? text : "{}");
+        free(text);
+        cJSON_Delete(j);
+        if (o.record)
+            st = record(&o, &s, &r);
+        if (!st && o.record)
+            fprintf(stderr, "bg-chain: recorded n=%llu k=%llu in %s\n", (unsigned long long)r.n,
+                    (unsigned long long)r.k, o.record);
+    }
+    rx_chain_free(&r);
+    rx_session_close(&s);
+    return bg_exit_code(st);
+}

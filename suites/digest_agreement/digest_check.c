@@ -1,0 +1,301 @@
+/* bg-digest-check — the checks behind digest.runtime.* tests.
+ *
+ * Usage:
+ *   bg-digest-check --flags LIST [--n N --k K] [--dataset-dir DIR] [--kat F] [--chains F]
+ *       One runtime variant: every known answer of kat.json (RandomX
+ *       src/tests/tests.cpp), the dataset items in full-memory mode, and the
+ *       stored chain of chains.json.  Checks <test>.kat.<id>, <test>.dataset.<i>,
+ *       <test>.chain (with the first diverging checkpoint on a mismatch).
+ *   bg-digest-check --make-datasets DIR [--init-threads T] [--key K] [--kat F]
+ *       Builds, once, the full-memory datasets every full-memory variant
+ *       needs (the chain key and each KAT key), checks their items against
+ *       the known answers, and saves them to DIR for --dataset-dir.
+ *   bg-digest-check --remove-datasets DIR
+ *       Deletes the .rxds files in DIR (the fixture cleanup after the full-memory tests).
+ * Options: rx_opts.h.  Exit: 0 pass, 1 a check failed, 2 usage, 5 fixture
+ * missing/corrupt/another version (also recorded as a fail check), 77 the
+ * host cannot run this variant (recorded as a skip check with the reason).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildgate/bg_check.h"
+#include "buildgate/bg_hex.h"
+#include "rx_chain.h"
+#include "rx_fixture.h"
+#include "rx_flags.h"
+#include "rx_opts.h"
+#include "rx_session.h"
+
+#define SUITE "digest_agreement"
+
+typedef struct ctx {
+    bg_checks *c;
+    char test[320]; /* check-name prefix: the CTest name, or digest.runtime.<slug> */
+    char slug[256];
+} ctx;
+
+static cJSON *matrix(const char *row, const char *col, const char *cell)
+{
+    cJSON *d = cJSON_CreateObject();
+    cJSON *m = cJSON_AddObjectToObject(d, "matrix");
+    cJSON_AddStringToObject(m, "table", "Runtime variants");
+    cJSON_AddStringToObject(m, "row", row);
+    cJSON_AddStringToObject(m, "col", col);
+    if (cell)
+        cJSON_AddStringToObject(m, "cell", cell);
+    return d;
+}
+
+/* Records a check that the run could not be made (fixture or host) and
+ * returns the process exit code for that status. */
+static int stop(ctx *x, const char *what, bg_status st)
+{
+    char name[400];
+    snprintf(name, sizeof name, "%s.%s", x->test, what);
+    bg_verdict v = st == BG_E_UNSUPPORTED ? BG_SKIP : BG_FAIL;
+    bg_check_emit_str(x->c, name, v, st == BG_E_UNSUPPORTED ? "a host that runs this variant"
+                                                              : "a usable fixture",
+                      bg_last_error(), matrix(x->slug, "KAT", bg_verdict_name(v)));
+    int rc = bg_checks_close(x->c);
+    return st == BG_E_UNSUPPORTED ? rc : bg_exit_code(st);
+}
+
+static void check_hash(ctx *x, const char *name, const uint8_t want[32], const uint8_t got[32],
+                       cJSON *details)
+{
+    char w[65], g[65];
+    bg_hex_encode(want, 32, w);
+    bg_hex_encode(got, 32, g);
+    bg_check_emit_str(x->c, name, memcmp(want, got, 32) ? BG_FAIL : BG_PASS, w, g, details);
+}
+
+static bg_status run_kats(ctx *x, rx_session *s, const rx_kat_set *kats)
+{
+    char last_key[128] = "";
+    for (int i = 0; i < kats->nvectors; i++) {
+        const rx_kat *k = &kats->vectors[i];
+        if (strcmp(last_key, k->key)) {
+            bg_status st = rx_session_rekey(s, k->key, k->key_len);
+            if (st)
+                return st;
+            snprintf(last_key, sizeof last_key, "%s", k->key);
+        }
+        uint8_t got[32];
+        randomx_calculate_hash(s->vm, k->input, k->input_len, got);
+        char name[400];
+        snprintf(name, sizeof name, "%s.kat.%s", x->test, k->id);
+        cJSON *d = matrix(x->slug, "KAT", NULL);
+        cJSON_AddStringToObject(d, "key", k->key);
+        check_hash(x, name, k->hash, got, d);
+    }
+    return BG_OK;
+}
+
+static void check_dataset_items(ctx *x, rx_session *s, const rx_kat_set *kats, const char *key)
+{
+    const uint8_t *mem = randomx_get_dataset_memory(s->dataset);
+    for (int i = 0; i < kats->nitems; i++) {
+        const rx_dataset_kat *d = &kats->items[i];
+        if (strcmp(d->key, key))
+            continue;
+        uint64_t got = 0;
+        for (int b = 7; b >= 0; b--) /* item words are little-endian (RandomX specs 7.3) */
+            got = got << 8 | mem[(size_t)d->item * 64 + (size_t)b];
+        char name[400], w[24], g[24];
+        snprintf(name, sizeof name, "%s.dataset.%lu", x->test, d->item);
+        snprintf(w, sizeof w, "0x%016" PRIx64, d->first_u64);
+        snprintf(g, sizeof g, "0x%016" PRIx64, got);
+        cJSON *det = matrix(x->slug, "dataset", NULL);
+        cJSON_AddStringToObject(det, "key", key);
+        bg_check_emit_str(x->c, name, got == d->first_u64 ? BG_PASS : BG_FAIL, w, g, det);
+    }
+}
+
+static void check_chain(ctx *x, const rx_chain_result *want, const rx_chain_result *got)
+{
+    char name[400], w[65], g[65], cell[48];
+    snprintf(name, sizeof name, "%s.chain", x->test);
+    bg_hex_encode(want->digest, 32, w);
+    bg_hex_encode(got->digest, 32, g);
+    double hs = got->seconds > 0 ? got->n / got->seconds : 0;
+    snprintf(cell, sizeof cell, "%.1f H/s", hs);
+    cJSON *d = matrix(x->slug, "chain", cell);
+    cJSON_AddNumberToObject(d, "n", (double)got->n);
+    cJSON_AddNumberToObject(d, "k", (double)got->k);
+    cJSON_AddNumberToObject(d, "hashes_per_second", hs);
+    cJSON_AddNumberToObject(d, "hashing_seconds", got->seconds);
+    int same = memcmp(want->digest, got->digest, 32) == 0;
+    if (!same) {
+        /* the first checkpoint where the chain left the fixture */
+        cJSON *div = cJSON_AddObjectToObject(d, "first_divergent_checkpoint");
+        size_t i = 0;
+        while (i < got->ncheckpoints && i < want->ncheckpoints &&
+               !memcmp(got->checkpoints[i], want->checkpoints[i], 32))
+            i++;
+        if (i < got->ncheckpoints && i < want->ncheckpoints) {
+            char cw[65], cg[65];
+            bg_hex_encode(want->checkpoints[i], 32, cw);
+            bg_hex_encode(got->checkpoints[i], 32, cg);
+            cJSON_AddNumberToObject(div, "checkpoint", (double)(i + 1));
+            cJSON_AddNumberToObject(div, "hash_index", (double)((i + 1) * got->k - 1));
+            cJSON_AddStringToObject(div, "expected", cw);
+            cJSON_AddStringToObject(div, "observed", cg);
+        } else {
+            cJSON_AddStringToObject(div, "checkpoint", "after the last checkpoint");
+        }
+    }
+    bg_check_emit_str(x->c, name, same ? BG_PASS : BG_FAIL, w, g, d);
+}
+
+static int variant_run(ctx *x, const rx_opts *o)
+{
+    rx_kat_set kats;
+    bg_status st = rx_kat_load(o->kat, rx_algorithm((int)o->flags), &kats);
+    if (st)
+        return stop(x, "fixture", st);
+    rx_chain_result want;
+    st = rx_chain_fixture_find(o->chains, rx_algorithm((int)o->flags), (const char *)o->key, o->n,
+                               o->k, &want);
+    if (st)
+        return stop(x, "fixture", st);
+    rx_session s;
+    /* open with the first KAT key; the chain key comes last */
+    const rx_kat *k0 = &kats.vectors[0];
+    st = rx_session_open(&s, o->flags, k0->key, k0->key_len, o->init_threads, o->dataset_dir);
+    if (st) {
+        rx_chain_free(&want);
+        return stop(x, "variant", st);
+    }
+    st = run_kats(x, &s, &kats);
+    if (!st && (o->flags & RANDOMX_FLAG_FULL_MEM))
+        for (int i = 0; i < kats.nvectors; i++)
+            if (i == 0 || strcmp(kats.vectors[i].key, kats.vectors[i - 1].key)) {
+                st = rx_session_rekey(&s, kats.vectors[i].key, kats.vectors[i].key_len);
+                if (st)
+                    break;
+                check_dataset_items(x, &s, &kats, kats.vectors[i].key);
+            }
+    if (!st)
+        st = rx_session_rekey(&s, o->key, o->key_len);
+    if (!st) {
+        rx_chain_result got;
+        st = rx_chain_run(s.vm, o->n, o->k, NULL, &got);
+        if (!st)
+            check_chain(x, &want, &got);
+        rx_chain_free(&got);
+    }
+    rx_chain_free(&want);
+    rx_session_close(&s);
+    if (st)
+        return stop(x, "run", st);
+    return bg_checks_close(x->c);
+}
+
+/* digest.runtime.dataset: one build per key, shared through files. */
+static int make_datasets(ctx *x, const rx_opts *o)
+{
+    rx_kat_set kats;
+    bg_status st = rx_kat_load(o->kat, rx_algorithm((int)o->flags), &kats);
+    if (st)
+        return stop(x, "fixture", st);
+    const char *keys[34];
+    size_t lens[34];
+    int nk = 0;
+    keys[nk] = (const char *)o->key;
+    lens[nk++] = o->key_len;
+    for (int i = 0; i < kats.nvectors; i++) {
+        int seen = 0;
+        for (int j = 0; j < nk; j++)
+            seen |= lens[j] == kats.vectors[i].key_len &&
+                    !memcmp(keys[j], kats.vectors[i].key, lens[j]);
+        if (!seen) {
+            keys[nk] = kats.vectors[i].key;
+            lens[nk++] = kats.vectors[i].key_len;
+        }
+    }
+    randomx_flags f = (randomx_flags)((int)o->flags | RANDOMX_FLAG_FULL_MEM);
+    rx_session s;
+    memset(&s, 0, sizeof s);
+    for (int i = 0; i < nk && !st; i++) {
+        fprintf(stderr, "bg-digest-check: building dataset %d/%d (%d threads)\n", i + 1, nk,
+                o->init_threads);
+        st = i == 0 ? rx_session_open(&s, f, keys[i], lens[i], o->init_threads, NULL)
+                    : rx_session_rekey(&s, keys[i], lens[i]);
+        if (st)
+            break;
+        char key[130];
+        snprintf(key, sizeof key, "%.*s", (int)lens[i], keys[i]);
+        check_dataset_items(x, &s, &kats, key);
+        st = rx_dataset_save(&s, o->make_datasets, keys[i], lens[i]);
+        char name[400], obs[96];
+        snprintf(name, sizeof name, "%s.build.%d", x->test, i + 1);
+        snprintf(obs, sizeof obs, "saved in %.1f s with %d threads", s.init_seconds,
+                 o->init_threads);
+        cJSON *d = cJSON_CreateObject();
+        cJSON_AddStringToObject(d, "key", key);
+        cJSON_AddNumberToObject(d, "init_seconds", s.init_seconds);
+        if (!st)
+            bg_check_emit_str(x->c, name, BG_PASS, "dataset built and saved", obs, d);
+        else
+            cJSON_Delete(d);
+    }
+    rx_session_close(&s);
+    if (st)
+        return stop(x, "dataset", st);
+    return bg_checks_close(x->c);
+}
+
+/* Fixture cleanup: removes the dataset files (2 GiB each) of this run. */
+static int remove_datasets(ctx *x, const char *dir)
+{
+    DIR *d = opendir(dir);
+    int removed = 0, failed = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name);
+        if (l < 6 || strcmp(e->d_name + l - 5, ".rxds"))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (remove(path) == 0)
+            removed++;
+        else
+            failed++;
+    }
+    if (d)
+        closedir(d);
+    char name[400], obs[64];
+    snprintf(name, sizeof name, "%s.removed", x->test);
+    snprintf(obs, sizeof obs, "%d removed, %d not removable", removed, failed);
+    bg_check_emit_str(x->c, name, failed ? BG_FAIL : BG_PASS, "every dataset file removed", obs,
+                      NULL);
+    return bg_checks_close(x->c);
+}
+
+int main(int argc, char **argv)
+{
+    rx_opts o;
+    bg_status st = rx_opts_parse(argc, argv, &o);
+    if (st)
+        return bg_exit_code(st);
+    ctx x;
+    x.c = bg_checks_open(SUITE);
+    if (!x.c)
+        return BG_EXIT_IO;
+    rx_flags_slug(o.flags, !o.dataset_dir, x.slug, sizeof x.slug);
+    const char *test = getenv("BG_TEST_NAME");
+    if (test && *test)
+        snprintf(x.test, sizeof x.test, "%s", test);
+    else
+        snprintf(x.test, sizeof x.test, "digest.runtime.%s", o.make_datasets ? "dataset" : x.slug);
+    if (o.remove_datasets)
+        return remove_datasets(&x, o.remove_datasets);
+    if (o.make_datasets)
+        return make_datasets(&x, &o);
+    return variant_run(&x, &o);
+}

@@ -1,0 +1,250 @@
+#include "rx_fixture.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildgate/bg_hex.h"
+#include "buildgate/bg_json.h"
+#include "rx_flags.h"
+
+const char *rx_algorithm(int flags)
+{
+#if defined(BG_RANDOMX_HAS_V2)
+    if (flags & (int)RANDOMX_FLAG_V2)
+        return "randomx-v2";
+#endif
+    (void)flags;
+    return "randomx-v1";
+}
+
+static bg_status load_schema(const char *path, cJSON **doc)
+{
+    bg_status st = bg_json_load(path, "fixture", doc);
+    if (st)
+        return st == BG_E_PARSE ? BG_E_FIXTURE : st;
+    double schema = bg_json_num(*doc, "schema", -1);
+    if (schema != RX_FIXTURE_SCHEMA) {
+        cJSON_Delete(*doc);
+        *doc = NULL;
+        return bg_fail(BG_E_FIXTURE, "fixture", "%s: schema %g, this buildgate reads schema %d",
+                       path, schema, RX_FIXTURE_SCHEMA);
+    }
+    return BG_OK;
+}
+
+static bg_status hex32(const char *path, const char *what, const char *hex, uint8_t out[32])
+{
+    size_t n = 0;
+    if (!hex || strlen(hex) != 64 || bg_hex_decode(hex, out, 32, &n) != BG_OK)
+        return bg_fail(BG_E_FIXTURE, "fixture", "%s: %s: \"%s\" is not 64 hex digits", path, what,
+                       hex ? hex : "(missing)");
+    return BG_OK;
+}
+
+static bg_status parse_vector(const char *path, const cJSON *v, rx_kat *k)
+{
+    const char *id = bg_json_str(v, "id"), *key = bg_json_str(v, "key");
+    const char *in = bg_json_str(v, "input"), *in_hex = bg_json_str(v, "input_hex");
+    if (!id || !key || (!in && !in_hex) || strlen(id) >= sizeof k->id ||
+        strlen(key) >= sizeof k->key)
+        return bg_fail(BG_E_FIXTURE, "fixture", "%s: vector %s lacks id, key or input", path,
+                       id ? id : "?");
+    snprintf(k->id, sizeof k->id, "%s", id);
+    snprintf(k->key, sizeof k->key, "%s", key);
+    k->key_len = strlen(key);
+    if (in) {
+        if (strlen(in) > sizeof k->input)
+            return bg_fail(BG_E_FIXTURE, "fixture", "%s: vector %s: input too long", path, id);
+        k->input_len = strlen(in);
+        memcpy(k->input, in, k->input_len);
+    } else if (bg_hex_decode(in_hex, k->input, sizeof k->input, &k->input_len) != BG_OK) {
+        return bg_fail(BG_E_FIXTURE, "fixture", "%s: vector %s: bad input_hex", path, id);
+    }
+    char what[64];
+    snprintf(what, sizeof what, "vector %s hash", id);
+    return hex32(path, what, bg_json_str(v, "hash"), k->hash);
+}
+
+bg_status rx_kat_load(const char *path, const char *algorithm, rx_kat_set *out)
+{
+    memset(out, 0, sizeof *out);
+    cJSON *doc;
+    bg_status st = load_schema(path, &doc);
+    if (st)
+        return st;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(doc, "vectors")) {
+        const char *alg = bg_json_str(v, "algorithm");
+        if (!alg || strcmp(alg, algorithm))
+            continue;
+        if (out->nvectors == (int)(sizeof out->vectors / sizeof out->vectors[0]))
+            break;
+        st = parse_vector(path, v, &out->vectors[out->nvectors]);
+        if (st)
+            break;
+        out->nvectors++;
+    }
+    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(doc, "dataset_items")) {
+        const char *alg = bg_json_str(v, "algorithm"), *key = bg_json_str(v, "key");
+        const char *first = bg_json_str(v, "first_u64");
+        if (st || !alg || strcmp(alg, algorithm))
+            continue;
+        if (out->nitems == (int)(sizeof out->items / sizeof out->items[0]))
+            break;
+        rx_dataset_kat *d = &out->items[out->nitems];
+        char *end = NULL;
+        if (!key || !first || strlen(key) >= sizeof d->key ||
+            !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(v, "item"))) {
+            st = bg_fail(BG_E_FIXTURE, "fixture", "%s: dataset item lacks key, item or first_u64",
+                         path);
+            break;
+        }
+        d->first_u64 = strtoull(first, &end, 16);
+        if (!end || *end) {
+            st = bg_fail(BG_E_FIXTURE, "fixture", "%s: dataset item: bad first_u64 \"%s\"", path,
+                         first);
+            break;
+        }
+        snprintf(d->key, sizeof d->key, "%s", key);
+        d->item = (unsigned long)bg_json_num(v, "item", 0);
+        out->nitems++;
+    }
+    cJSON_Delete(doc);
+    if (!st && out->nvectors == 0)
+        st = bg_fail(BG_E_FIXTURE, "fixture", "%s has no vectors for %s (a fixture for another "
+                                              "RandomX version?)", path, algorithm);
+    return st;
+}
+
+static int entry_matches(const cJSON *e, const char *algorithm, const char *key, uint64_t n,
+                         uint64_t k)
+{
+    const char *a = bg_json_str(e, "algorithm"), *ky = bg_json_str(e, "key");
+    return a && ky && !strcmp(a, algorithm) && !strcmp(ky, key) &&
+           (uint64_t)bg_json_num(e, "n", -1) == n && (uint64_t)bg_json_num(e, "k", -1) == k;
+}
+
+bg_status rx_chain_fixture_find(const char *path, const char *algorithm, const char *key,
+                                uint64_t n, uint64_t k, rx_chain_result *out)
+{
+    memset(out, 0, sizeof *out);
+    cJSON *doc;
+    bg_status st = load_schema(path, &doc);
+    if (st)
+        return st;
+    const cJSON *e, *hit = NULL;
+    char have[512] = "";
+    size_t hl = 0;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "chains")) {
+        if (entry_matches(e, algorithm, key, n, k))
+            hit = e;
+        else if (hl < sizeof have - 80)
+            hl += snprintf(have + hl, sizeof have - hl, "%s%s n=%g k=%g", hl ? "; " : "",
+                           bg_json_str(e, "algorithm") ? bg_json_str(e, "algorithm") : "?",
+                           bg_json_num(e, "n", -1), bg_json_num(e, "k", -1));
+    }
+    if (!hit) {
+        cJSON_Delete(doc);
+        return bg_fail(BG_E_FIXTURE, "fixture",
+                       "%s has no chain for %s key \"%s\" n=%" PRIu64 " k=%" PRIu64
+                       " (it has: %s); record one with bg-chain --record",
+                       path, algorithm, key, n, k, hl ? have : "nothing");
+    }
+    out->n = n;
+    out->k = k;
+    st = hex32(path, "chain digest", bg_json_str(hit, "digest"), out->digest);
+    const cJSON *cps = cJSON_GetObjectItemCaseSensitive(hit, "checkpoints");
+    size_t want = k ? (size_t)(n / k) : 0;
+    if (!st && (size_t)cJSON_GetArraySize(cps) != want)
+        st = bg_fail(BG_E_FIXTURE, "fixture", "%s: chain n=%" PRIu64 ": %d checkpoints, expected %zu",
+                     path, n, cJSON_GetArraySize(cps), want);
+    if (!st && want) {
+        out->checkpoints = calloc(want, 32);
+        if (!out->checkpoints)
+            st = BG_E_NOMEM;
+        const cJSON *c;
+        cJSON_ArrayForEach(c, cps) {
+            if (st)
+                break;
+            st = hex32(path, "checkpoint", cJSON_IsString(c) ? c->valuestring : NULL,
+                       out->checkpoints[out->ncheckpoints++]);
+        }
+    }
+    cJSON_Delete(doc);
+    if (st)
+        rx_chain_free(out);
+    return st;
+}
+
+bg_status rx_chain_fixture_record(const char *path, const char *algorithm, const char *key,
+                                  const rx_chain_result *r, cJSON *provenance, int replace,
+                                  const char *reason)
+{
+    cJSON *doc = NULL;
+    FILE *exists = fopen(path, "r");
+    bg_status st = BG_OK;
+    if (exists) {
+        fclose(exists);
+        st = load_schema(path, &doc);
+    } else {
+        doc = cJSON_CreateObject();
+        cJSON_AddNumberToObject(doc, "schema", RX_FIXTURE_SCHEMA);
+        cJSON_AddStringToObject(doc, "about", "Expected RandomX digest chains (docs/chain.md), "
+                                              "recorded by bg-chain --record.");
+        cJSON_AddArrayToObject(doc, "chains");
+    }
+    if (st) {
+        cJSON_Delete(provenance);
+        return st;
+    }
+    cJSON *chains = cJSON_GetObjectItemCaseSensitive(doc, "chains");
+    char hex[65];
+    bg_hex_encode(r->digest, 32, hex);
+    int idx = 0, found = -1;
+    cJSON *e;
+    cJSON_ArrayForEach(e, chains) {
+        if (entry_matches(e, algorithm, key, r->n, r->k))
+            found = idx;
+        idx++;
+    }
+    if (found >= 0 && !replace) {
+        const char *old = bg_json_str(cJSON_GetArrayItem(chains, found), "digest");
+        st = bg_fail(BG_E_EXISTS, "fixture",
+                     "%s already has the chain n=%" PRIu64 " k=%" PRIu64 " (%s; this run %s): "
+                     "not overwritten; pass --replace --reason \"...\" to replace it",
+                     path, r->n, r->k, old ? old : "?", hex);
+        cJSON_Delete(doc);
+        cJSON_Delete(provenance);
+        return st;
+    }
+    if (replace && (!reason || !*reason)) {
+        cJSON_Delete(doc);
+        cJSON_Delete(provenance);
+        return bg_fail(BG_E_USAGE, "fixture", "--replace needs --reason \"...\"");
+    }
+    cJSON *entry = cJSON_CreateObject();
+    cJSON_AddStringToObject(entry, "algorithm", algorithm);
+    cJSON_AddStringToObject(entry, "key", key);
+    cJSON_AddNumberToObject(entry, "n", (double)r->n);
+    cJSON_AddNumberToObject(entry, "k", (double)r->k);
+    cJSON_AddStringToObject(entry, "digest", hex);
+    cJSON *cps = cJSON_AddArrayToObject(entry, "checkpoints");
+    for (size_t i = 0; i < r->ncheckpoints; i++) {
+        bg_hex_encode(r->checkpoints[i], 32, hex);
+        cJSON_AddItemToArray(cps, cJSON_CreateString(hex));
+    }
+    if (reason && *reason)
+        cJSON_AddStringToObject(provenance, "reason", reason);
+    else
+        cJSON_AddNullToObject(provenance, "reason");
+    cJSON_AddItemToObject(entry, "provenance", provenance);
+    if (found >= 0)
+        cJSON_ReplaceItemInArray(chains, found, entry);
+    else
+        cJSON_AddItemToArray(chains, entry);
+    st = bg_json_write_atomic(path, doc);
+    cJSON_Delete(doc);
+    return st;
+}

@@ -1,0 +1,113 @@
+#define _POSIX_C_SOURCE 200809L
+#include "rx_flags.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#if defined(BG_RANDOMX_HAS_V2)
+#define RX_V2 ((int)RANDOMX_FLAG_V2)
+#else
+#define RX_V2 0
+#endif
+
+int rx_flags_have_v2(void) { return RX_V2 != 0; }
+
+static const struct {
+    const char *name;
+    int bit;
+} simple[] = {
+    {"jit", RANDOMX_FLAG_JIT},       {"hard-aes", RANDOMX_FLAG_HARD_AES},
+    {"full-mem", RANDOMX_FLAG_FULL_MEM}, {"secure", RANDOMX_FLAG_SECURE},
+    {"large-pages", RANDOMX_FLAG_LARGE_PAGES},
+};
+
+static bg_status parse_one(const char *tok, int *flags)
+{
+    for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++) {
+        if (strcmp(tok, simple[i].name) == 0) {
+            *flags |= simple[i].bit;
+            return BG_OK;
+        }
+    }
+    if (strcmp(tok, "auto") == 0) {
+        *flags |= (int)randomx_get_flags();
+        return BG_OK;
+    }
+    if (strncmp(tok, "argon2=", 7) == 0) {
+        const char *v = tok + 7;
+        *flags &= ~(int)RANDOMX_FLAG_ARGON2;
+        if (strcmp(v, "ssse3") == 0)
+            *flags |= RANDOMX_FLAG_ARGON2_SSSE3;
+        else if (strcmp(v, "avx2") == 0)
+            *flags |= RANDOMX_FLAG_ARGON2_AVX2;
+        else if (strcmp(v, "ref") != 0)
+            return bg_fail(BG_E_USAGE, "flags", "argon2=%s: expected argon2=ref, ssse3 or avx2", v);
+        return BG_OK;
+    }
+    if (strcmp(tok, "v2") == 0) {
+        if (!RX_V2)
+            return bg_fail(BG_E_USAGE, "flags",
+                           "v2: this RandomX library has no RANDOMX_FLAG_V2 (needs RandomX 2.0)");
+        *flags |= RX_V2;
+        return BG_OK;
+    }
+    return bg_fail(BG_E_USAGE, "flags",
+                   "unknown flag '%s' (known: jit, hard-aes, full-mem, secure, "
+                   "argon2=ref|ssse3|avx2, large-pages, v2, auto)",
+                   tok);
+}
+
+bg_status rx_flags_parse(const char *list, randomx_flags *out)
+{
+    char buf[512];
+    if (strlen(list) >= sizeof buf)
+        return bg_fail(BG_E_USAGE, "flags", "flag list too long");
+    strcpy(buf, list);
+    int flags = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok;
+         tok = strtok_r(NULL, ", ", &save)) {
+        bg_status st = parse_one(tok, &flags);
+        if (st)
+            return st;
+    }
+    if ((flags & RANDOMX_FLAG_SECURE) && !(flags & RANDOMX_FLAG_JIT))
+        return bg_fail(BG_E_USAGE, "flags", "secure applies to the JIT only: add jit or drop secure");
+    *out = (randomx_flags)flags;
+    return BG_OK;
+}
+
+static const char *argon2_name(int flags)
+{
+    switch (flags & RANDOMX_FLAG_ARGON2) {
+    case RANDOMX_FLAG_ARGON2_SSSE3: return "ssse3";
+    case RANDOMX_FLAG_ARGON2_AVX2: return "avx2";
+    case 0: return "ref";
+    }
+    return "both"; /* RANDOMX_FLAG_ARGON2: invalid for randomx_alloc_cache */
+}
+
+void rx_flags_slug(randomx_flags flags, int with_argon2, char *buf, size_t n)
+{
+    int f = (int)flags;
+    snprintf(buf, n, "%s%s+%s-aes+%s%s%s%s%s", (f & RANDOMX_FLAG_JIT) ? "jit" : "interp",
+             (f & RANDOMX_FLAG_SECURE) ? "+secure" : "",
+             (f & RANDOMX_FLAG_HARD_AES) ? "hard" : "soft",
+             (f & RANDOMX_FLAG_FULL_MEM) ? "full" : "light", with_argon2 ? "+argon2-" : "",
+             with_argon2 ? argon2_name(f) : "", (f & RANDOMX_FLAG_LARGE_PAGES) ? "+large-pages" : "",
+             (RX_V2 && (f & RX_V2)) ? "+v2" : "");
+}
+
+void rx_flags_names(randomx_flags flags, char *buf, size_t n)
+{
+    int f = (int)flags;
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
+        if (f & simple[i].bit)
+            len += snprintf(buf + len, len < n ? n - len : 0, "%s%s", len ? "," : "",
+                            simple[i].name);
+    len += snprintf(buf + len, len < n ? n - len : 0, "%sargon2=%s", len ? "," : "",
+                    argon2_name(f));
+    if (RX_V2 && (f & RX_V2))
+        snprintf(buf + len, len < n ? n - len : 0, ",v2");
+}

@@ -1,0 +1,44 @@
+/* rx_opts.h — command-line options shared by bg-chain and bg-digest-check.
+ *
+ *   --key TEXT | --key-hex HEX   cache key (default "relay-jit-profile-fixed-key-v1"); not empty
+ *   --flags LIST                 runtime flags by name (rx_flags.h); default "auto"
+ *   --n N                        chain length in hashes, 1 .. 1e9 (default 64)
+ *   --k K                        checkpoint interval, 0 .. N (default N/8; 0 = none)
+ *   --init-threads T             threads for the dataset build, 1 .. 256 (default: all CPUs)
+ *   --dataset-dir DIR            full-mem: read <DIR>/<hex(key)>.rxds instead of building
+ *   --kat FILE, --chains FILE    fixtures (default $BG_FIXTURES_DIR/randomx/{kat,chains}.json)
+ *   --record FILE                bg-chain: store the chain in a chains.json fixture
+ *   --replace --reason TEXT      allow --record to replace an entry, saying why
+ *   --make-datasets DIR          bg-digest-check: build and save the shared datasets
+ *   --remove-datasets DIR        bg-digest-check: delete the .rxds files in DIR (fixture cleanup)
+ *   --progress                   progress lines on stderr about once a second
+ * A bad value prints one line and returns BG_E_USAGE.
+ */
+#ifndef RX_OPTS_H
+#define RX_OPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <randomx.h>
+
+#include "buildgate/bg_error.h"
+
+typedef struct rx_opts {
+    uint8_t key[256];
+    size_t key_len;
+    const char *key_text; /* NULL when given as hex */
+    randomx_flags flags;
+    uint64_t n, k;
+    int k_given;
+    int init_threads;
+    const char *dataset_dir, *make_datasets, *remove_datasets;
+    const char *kat, *chains;
+    const char *record, *reason;
+    int replace, progress;
+    char kat_buf[4096], chains_buf[4096];
+} rx_opts;
+
+bg_status rx_opts_parse(int argc, char **argv, rx_opts *o);
+
+#endif

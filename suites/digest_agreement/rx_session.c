@@ -1,0 +1,226 @@
+#define _POSIX_C_SOURCE 200809L
+#include "rx_session.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buildgate/bg_cpu.h"
+#include "buildgate/bg_hex.h"
+#include "buildgate/bg_host.h"
+
+double rx_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static size_t dataset_bytes(void) { return (size_t)randomx_dataset_item_count() * 64; }
+
+/* Says why the host cannot run flags, or BG_OK. */
+static bg_status check_host(randomx_flags flags)
+{
+    int f = (int)flags;
+    bg_cpu_features cpu;
+    bg_cpu_detect(&cpu);
+    if ((f & RANDOMX_FLAG_JIT) && !(randomx_get_flags() & RANDOMX_FLAG_JIT))
+        return bg_fail(BG_E_UNSUPPORTED, "randomx", "this platform has no RandomX JIT compiler");
+    if ((f & RANDOMX_FLAG_HARD_AES) && !cpu.aes)
+        return bg_fail(BG_E_UNSUPPORTED, "randomx", "hard-aes: this CPU has no AES instructions");
+    if ((f & RANDOMX_FLAG_FULL_MEM)) {
+        bg_host h;
+        bg_host_probe(&h);
+        unsigned long long need = dataset_bytes() + (300ULL << 20);
+        if (h.mem_available && h.mem_available < need)
+            return bg_fail(BG_E_UNSUPPORTED, "randomx",
+                           "full-mem needs %llu MiB, only %llu MiB available", need >> 20,
+                           h.mem_available >> 20);
+    }
+    return BG_OK;
+}
+
+static bg_status alloc_cache(rx_session *s)
+{
+    s->cache = randomx_alloc_cache(s->flags);
+    if (s->cache)
+        return BG_OK;
+    int f = (int)s->flags;
+    if (f & RANDOMX_FLAG_LARGE_PAGES)
+        return bg_fail(BG_E_UNSUPPORTED, "randomx",
+                       "large-pages: allocation refused (no huge pages reserved: vm.nr_hugepages)");
+    if (f & RANDOMX_FLAG_ARGON2)
+        return bg_fail(BG_E_UNSUPPORTED, "randomx",
+                       "argon2=%s: not supported by this CPU or library",
+                       (f & RANDOMX_FLAG_ARGON2) == RANDOMX_FLAG_ARGON2_AVX2 ? "avx2" : "ssse3");
+    return bg_fail(BG_E_TARGET, "randomx", "randomx_alloc_cache(%d) returned NULL", f);
+}
+
+typedef struct {
+    randomx_dataset *ds;
+    randomx_cache *cache;
+    unsigned long start, count;
+} init_slice;
+
+static void *init_worker(void *arg)
+{
+    init_slice *sl = arg;
+    randomx_init_dataset(sl->ds, sl->cache, sl->start, sl->count);
+    return NULL;
+}
+
+/* randomx_init_dataset over all items, split across s->init_threads threads. */
+static void build_dataset(rx_session *s)
+{
+    unsigned long items = randomx_dataset_item_count();
+    int nt = s->init_threads > 0 ? s->init_threads : 1;
+    if (nt > 64)
+        nt = 64;
+    pthread_t th[64];
+    init_slice sl[64];
+    unsigned long per = items / (unsigned long)nt;
+    int started = 0;
+    for (int i = 0; i < nt; i++) {
+        sl[i] = (init_slice){s->dataset, s->cache, per * (unsigned long)i,
+                             i == nt - 1 ? items - per * (unsigned long)i : per};
+        if (i < nt - 1 && pthread_create(&th[i], NULL, init_worker, &sl[i]) == 0)
+            started = i + 1;
+        else if (i < nt - 1) /* could not start a thread: do its slice here */
+            init_worker(&sl[i]);
+    }
+    init_worker(&sl[nt - 1]);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+}
+
+static void dataset_path(const char *dir, const void *key, size_t key_len, char *out, size_t n)
+{
+    char hex[2 * 128 + 1];
+    size_t kl = key_len > 128 ? 128 : key_len;
+    bg_hex_encode(key, kl, hex);
+    snprintf(out, n, "%s/%s.rxds", dir, hex);
+}
+
+static bg_status load_dataset(rx_session *s, const void *key, size_t key_len)
+{
+    char path[4096];
+    dataset_path(s->dataset_dir, key, key_len, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return bg_fail(BG_E_IO, "dataset", "cannot open %s: %s (run the dataset setup first)",
+                       path, strerror(errno));
+    size_t want = dataset_bytes();
+    size_t got = fread(randomx_get_dataset_memory(s->dataset), 1, want, f);
+    int extra = fgetc(f) != EOF;
+    fclose(f);
+    if (got != want || extra)
+        return bg_fail(BG_E_FIXTURE, "dataset", "%s: expected exactly %zu bytes, read %zu%s", path,
+                       want, got, extra ? " and more" : "");
+    return BG_OK;
+}
+
+static bg_status init_for_key(rx_session *s, const void *key, size_t key_len)
+{
+    if (!key || key_len == 0)
+        return bg_fail(BG_E_USAGE, "randomx", "the key is empty");
+    double t0 = rx_now();
+    int full = (s->flags & RANDOMX_FLAG_FULL_MEM) != 0;
+    if (!full || !s->dataset_dir) {
+        if (!s->cache) {
+            bg_status st = alloc_cache(s);
+            if (st)
+                return st;
+        }
+        randomx_init_cache(s->cache, key, key_len);
+    }
+    if (full) {
+        if (!s->dataset) {
+            s->dataset = randomx_alloc_dataset(s->flags);
+            if (!s->dataset)
+                return bg_fail((s->flags & RANDOMX_FLAG_LARGE_PAGES) ? BG_E_UNSUPPORTED : BG_E_TARGET,
+                               "randomx", "randomx_alloc_dataset(%d) returned NULL (%zu MiB)",
+                               (int)s->flags, dataset_bytes() >> 20);
+        }
+        if (s->dataset_dir) {
+            bg_status st = load_dataset(s, key, key_len);
+            if (st)
+                return st;
+        } else {
+            build_dataset(s);
+        }
+    }
+    s->init_seconds = rx_now() - t0;
+    return BG_OK;
+}
+
+bg_status rx_session_open(rx_session *s, randomx_flags flags, const void *key, size_t key_len,
+                          int init_threads, const char *dataset_dir)
+{
+    memset(s, 0, sizeof *s);
+    s->flags = flags;
+    s->init_threads = init_threads > 0 ? init_threads : 1;
+    s->dataset_dir = dataset_dir;
+    if (!key || key_len == 0)
+        return bg_fail(BG_E_USAGE, "randomx", "the key is empty");
+    bg_status st = check_host(flags);
+    if (!st)
+        st = init_for_key(s, key, key_len);
+    if (!st) {
+        s->vm = randomx_create_vm(flags, (flags & RANDOMX_FLAG_FULL_MEM) ? NULL : s->cache,
+                                  s->dataset);
+        if (!s->vm)
+            st = bg_fail(BG_E_TARGET, "randomx", "randomx_create_vm(%d) returned NULL", (int)flags);
+    }
+    if (st)
+        rx_session_close(s);
+    return st;
+}
+
+bg_status rx_session_rekey(rx_session *s, const void *key, size_t key_len)
+{
+    bg_status st = init_for_key(s, key, key_len);
+    if (st)
+        return st;
+    if (s->flags & RANDOMX_FLAG_FULL_MEM)
+        randomx_vm_set_dataset(s->vm, s->dataset);
+    else
+        randomx_vm_set_cache(s->vm, s->cache);
+    return BG_OK;
+}
+
+void rx_session_close(rx_session *s)
+{
+    if (s->vm)
+        randomx_destroy_vm(s->vm);
+    if (s->dataset)
+        randomx_release_dataset(s->dataset);
+    if (s->cache)
+        randomx_release_cache(s->cache);
+    s->vm = NULL;
+    s->dataset = NULL;
+    s->cache = NULL;
+}
+
+bg_status rx_dataset_save(const rx_session *s, const char *dir, const void *key, size_t key_len)
+{
+    if (!s->dataset)
+        return bg_fail(BG_E_USAGE, "dataset", "no dataset to save (needs full-mem)");
+    char path[4096], tmp[4200];
+    dataset_path(dir, key, key_len, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return bg_fail(BG_E_IO, "dataset", "cannot create %s: %s", tmp, strerror(errno));
+    size_t n = dataset_bytes();
+    int ok = fwrite(randomx_get_dataset_memory(s->dataset), 1, n, f) == n;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        return bg_fail(BG_E_IO, "dataset", "cannot write %s: %s", path, strerror(errno));
+    }
+    return BG_OK;
+}

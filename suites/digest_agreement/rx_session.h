@@ -1,0 +1,52 @@
+/* rx_session.h — one RandomX VM with its cache and (full memory) dataset.
+ *
+ * Sizes: the cache is 256 MiB (RANDOMX_ARGON_MEMORY 262144 KiB); the dataset
+ * is randomx_dataset_item_count() * 64 bytes (2080 MiB for RandomX v1).
+ * Source: RandomX doc/specs.md 7.1 and src/configuration.h.
+ *
+ * Full-memory datasets are built once and can be shared between processes
+ * through files: rx_dataset_save() writes <dir>/<hex(key)>.rxds (the raw
+ * dataset, nothing else); a session opened with a dataset_dir reads the file
+ * for its key instead of building the dataset, so several test processes pay
+ * for one build.
+ */
+#ifndef RX_SESSION_H
+#define RX_SESSION_H
+
+#include <stddef.h>
+
+#include <randomx.h>
+
+#include "buildgate/bg_error.h"
+
+typedef struct rx_session {
+    randomx_flags flags;
+    randomx_cache *cache;     /* NULL in full mode once the dataset is ready */
+    randomx_dataset *dataset; /* full mode only */
+    randomx_vm *vm;
+    const char *dataset_dir;  /* full mode: read datasets from here, or NULL to build */
+    int init_threads;         /* threads for the dataset build (>= 1) */
+    double init_seconds;      /* cache + dataset initialisation of the last (re)key, s */
+} rx_session;
+
+/* Opens a session for key with flags.  Errors (one line printed):
+ *   BG_E_UNSUPPORTED  the host cannot run these flags (no JIT, no AES, no
+ *                     SSSE3/AVX2 for Argon2, no large pages, too little memory)
+ *   BG_E_IO / BG_E_FIXTURE  the dataset file is missing or has the wrong size
+ *   BG_E_USAGE        empty key
+ *   BG_E_TARGET       RandomX refused an allocation for another reason */
+bg_status rx_session_open(rx_session *s, randomx_flags flags, const void *key, size_t key_len,
+                          int init_threads, const char *dataset_dir);
+
+/* Re-keys the session (re-initialises the cache, and the dataset in full mode). */
+bg_status rx_session_rekey(rx_session *s, const void *key, size_t key_len);
+
+void rx_session_close(rx_session *s);
+
+/* Writes s's dataset (full mode) to <dir>/<hex(key)>.rxds atomically. */
+bg_status rx_dataset_save(const rx_session *s, const char *dir, const void *key, size_t key_len);
+
+/* Monotonic clock in seconds. */
+double rx_now(void);
+
+#endif
