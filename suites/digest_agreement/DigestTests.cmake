@@ -90,3 +90,19 @@ foreach(v IN ITEMS "jit;hard" "jit+secure;hard")
                       --dataset-dir ${bg_dataset_dir}
               FIXTURES_REQUIRED bg_rx_datasets)
 endforeach()
+
+# Self-tests: each check above can fail (label selftest; run by ci/test).
+set(bg_digest_bins "${CMAKE_CURRENT_BINARY_DIR}/bins")
+add_custom_target(bg-digest-bins ALL
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${bg_digest_bins}
+  COMMAND ${CMAKE_COMMAND} -E create_symlink $<TARGET_FILE:bg-digest-check> ${bg_digest_bins}/bg-digest-check
+  COMMAND ${CMAKE_COMMAND} -E create_symlink $<TARGET_FILE:bg-chain> ${bg_digest_bins}/bg-chain
+  COMMAND ${CMAKE_COMMAND} -E create_symlink $<TARGET_FILE:bg-aes-flags> ${bg_digest_bins}/bg-aes-flags
+  COMMAND ${CMAKE_COMMAND} -E create_symlink $<TARGET_FILE:bg-report> ${bg_digest_bins}/bg-report
+  COMMAND ${CMAKE_COMMAND} -E create_symlink $<TARGET_FILE:bg-check> ${bg_digest_bins}/bg-check
+  DEPENDS bg-digest-check bg-chain bg-aes-flags bg-report bg-check)
+bg_add_test(NAME digest.selftest.corrupt_chain SUITE digest_agreement LABELS selftest TIMEOUT 300
+            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/corrupt_chain.sh ${bg_digest_bins}
+                    ${CMAKE_CURRENT_BINARY_DIR}/selftest-corrupt-chain)
+bg_add_test(NAME digest.selftest.bad_input SUITE digest_agreement LABELS selftest TIMEOUT 120
+            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/bad_input.sh ${bg_digest_bins})

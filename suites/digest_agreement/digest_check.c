@@ -129,15 +129,16 @@ static void check_chain(ctx *x, const rx_chain_result *want, const rx_chain_resu
     cJSON_AddNumberToObject(d, "k", (double)got->k);
     cJSON_AddNumberToObject(d, "hashes_per_second", hs);
     cJSON_AddNumberToObject(d, "hashing_seconds", got->seconds);
-    int same = memcmp(want->digest, got->digest, 32) == 0;
+    /* the first checkpoint where the chain left the fixture, if any */
+    size_t i = 0;
+    while (i < got->ncheckpoints && i < want->ncheckpoints &&
+           !memcmp(got->checkpoints[i], want->checkpoints[i], 32))
+        i++;
+    int cp_differs = i < got->ncheckpoints || got->ncheckpoints != want->ncheckpoints;
+    int same = !cp_differs && memcmp(want->digest, got->digest, 32) == 0;
     if (!same) {
-        /* the first checkpoint where the chain left the fixture */
         cJSON *div = cJSON_AddObjectToObject(d, "first_divergent_checkpoint");
-        size_t i = 0;
-        while (i < got->ncheckpoints && i < want->ncheckpoints &&
-               !memcmp(got->checkpoints[i], want->checkpoints[i], 32))
-            i++;
-        if (i < got->ncheckpoints && i < want->ncheckpoints) {
+        if (cp_differs && i < got->ncheckpoints && i < want->ncheckpoints) {
             char cw[65], cg[65];
             bg_hex_encode(want->checkpoints[i], 32, cw);
             bg_hex_encode(got->checkpoints[i], 32, cg);
@@ -145,8 +146,20 @@ static void check_chain(ctx *x, const rx_chain_result *want, const rx_chain_resu
             cJSON_AddNumberToObject(div, "hash_index", (double)((i + 1) * got->k - 1));
             cJSON_AddStringToObject(div, "expected", cw);
             cJSON_AddStringToObject(div, "observed", cg);
+            /* lead with where the chain left the fixture, then the final digest */
+            char ew[200], og[200];
+            snprintf(ew, sizeof ew, "checkpoint %zu (hash %llu) %s; digest %s", i + 1,
+                     (unsigned long long)((i + 1) * got->k - 1), cw, w);
+            snprintf(og, sizeof og, "checkpoint %zu (hash %llu) %s; digest %s", i + 1,
+                     (unsigned long long)((i + 1) * got->k - 1), cg, g);
+            bg_check_emit_str(x->c, name, BG_FAIL, ew, og, d);
+            return;
         } else {
-            cJSON_AddStringToObject(div, "checkpoint", "after the last checkpoint");
+            /* every checkpoint agrees: only the final digest differs */
+            cJSON_AddStringToObject(div, "checkpoint", "final digest");
+            cJSON_AddNumberToObject(div, "hash_index", (double)(got->n - 1));
+            cJSON_AddStringToObject(div, "expected", w);
+            cJSON_AddStringToObject(div, "observed", g);
         }
     }
     bg_check_emit_str(x->c, name, same ? BG_PASS : BG_FAIL, w, g, d);

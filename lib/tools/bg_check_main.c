@@ -1,0 +1,60 @@
+/* bg-check — records one check from a shell script (self-tests in sh).
+ *
+ * Usage: bg-check --suite S --name N --verdict V [--expected TEXT] [--observed TEXT]
+ *        bg-check --suite S --name N --expect-equal EXPECTED OBSERVED
+ * The second form records pass when the two texts are equal, else fail.
+ * Appends to $BG_CHECKS_FILE like every check (bg_check.h).
+ * Exit: 0 when the recorded verdict is not fail/xpass, 1 when it is, 2 usage.
+ */
+#include <string.h>
+
+#include "buildgate/bg_check.h"
+
+static int usage(const char *why)
+{
+    bg_errorf("bg-check", "%s (usage: bg-check --suite S --name N (--verdict V [--expected T] "
+                          "[--observed T] | --expect-equal EXPECTED OBSERVED))", why);
+    return BG_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    const char *suite = NULL, *name = NULL, *verdict = NULL, *exp = NULL, *obs = NULL;
+    int equal_mode = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--expect-equal") && i + 2 < argc) {
+            equal_mode = 1;
+            exp = argv[++i];
+            obs = argv[++i];
+            continue;
+        }
+        if (i + 1 >= argc)
+            return usage("missing value after option");
+        const char *v = argv[++i];
+        if (!strcmp(argv[i - 1], "--suite"))
+            suite = v;
+        else if (!strcmp(argv[i - 1], "--name"))
+            name = v;
+        else if (!strcmp(argv[i - 1], "--verdict"))
+            verdict = v;
+        else if (!strcmp(argv[i - 1], "--expected"))
+            exp = v;
+        else if (!strcmp(argv[i - 1], "--observed"))
+            obs = v;
+        else
+            return usage("unknown option");
+    }
+    if (!suite || !name || (!verdict && !equal_mode))
+        return usage("--suite, --name and a verdict are required");
+    bg_verdict v = BG_PASS;
+    if (equal_mode)
+        v = strcmp(exp, obs) == 0 ? BG_PASS : BG_FAIL;
+    else if (bg_verdict_parse(verdict, &v) != BG_OK)
+        return usage("--verdict takes pass, fail, xfail, xpass, skip or inconclusive");
+    bg_checks *c = bg_checks_open(suite);
+    if (!c)
+        return BG_EXIT_IO;
+    bg_check_emit_str(c, name, v, exp, obs, NULL);
+    bg_checks_free(c);
+    return bg_verdict_is_bad(v) ? BG_EXIT_FAIL : BG_EXIT_OK;
+}
