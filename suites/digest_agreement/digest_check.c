@@ -167,6 +167,15 @@ static void check_chain(ctx *x, const rx_chain_result *want, const rx_chain_resu
 
 static int variant_run(ctx *x, const rx_opts *o)
 {
+    /* DigestTests.cmake names the tests; the slug here comes from the flags:
+     * they must agree, or the report would file results under a wrong name. */
+    const char *prefix = "digest.runtime.";
+    if (!strncmp(x->test, prefix, strlen(prefix)) && strcmp(x->test + strlen(prefix), x->slug)) {
+        char name[400];
+        snprintf(name, sizeof name, "%s.name", x->test);
+        bg_check_emit_str(x->c, name, BG_FAIL, x->test + strlen(prefix), x->slug,
+                          cJSON_CreateString("test name vs the slug of its --flags"));
+    }
     rx_kat_set kats;
     bg_status st = rx_kat_load(o->kat, rx_algorithm((int)o->flags), &kats);
     if (st)

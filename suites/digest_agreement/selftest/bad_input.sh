@@ -43,4 +43,14 @@ BG_CHECKS_FILE=$outer "$bin/bg-check" --suite digest_agreement --name digest.sel
   "$(printf '%s\n' "$out" | grep -c '= 104, expected 106.*__AES__.*-maes')" || true
 "$bin/bg-aes-flags" --judge 1 106 x86_64 >/dev/null 2>&1
 BG_CHECKS_FILE=$outer "$bin/bg-check" --suite digest_agreement --name digest.selftest.aes_agree.exit --expect-equal 0 "$?" || true
+# A test whose name does not match its flags is caught (DigestTests.cmake vs rx_flags_slug).
+scratch=$(mktemp)
+BG_CHECKS_FILE=$scratch BG_TEST_NAME=digest.runtime.jit+hard-aes+light+argon2-ref \
+  "$bin/bg-digest-check" --flags jit,argon2=ref --n 64 --k 8 >/dev/null 2>&1
+rc=$?
+BG_CHECKS_FILE=$outer "$bin/bg-check" --suite digest_agreement --name digest.selftest.name_mismatch.exit \
+  --expect-equal 1 "$rc" || true
+BG_CHECKS_FILE=$outer "$bin/bg-check" --suite digest_agreement --name digest.selftest.name_mismatch.check \
+  --expect-equal 1 "$(grep -c '"name":"digest.runtime.jit+hard-aes+light+argon2-ref.name","test":"[^"]*","verdict":"fail"' "$scratch")" || true
+rm -f "$scratch"
 exit 0
