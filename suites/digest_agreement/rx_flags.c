@@ -76,14 +76,15 @@ bg_status rx_flags_parse(const char *list, randomx_flags *out)
     return BG_OK;
 }
 
+/* The Argon2 implementation the cache will use: AVX2 wins when both bits are
+ * set, as randomx_get_flags() sets them (RandomX src/dataset.hpp selectArgonImpl). */
 static const char *argon2_name(int flags)
 {
-    switch (flags & RANDOMX_FLAG_ARGON2) {
-    case RANDOMX_FLAG_ARGON2_SSSE3: return "ssse3";
-    case RANDOMX_FLAG_ARGON2_AVX2: return "avx2";
-    case 0: return "ref";
-    }
-    return "both"; /* RANDOMX_FLAG_ARGON2: invalid for randomx_alloc_cache */
+    if (flags & RANDOMX_FLAG_ARGON2_AVX2)
+        return "avx2";
+    if (flags & RANDOMX_FLAG_ARGON2_SSSE3)
+        return "ssse3";
+    return "ref";
 }
 
 void rx_flags_slug(randomx_flags flags, int with_argon2, char *buf, size_t n)
