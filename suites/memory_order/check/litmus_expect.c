@@ -91,3 +91,20 @@ bg_status bg_litmus_expect_get(const cJSON *doc, const char *test, const char *a
                        arch);
     return BG_OK;
 }
+
+int bg_litmus_expect_deviation(const cJSON *doc, const char *runner, const char *access,
+                               const char *test, double *rate_pm, const char **why)
+{
+    const cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(doc, "known_deviations")) {
+        const char *r = bg_json_str(d, "runner"), *m = bg_json_str(d, "model");
+        const cJSON *rates = cJSON_GetObjectItemCaseSensitive(d, "rate_per_million");
+        const cJSON *rate = cJSON_GetObjectItemCaseSensitive(rates, test);
+        if (!r || !m || strcmp(r, runner) || strcmp(m, access) || !cJSON_IsNumber(rate))
+            continue;
+        *rate_pm = rate->valuedouble;
+        *why = bg_json_str(d, "why");
+        return 1;
+    }
+    return 0;
+}

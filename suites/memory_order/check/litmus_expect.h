@@ -4,6 +4,7 @@
  *   {"schema":1, "provenance":{...}, "models":{"<model>": "<source>"},
  *    "contexts":{"<arch>.<access>": "<model>"},          e.g. "arm64.tso": "x86-tso"
  *    "controls":{"<arch>": {"test","model","why"}},       the power control per arch
+ *    "known_deviations":[...]                             (see below)
  *    "tests":{"<test>": {"exists": "<outcome key>", "<model>": "allowed"|"forbidden",
  *                        "source": "..."}}}
  * Loading validates every catalogue test against the SC enumeration: the
@@ -35,6 +36,13 @@ bg_status bg_litmus_expect_load(const char *fixtures_dir, cJSON **doc);
  * ("plain"/"tso"/"sc").  Strings point into doc. */
 bg_status bg_litmus_expect_get(const cJSON *doc, const char *test, const char *arch,
                                const char *access, bg_litmus_expect *out);
+
+/* Known deviation (fixture "known_deviations": [{"runner", "model",
+ * "rate_per_million": {"<test>": rate}, "why", "reference"}]) for this
+ * runner, access model and test: 1 and *rate_pm (the recorded rate, 0 when
+ * unknown) and *why set, else 0.  Mutant access names never match. */
+int bg_litmus_expect_deviation(const cJSON *doc, const char *runner, const char *access,
+                               const char *test, double *rate_pm, const char **why);
 
 /* Outcome index of a key such as "0:r0=0; 1:r0=0;", or -1. */
 int bg_litmus_outcome_parse(const bg_litmus_test *t, const char *key);

@@ -24,7 +24,7 @@
 #include "buildgate/bg_json.h"
 #include "litmus_exec.h"
 
-#define MAX_EXPECT 4
+#define MAX_EXPECT 8
 
 typedef struct expect {
     const char *suffix, *verdict, *contains;

@@ -1,6 +1,8 @@
 /* litmus_verdict.c — see litmus_verdict.h. */
 #include "litmus_verdict.h"
 
+#include "buildgate/bg_check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -81,4 +83,14 @@ void bg_litmus_no_power_reason(const char *runner, const char *probe_arch, const
     else
         snprintf(buf, n, "not seen in this run: too few iterations for this host (raise "
                          "--iterations) or the CPUs were busy");
+}
+
+int bg_litmus_forbidden_verdict(uint64_t forbidden, int only_exists, int deviation,
+                                double dev_rate_pm, uint64_t n)
+{
+    if (forbidden)
+        return deviation && only_exists ? BG_XFAIL : BG_FAIL;
+    if (!deviation)
+        return BG_PASS;
+    return dev_rate_pm * (double)n / 1e6 >= 20.0 ? BG_XPASS : BG_INCONCLUSIVE;
 }

@@ -36,6 +36,19 @@ void bg_litmus_allowed(const bg_litmus_test *t, unsigned exists, int exists_allo
 uint64_t bg_litmus_forbidden(const bg_litmus_test *t, const uint64_t *counts,
                              const unsigned char *allowed, unsigned *worst);
 
+/* Verdict of the forbidden check.  forbidden: forbidden outcomes seen;
+ * deviation: a known deviation covers this runner/model/test and its
+ * recorded rate is dev_rate_pm per million.
+ *   seen, no deviation            -> fail
+ *   seen, deviation               -> xfail (only_exists: all of them are the
+ *                                    test's relaxed outcome; else fail)
+ *   none, no deviation            -> pass
+ *   none, deviation, the recorded rate predicts >= 20 in n (P(0) < 3e-9)
+ *                                 -> xpass (the deviation is gone)
+ *   none, deviation, fewer        -> inconclusive (too few to call it gone) */
+int bg_litmus_forbidden_verdict(uint64_t forbidden, int only_exists, int deviation,
+                                double dev_rate_pm, uint64_t n);
+
 /* k per million of n (0 when n == 0). */
 double bg_litmus_per_million(uint64_t k, uint64_t n);
 
