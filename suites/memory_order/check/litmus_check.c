@@ -273,17 +273,17 @@ static void write_fragment(const opts *o, const analysis *a, const bg_litmus_exp
     FILE *f = fopen(path, "w");
     if (!f)
         return;
-    fprintf(f, "#### `%s` (%s; %s)\n\n", o->name, e->model, o->mutant);
-    fprintf(f, "%.0f iterations in %.2f s, %s threads, sync %s%s%s. forbidden: **%s**; power: "
-               "**%s** (%s)\n\n",
-            (double)a->total, bg_json_num(a->run, "seconds", 0),
+    int over = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a->run, "oversubscribed"));
+    int by_time = strcmp(bg_json_str(a->run, "stopped_by"), "time") == 0;
+    fprintf(f, "<details><summary><code>%s</code>: forbidden <b>%s</b>, power <b>%s</b>, "
+               "%.0f iterations</summary>\n\n",
+            o->name, fverdict, pverdict, (double)a->total);
+    fprintf(f, "Memory model %s%s%s. %.2f s, %s threads, sync %s%s%s. Power: %s\n\n", e->model,
+            strcmp(o->mutant, "none") ? ", mutant " : "",
+            strcmp(o->mutant, "none") ? o->mutant : "", bg_json_num(a->run, "seconds", 0),
             cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a->run, "pinned")) ? "pinned" : "unpinned",
-            bg_json_str(a->run, "sync"),
-            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a->run, "oversubscribed"))
-                ? ", oversubscribed (power reduced)" : "",
-            strcmp(bg_json_str(a->run, "stopped_by"), "time") == 0 ? ", stopped by time budget"
-                                                                   : "",
-            fverdict, pverdict, pnote);
+            bg_json_str(a->run, "sync"), over ? ", oversubscribed (power reduced)" : "",
+            by_time ? ", stopped by the time budget" : "", pnote);
     fprintf(f, "| outcome | count | per million | |\n|---|---:|---:|---|\n");
     unsigned count = bg_litmus_outcome_count(a->t);
     for (unsigned k = 0; k <= count; k++) {
@@ -297,6 +297,7 @@ static void write_fragment(const opts *o, const analysis *a, const bg_litmus_exp
         fprintf(f, "| `%s` | %llu | %.1f | %s |\n", key, (unsigned long long)a->counts[k],
                 bg_litmus_per_million(a->counts[k], a->total), what);
     }
+    fprintf(f, "\n</details>\n");
     fclose(f);
 }
 
@@ -427,7 +428,8 @@ int main(int argc, char **argv)
                  key, (unsigned long long)a.counts[a.worst], (unsigned long long)a.total,
                  bg_litmus_per_million(a.counts[a.worst], a.total),
                  (unsigned long long)a.forbidden, fv == BG_XFAIL ? "; known deviation" : "");
-        snprintf(cell, sizeof cell, "%llu/%s", (unsigned long long)a.forbidden, nbuf);
+        snprintf(cell, sizeof cell, "%llu/%s%s", (unsigned long long)a.forbidden, nbuf,
+                 fv == BG_XFAIL ? " known deviation" : "");
     } else {
         snprintf(obs, sizeof obs, "0 forbidden in %llu (95%% upper bound %.3g per million)%s",
                  (unsigned long long)a.total, bg_litmus_upper95_per_million(a.total),

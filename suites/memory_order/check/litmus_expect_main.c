@@ -47,8 +47,9 @@ static void check_inner(const char *path, const expect *e, char *bad, size_t n, 
         if (name && l >= sl && strcmp(name + l - sl, e->suffix) == 0) {
             found = 1;
             size_t u = strlen(seen);
-            snprintf(seen + u, sn - u, "%s%s: %s \"%.300s\"", u ? "; " : "", name, v ? v : "?",
-                     obs ? obs : "");
+            if (!strstr(seen, name))
+                snprintf(seen + u, sn - u, "%s%s: %s \"%.300s\"", u ? "; " : "", name, v ? v : "?",
+                         obs ? obs : "");
             if (!v || strcmp(v, e->verdict) || !obs || !strstr(obs, e->contains)) {
                 size_t u = strlen(bad);
                 snprintf(bad + u, n - u, "%s%s: %s \"%s\"", u ? "; " : "", name, v ? v : "?",
