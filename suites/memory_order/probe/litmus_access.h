@@ -8,7 +8,9 @@
  *          STLR on arm64.
  *   sc     seq_cst loads and stores (x86-64 store = XCHG; arm64 LDAR/STLR).
  *   fences a test names (SB+mfences) are atomic_thread_fence(seq_cst):
- *          MFENCE on x86-64 (GCC; "lock or" on some compilers), DMB ISH on arm64.
+ *          on x86-64 GCC 12 emits "lock orq $0,(%rsp)" (a full barrier like
+ *          MFENCE: Intel SDM Vol.3A 9.2.2, locked instructions order loads
+ *          and stores), other compilers MFENCE; DMB ISH on arm64.
  * Two mutants exist only so that the self-tests can prove the checks fail:
  *   mutant-drop-fence   plain accesses, fences removed;
  *   mutant-tso-relaxed  the tso model with relaxed accesses.

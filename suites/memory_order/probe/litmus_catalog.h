@@ -8,8 +8,9 @@
  *
  * The table is shared by the probe (which runs compiled thread bodies that
  * follow these ops: litmus_tests.c) and by the checker (which enumerates the
- * sequentially consistent outcomes from the ops).  The probe's self-check
- * bg_litmus_catalog_check() and the suite's runs keep the two in step.
+ * sequentially consistent outcomes from the ops).  The two are kept in step
+ * by review and by the runs themselves: the sc model of every test may only
+ * show SC outcomes, and the relaxed outcomes the models allow are seen.
  *
  * This header and its .c depend on libc only: the probe is cross-built for
  * arm64 without buildgate's other dependencies.
