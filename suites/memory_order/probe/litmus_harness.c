@@ -2,6 +2,8 @@
  * litmus_harness.h for the method and its source). */
 #if defined(__linux__)
 #define _GNU_SOURCE /* pthread_attr_setaffinity_np, CPU_SET */
+#elif defined(__APPLE__)
+#define _DARWIN_C_SOURCE /* pthread_set_qos_class_self_np beside _POSIX_C_SOURCE */
 #endif
 #include "litmus_harness.h"
 
