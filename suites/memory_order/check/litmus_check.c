@@ -402,7 +402,7 @@ int main(int argc, char **argv)
     const cJSON *crun = find_run(probe, e.control_test, e.control_model);
     const bg_litmus_test *ct = bg_litmus_find(e.control_test);
     bg_litmus_expect ce;
-    if (!mrun || !crun || bg_litmus_expect_get(doc, e.control_test, arch, "plain", &ce) != BG_OK ||
+    if (!mrun || !crun || bg_litmus_expect_get(doc, e.control_test, arch, e.control_model, &ce) != BG_OK ||
         analyse(mrun, e.test, e.exists, e.allowed, &a) != BG_OK ||
         analyse(crun, ct, ce.exists, ce.allowed, &ca) != BG_OK) {
         cJSON_Delete(probe);

@@ -77,7 +77,7 @@ void bg_litmus_no_power_reason(const char *runner, const char *probe_arch, const
         snprintf(buf, n, "%s emulates arm64 on an x86-64 host: guest loads and stores become "
                          "host x86-TSO accesses, so Armv8 reorderings cannot appear; this "
                          "needs arm64 hardware", runner);
-    else if (strcmp(runner, "native") != 0)
+    else if (strncmp(runner, "native", 6) != 0)
         snprintf(buf, n, "runner %s did not let the threads race in this run (it may serialise "
                          "threads or run them on one host CPU)", runner);
     else
