@@ -1,0 +1,500 @@
+/* litmus-check — runs the litmus probe under a runner and records verdicts.
+ *
+ * Usage:
+ *   litmus-check --test T --model plain|tso|sc --runner NAME --probe PATH
+ *                [--arch x86_64|arm64] [--mutant drop-fence|tso-relaxed] [--iterations N]
+ *                [--control-iterations N] [--time-budget S] [--timeout S]
+ *                [--sync auto|user|none] [-- RUNNER PREFIX...]
+ *   litmus-check --test T --model M --runner NAME --skip "REASON"
+ * Runs `PREFIX... PATH [--time-budget S] [--sync X] T:ACCESS:N [CONTROL:plain:M]`
+ * (see litmus-probe), then records, in $BG_CHECKS_FILE (bg_check.h):
+ *   memory_order.<runner>.<access>.<test>.forbidden  pass/fail (litmus_verdict.h)
+ *   memory_order.<runner>.<access>.<test>.power      pass/inconclusive
+ *   memory_order.<runner>.<access>.<test>.probe      fail, only when the probe
+ *       crashed, hung past --timeout, or printed no histogram
+ * with details {iterations, histogram {key: {count, per_million}}, upper
+ * bound, matrix}, and a Markdown fragment memory_order--<name>.md next to
+ * $BG_CHECKS_FILE.  Expectations: $BG_FIXTURES_DIR/memory_order/expectations.json.
+ * --arch is the probe's architecture (default: this build's); the probe must
+ * report the same.  Defaults: --iterations 1000000, --control-iterations min(N, 200000),
+ * --time-budget 20 (per run inside the probe), --timeout 120.
+ * Exit: 0 pass/inconclusive, 1 a check failed, 77 skipped, 2 bad argument,
+ * 5 bad fixture (one line "buildgate: litmus-check: ..." on stderr).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildgate/bg_check.h"
+#include "buildgate/bg_cpu.h"
+#include "buildgate/bg_json.h"
+#include "litmus_access.h"
+#include "litmus_exec.h"
+#include "litmus_expect.h"
+#include "litmus_verdict.h"
+
+#define MAX_ITERATIONS 100000000000ULL
+#define MAX_PREFIX 32
+
+typedef struct opts {
+    const char *test, *model, *runner, *probe, *mutant, *skip, *sync, *arch;
+    unsigned long long iterations, control_iterations, time_budget, timeout;
+    char *prefix[MAX_PREFIX];
+    int nprefix;
+    char access[32];
+    char name[192];
+} opts;
+
+static int parse_ull(const char *s, unsigned long long lo, unsigned long long hi,
+                     unsigned long long *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static bg_status parse_args(int argc, char **argv, opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->mutant = "none";
+    o->iterations = 1000000;
+    o->time_budget = 20;
+    o->timeout = 120;
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            return bg_fail(BG_E_USAGE, "litmus-check", "%s needs a value", a);
+        i++;
+        if (strcmp(a, "--test") == 0)
+            o->test = v;
+        else if (strcmp(a, "--model") == 0)
+            o->model = v;
+        else if (strcmp(a, "--runner") == 0)
+            o->runner = v;
+        else if (strcmp(a, "--probe") == 0)
+            o->probe = v;
+        else if (strcmp(a, "--arch") == 0)
+            o->arch = v;
+        else if (strcmp(a, "--mutant") == 0)
+            o->mutant = v;
+        else if (strcmp(a, "--skip") == 0)
+            o->skip = v;
+        else if (strcmp(a, "--sync") == 0)
+            o->sync = v;
+        else if (strcmp(a, "--iterations") == 0) {
+            if (parse_ull(v, 1, MAX_ITERATIONS, &o->iterations))
+                return bg_fail(BG_E_USAGE, "litmus-check", "--iterations '%s': want an integer in "
+                               "1..100000000000", v);
+        } else if (strcmp(a, "--control-iterations") == 0) {
+            if (parse_ull(v, 1, MAX_ITERATIONS, &o->control_iterations))
+                return bg_fail(BG_E_USAGE, "litmus-check", "--control-iterations '%s': want an "
+                               "integer in 1..100000000000", v);
+        } else if (strcmp(a, "--time-budget") == 0) {
+            if (parse_ull(v, 1, 86400, &o->time_budget))
+                return bg_fail(BG_E_USAGE, "litmus-check", "--time-budget '%s': want whole "
+                               "seconds in 1..86400", v);
+        } else if (strcmp(a, "--timeout") == 0) {
+            if (parse_ull(v, 1, 86400, &o->timeout))
+                return bg_fail(BG_E_USAGE, "litmus-check", "--timeout '%s': want whole seconds "
+                               "in 1..86400", v);
+        } else
+            return bg_fail(BG_E_USAGE, "litmus-check", "unknown option '%s'", a);
+    }
+    for (; i < argc && o->nprefix < MAX_PREFIX - 1; i++)
+        o->prefix[o->nprefix++] = argv[i];
+    if (i < argc)
+        return bg_fail(BG_E_USAGE, "litmus-check", "runner prefix longer than %d words",
+                       MAX_PREFIX - 1);
+    if (!o->test || !o->model || !o->runner)
+        return bg_fail(BG_E_USAGE, "litmus-check", "--test, --model and --runner are required");
+    if (!bg_litmus_find(o->test))
+        return bg_fail(BG_E_USAGE, "litmus-check", "unknown test '%s' (known: SB SB+mfences R "
+                       "MP LB S 2+2W WRC IRIW RWC CoRR CoWR)", o->test);
+    if (strcmp(o->model, "plain") && strcmp(o->model, "tso") && strcmp(o->model, "sc"))
+        return bg_fail(BG_E_USAGE, "litmus-check", "unknown model '%s' (known: plain tso sc)",
+                       o->model);
+    if (strcmp(o->mutant, "none") == 0)
+        snprintf(o->access, sizeof o->access, "%s", o->model);
+    else if (strcmp(o->mutant, "drop-fence") == 0 && strcmp(o->model, "plain") == 0)
+        snprintf(o->access, sizeof o->access, "mutant-drop-fence");
+    else if (strcmp(o->mutant, "tso-relaxed") == 0 && strcmp(o->model, "tso") == 0)
+        snprintf(o->access, sizeof o->access, "mutant-tso-relaxed");
+    else
+        return bg_fail(BG_E_USAGE, "litmus-check", "mutant '%s' with model '%s': want none, "
+                       "drop-fence (model plain) or tso-relaxed (model tso)", o->mutant, o->model);
+    if (o->sync && strcmp(o->sync, "auto") && strcmp(o->sync, "user") && strcmp(o->sync, "none"))
+        return bg_fail(BG_E_USAGE, "litmus-check", "--sync '%s': want auto, user or none", o->sync);
+    if (!o->skip && !o->probe)
+        return bg_fail(BG_E_USAGE, "litmus-check", "--probe is required (or --skip REASON)");
+    if (!o->arch)
+        o->arch = bg_cpu_arch();
+    if (strcmp(o->arch, "x86_64") && strcmp(o->arch, "arm64"))
+        return bg_fail(BG_E_USAGE, "litmus-check", "--arch '%s': want x86_64 or arm64", o->arch);
+    if (!o->control_iterations)
+        o->control_iterations = o->iterations < 200000 ? o->iterations : 200000;
+    snprintf(o->name, sizeof o->name, "memory_order.%s.%s.%s", o->runner, o->access, o->test);
+    return BG_OK;
+}
+
+/* "1.0M", "200k", "999" */
+static void fmt_n(unsigned long long n, char *buf, size_t len)
+{
+    if (n >= 1000000)
+        snprintf(buf, len, "%.1fM", (double)n / 1e6);
+    else if (n >= 1000)
+        snprintf(buf, len, "%.0fk", (double)n / 1e3);
+    else
+        snprintf(buf, len, "%llu", n);
+}
+
+static const cJSON *find_run(const cJSON *probe, const char *test, const char *access)
+{
+    const cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(probe, "runs")) {
+        const char *t = bg_json_str(r, "test"), *m = bg_json_str(r, "model");
+        if (t && m && strcmp(t, test) == 0 && strcmp(m, access) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+static cJSON *matrix(const opts *o, const char *cell)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "table", "litmus: runner.model x test (forbidden seen / iterations)");
+    char row[96];
+    snprintf(row, sizeof row, "%s.%s", o->runner, o->access);
+    cJSON_AddStringToObject(m, "row", row);
+    cJSON_AddStringToObject(m, "col", o->test);
+    cJSON_AddStringToObject(m, "cell", cell);
+    return m;
+}
+
+typedef struct analysis {
+    const bg_litmus_test *t;
+    const cJSON *run;
+    uint64_t counts[82];
+    uint64_t total, forbidden;
+    unsigned worst;
+    unsigned char allowed[81];
+} analysis;
+
+static bg_status analyse(const cJSON *run, const bg_litmus_test *t, unsigned exists, int ex_ok,
+                         analysis *a)
+{
+    memset(a, 0, sizeof *a);
+    a->t = t;
+    a->run = run;
+    bg_status st = bg_litmus_histogram_parse(t, cJSON_GetObjectItemCaseSensitive(run, "histogram"),
+                                             a->counts, &a->total);
+    if (st != BG_OK)
+        return st;
+    if ((double)a->total != bg_json_num(run, "iterations", -1))
+        return BG_E_PARSE;
+    bg_litmus_allowed(t, exists, ex_ok, a->allowed);
+    a->forbidden = bg_litmus_forbidden(t, a->counts, a->allowed, &a->worst);
+    return BG_OK;
+}
+
+static cJSON *histogram_json(const analysis *a)
+{
+    cJSON *h = cJSON_CreateObject();
+    unsigned count = bg_litmus_outcome_count(a->t);
+    for (unsigned o = 0; o <= count; o++) {
+        if (!a->counts[o])
+            continue;
+        char key[96];
+        bg_litmus_outcome_key(a->t, o, key, sizeof key);
+        cJSON *e = cJSON_AddObjectToObject(h, key);
+        cJSON_AddNumberToObject(e, "count", (double)a->counts[o]);
+        cJSON_AddNumberToObject(e, "per_million", bg_litmus_per_million(a->counts[o], a->total));
+    }
+    return h;
+}
+
+static cJSON *run_details(const opts *o, const cJSON *probe, const analysis *a,
+                          const bg_litmus_expect *e, const char *cell)
+{
+    cJSON *d = cJSON_CreateObject();
+    char key[96];
+    cJSON_AddStringToObject(d, "runner", o->runner);
+    cJSON_AddStringToObject(d, "arch", bg_json_str(probe, "arch"));
+    cJSON_AddStringToObject(d, "model", o->model);
+    cJSON_AddStringToObject(d, "access", o->access);
+    cJSON_AddStringToObject(d, "memory_model", e->model);
+    cJSON_AddStringToObject(d, "test", o->test);
+    bg_litmus_outcome_key(a->t, e->exists, key, sizeof key);
+    cJSON_AddStringToObject(d, "exists", key);
+    cJSON_AddStringToObject(d, "exists_verdict", e->allowed ? "allowed" : "forbidden");
+    cJSON_AddNumberToObject(d, "exists_count", (double)a->counts[e->exists]);
+    static const char *const copy[] = {"requested", "iterations", "rounds", "instances",
+                                       "seconds", "threads"};
+    for (size_t i = 0; i < sizeof copy / sizeof copy[0]; i++)
+        cJSON_AddNumberToObject(d, copy[i], bg_json_num(a->run, copy[i], 0));
+    cJSON_AddNumberToObject(d, "ncpu", bg_json_num(probe, "ncpu", 0));
+    cJSON_AddStringToObject(d, "sync", bg_json_str(a->run, "sync"));
+    cJSON_AddStringToObject(d, "stopped_by", bg_json_str(a->run, "stopped_by"));
+    cJSON_AddBoolToObject(d, "pinned",
+                          cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a->run, "pinned")));
+    cJSON_AddBoolToObject(d, "oversubscribed", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+                                                   a->run, "oversubscribed")));
+    cJSON_AddItemToObject(d, "histogram", histogram_json(a));
+    cJSON_AddNumberToObject(d, "upper95_per_million", bg_litmus_upper95_per_million(a->total));
+    if (e->source)
+        cJSON_AddStringToObject(d, "source", e->source);
+    cJSON_AddItemToObject(d, "matrix", matrix(o, cell));
+    return d;
+}
+
+static void write_fragment(const opts *o, const analysis *a, const bg_litmus_expect *e,
+                           const char *fverdict, const char *pverdict, const char *pnote)
+{
+    const char *cf = getenv("BG_CHECKS_FILE");
+    if (!cf || !*cf)
+        return;
+    char dir[4096], path[4096 + 256];
+    snprintf(dir, sizeof dir, "%s", cf);
+    snprintf(path, sizeof path, "%s/memory_order--%s.md", dirname(dir), o->name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    int over = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a->run, "oversubscribed"));
+    int by_time = strcmp(bg_json_str(a->run, "stopped_by"), "time") == 0;
+    fprintf(f, "<details><summary><code>%s</code>: forbidden <b>%s</b>, power <b>%s</b>, "
+               "%.0f iterations</summary>\n\n",
+            o->name, fverdict, pverdict, (double)a->total);
+    fprintf(f, "Memory model %s%s%s. %.2f s, %s threads, sync %s%s%s. Power: %s\n\n", e->model,
+            strcmp(o->mutant, "none") ? ", mutant " : "",
+            strcmp(o->mutant, "none") ? o->mutant : "", bg_json_num(a->run, "seconds", 0),
+            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a->run, "pinned")) ? "pinned" : "unpinned",
+            bg_json_str(a->run, "sync"), over ? ", oversubscribed (power reduced)" : "",
+            by_time ? ", stopped by the time budget" : "", pnote);
+    fprintf(f, "| outcome | count | per million | |\n|---|---:|---:|---|\n");
+    unsigned count = bg_litmus_outcome_count(a->t);
+    for (unsigned k = 0; k <= count; k++) {
+        if (!a->counts[k])
+            continue;
+        char key[96];
+        bg_litmus_outcome_key(a->t, k, key, sizeof key);
+        const char *what = k == e->exists ? (e->allowed ? "relaxed, allowed" : "relaxed, FORBIDDEN")
+                           : k < count && a->allowed[k] ? "SC"
+                                                        : "FORBIDDEN";
+        fprintf(f, "| `%s` | %llu | %.1f | %s |\n", key, (unsigned long long)a->counts[k],
+                bg_litmus_per_million(a->counts[k], a->total), what);
+    }
+    fprintf(f, "\n</details>\n");
+    fclose(f);
+}
+
+static int probe_failed(bg_checks *c, const opts *o, const char *why)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%s.probe", o->name);
+    bg_check_emit_str(c, name, BG_FAIL, "probe exits 0 and prints a histogram whose total is "
+                      "its iteration count", why, NULL);
+    return bg_checks_close(c);
+}
+
+int main(int argc, char **argv)
+{
+    opts o;
+    bg_status st = parse_args(argc, argv, &o);
+    if (st != BG_OK)
+        return bg_exit_code(st);
+    bg_checks *c = bg_checks_open("memory_order");
+    if (!c)
+        return BG_EXIT_IO;
+    char name[256];
+    if (o.skip) {
+        snprintf(name, sizeof name, "%s.run", o.name);
+        bg_check_emit_str(c, name, BG_SKIP, "a runner to run the probe", o.skip, NULL);
+        return bg_checks_close(c);
+    }
+    const char *fx = getenv("BG_FIXTURES_DIR");
+    cJSON *doc = NULL;
+    st = bg_litmus_expect_load(fx && *fx ? fx : "fixtures", &doc);
+    if (st != BG_OK) {
+        bg_checks_free(c);
+        return bg_exit_code(st);
+    }
+
+    /* runner prefix + probe + runs */
+    char budget[32], run_main[96], run_ctl[96];
+    snprintf(budget, sizeof budget, "%llu", o.time_budget);
+    snprintf(run_main, sizeof run_main, "%s:%s:%llu", o.test, o.access, o.iterations);
+    char *av[MAX_PREFIX + 12];
+    int n = 0;
+    for (int i = 0; i < o.nprefix; i++)
+        av[n++] = o.prefix[i];
+    av[n++] = (char *)o.probe;
+    av[n++] = "--time-budget";
+    av[n++] = budget;
+    if (o.sync) {
+        av[n++] = "--sync";
+        av[n++] = (char *)o.sync;
+    }
+    av[n++] = run_main;
+    av[n] = NULL;
+
+    bg_exec_result xr;
+    char why[512];
+    /* the power control of the probe's architecture (fixture "controls") */
+    const cJSON *controls = cJSON_GetObjectItemCaseSensitive(doc, "controls");
+    const cJSON *ctl = cJSON_GetObjectItemCaseSensitive(controls, o.arch);
+    const char *ctest = bg_json_str(ctl, "test"), *cmodel = bg_json_str(ctl, "model");
+    int same = ctest && cmodel && strcmp(ctest, o.test) == 0 && strcmp(cmodel, o.access) == 0;
+    if (ctest && cmodel && !same) {
+        snprintf(run_ctl, sizeof run_ctl, "%s:%s:%llu", ctest, cmodel, o.control_iterations);
+        av[n++] = run_ctl;
+        av[n] = NULL;
+    }
+    if (bg_exec_run(av, NULL, (double)o.timeout, &xr) != 0) {
+        cJSON_Delete(doc);
+        return probe_failed(c, &o, "could not fork the runner (out of processes or memory)");
+    }
+    if (xr.timed_out || xr.signal || xr.exit_status != 0) {
+        char how[96];
+        bg_exec_describe(&xr, (double)o.timeout, how, sizeof how);
+        char *nl = strchr(xr.err, '\n');
+        if (nl)
+            *nl = '\0';
+        snprintf(why, sizeof why, "%s under runner %s%s%s", how, o.runner, *xr.err ? ": " : "",
+                 xr.err);
+        bg_exec_free(&xr);
+        cJSON_Delete(doc);
+        return probe_failed(c, &o, why);
+    }
+    cJSON *probe = cJSON_Parse(xr.out);
+    bg_exec_free(&xr);
+    const char *arch = bg_json_str(probe, "arch");
+    bg_litmus_expect e;
+    if (!probe || !arch || strcmp(arch, o.arch) != 0) {
+        snprintf(why, sizeof why, "the probe printed no JSON object with \"arch\": \"%s\" "
+                 "(found %s)", o.arch, arch ? arch : "none");
+        cJSON_Delete(probe);
+        cJSON_Delete(doc);
+        return probe_failed(c, &o, why);
+    }
+    st = bg_litmus_expect_get(doc, o.test, arch, o.model, &e);
+    if (st != BG_OK) {
+        cJSON_Delete(probe);
+        cJSON_Delete(doc);
+        bg_checks_free(c);
+        return bg_exit_code(st);
+    }
+    analysis a, ca;
+    const cJSON *mrun = find_run(probe, o.test, o.access);
+    const cJSON *crun = find_run(probe, e.control_test, e.control_model);
+    const bg_litmus_test *ct = bg_litmus_find(e.control_test);
+    bg_litmus_expect ce;
+    if (!mrun || !crun || bg_litmus_expect_get(doc, e.control_test, arch, e.control_model, &ce) != BG_OK ||
+        analyse(mrun, e.test, e.exists, e.allowed, &a) != BG_OK ||
+        analyse(crun, ct, ce.exists, ce.allowed, &ca) != BG_OK) {
+        cJSON_Delete(probe);
+        cJSON_Delete(doc);
+        return probe_failed(c, &o, "the probe's runs are missing or their histogram totals differ "
+                                   "from their iteration counts");
+    }
+
+    /* forbidden check */
+    char key[96], ekey[96], nbuf[32], cell[64], exp[256], obs[320];
+    bg_litmus_outcome_key(e.test, e.exists, ekey, sizeof ekey);
+    fmt_n(a.total, nbuf, sizeof nbuf);
+    snprintf(exp, sizeof exp, "no outcome outside SC%s%s (%s %s %s)", e.allowed ? " and " : "",
+             e.allowed ? ekey : "", e.model, e.allowed ? "allows" : "forbids", ekey);
+    double dev_rate = 0;
+    const char *dev_why = NULL;
+    int dev = bg_litmus_expect_deviation(doc, o.runner, o.access, o.test, &dev_rate, &dev_why);
+    bg_verdict fv = (bg_verdict)bg_litmus_forbidden_verdict(
+        a.forbidden, a.forbidden == a.counts[e.exists], dev, dev_rate, a.total);
+    if (a.forbidden) {
+        bg_litmus_outcome_key(e.test, a.worst, key, sizeof key);
+        snprintf(obs, sizeof obs, "%s x %llu in %llu (%.1f per million; %llu forbidden in all)%s",
+                 key, (unsigned long long)a.counts[a.worst], (unsigned long long)a.total,
+                 bg_litmus_per_million(a.counts[a.worst], a.total),
+                 (unsigned long long)a.forbidden, fv == BG_XFAIL ? "; known deviation" : "");
+        snprintf(cell, sizeof cell, "%llu/%s%s", (unsigned long long)a.forbidden, nbuf,
+                 fv == BG_XFAIL ? " known deviation" : "");
+    } else {
+        snprintf(obs, sizeof obs, "0 forbidden in %llu (95%% upper bound %.3g per million)%s",
+                 (unsigned long long)a.total, bg_litmus_upper95_per_million(a.total),
+                 fv == BG_XPASS          ? "; the known deviation is gone: its recorded rate "
+                                           "predicts at least 20"
+                 : fv == BG_INCONCLUSIVE ? "; a known deviation is recorded here, and this run "
+                                           "is too short to call it gone"
+                                         : "");
+        if (e.allowed)
+            snprintf(cell, sizeof cell, "0/%s, %s %.0f/M", nbuf, o.test,
+                     bg_litmus_per_million(a.counts[e.exists], a.total));
+        else
+            snprintf(cell, sizeof cell, "0/%s", nbuf);
+    }
+    snprintf(name, sizeof name, "%s.forbidden", o.name);
+    cJSON *fd = run_details(&o, probe, &a, &e, cell);
+    if (dev) {
+        cJSON *kd = cJSON_AddObjectToObject(fd, "known_deviation");
+        cJSON_AddNumberToObject(kd, "rate_per_million", dev_rate);
+        cJSON_AddStringToObject(kd, "why", dev_why ? dev_why : "");
+    }
+    bg_check_emit_str(c, name, fv, exp, obs, fd);
+
+    /* power check */
+    bg_litmus_outcome_key(ct, ce.exists, key, sizeof key);
+    int over = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mrun, "oversubscribed"));
+    int ncpu = (int)bg_json_num(probe, "ncpu", 1);
+    bg_verdict pv;
+    char note[600], pcell[96];
+    snprintf(exp, sizeof exp, "control %s %s shows its relaxed outcome %s at least once%s",
+             e.control_test, e.control_model, key,
+             e.test->nthreads > 2 ? ", and every thread has its own CPU" : "");
+    if (!ca.counts[ce.exists]) {
+        char reason[300];
+        bg_litmus_no_power_reason(o.runner, arch, bg_cpu_arch(), ncpu, reason, sizeof reason);
+        pv = BG_INCONCLUSIVE;
+        snprintf(note, sizeof note, "%s not seen in %llu: %s", key,
+                 (unsigned long long)ca.total, reason);
+        snprintf(pcell, sizeof pcell, "%s, no power", cell);
+    } else if (over) {
+        pv = BG_INCONCLUSIVE;
+        snprintf(note, sizeof note, "power reduced: %d threads share %d CPUs, so all of %s's "
+                 "threads rarely run at once (control %s seen %llu in %llu)",
+                 e.test->nthreads, ncpu, o.test, key, (unsigned long long)ca.counts[ce.exists],
+                 (unsigned long long)ca.total);
+        snprintf(pcell, sizeof pcell, "%s, oversubscribed", cell);
+    } else {
+        pv = BG_PASS;
+        snprintf(note, sizeof note, "%s seen %llu in %llu (%.1f per million)", key,
+                 (unsigned long long)ca.counts[ce.exists], (unsigned long long)ca.total,
+                 bg_litmus_per_million(ca.counts[ce.exists], ca.total));
+        snprintf(pcell, sizeof pcell, "%s", cell);
+    }
+    cJSON *pd = cJSON_CreateObject();
+    cJSON_AddStringToObject(pd, "control", e.control_test);
+    cJSON_AddStringToObject(pd, "control_model", e.control_model);
+    cJSON_AddStringToObject(pd, "why", e.control_why ? e.control_why : "");
+    cJSON_AddItemToObject(pd, "control_histogram", histogram_json(&ca));
+    cJSON_AddNumberToObject(pd, "control_iterations", (double)ca.total);
+    cJSON_AddItemToObject(pd, "matrix", matrix(&o, pcell));
+    snprintf(name, sizeof name, "%s.power", o.name);
+    bg_check_emit_str(c, name, pv, exp, note, pd);
+
+    write_fragment(&o, &a, &e, bg_verdict_name(fv), bg_verdict_name(pv), note);
+    cJSON_Delete(probe);
+    cJSON_Delete(doc);
+    return bg_checks_close(c);
+}

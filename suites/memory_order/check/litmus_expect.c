@@ -1,0 +1,110 @@
+/* litmus_expect.c — see litmus_expect.h. */
+#include "litmus_expect.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildgate/bg_json.h"
+#include "litmus_sc.h"
+
+int bg_litmus_outcome_parse(const bg_litmus_test *t, const char *key)
+{
+    char buf[96];
+    for (unsigned o = 0; key && o < bg_litmus_outcome_count(t); o++) {
+        bg_litmus_outcome_key(t, o, buf, sizeof buf);
+        if (strcmp(buf, key) == 0)
+            return (int)o;
+    }
+    return -1;
+}
+
+static bg_status validate(const cJSON *doc, const char *path)
+{
+    const cJSON *tests = cJSON_GetObjectItemCaseSensitive(doc, "tests");
+    size_t n;
+    const bg_litmus_test *cat = bg_litmus_tests(&n);
+    for (size_t i = 0; i < n; i++) {
+        const bg_litmus_test *t = &cat[i];
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(tests, t->name);
+        const char *exists = bg_json_str(e, "exists"), *sc = bg_json_str(e, "sc");
+        int idx = bg_litmus_outcome_parse(t, exists);
+        if (idx < 0)
+            return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: test %s: exists outcome '%s' is not "
+                           "an outcome of the test", path, t->name, exists ? exists : "(missing)");
+        unsigned char reach[81];
+        bg_litmus_sc_outcomes(t, reach);
+        if (reach[idx])
+            return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: test %s: exists outcome '%s' is "
+                           "reachable under SC, so it is no relaxed outcome", path, t->name, exists);
+        if (!sc || strcmp(sc, "forbidden") != 0)
+            return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: test %s: sc must be \"forbidden\", "
+                           "found \"%s\"", path, t->name, sc ? sc : "(missing)");
+    }
+    return BG_OK;
+}
+
+bg_status bg_litmus_expect_load(const char *fixtures_dir, cJSON **doc)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/memory_order/expectations.json", fixtures_dir);
+    bg_status st = bg_json_load(path, "fixture", doc);
+    if (st != BG_OK)
+        return st == BG_E_IO ? BG_E_FIXTURE : st;
+    st = validate(*doc, path);
+    if (st != BG_OK) {
+        cJSON_Delete(*doc);
+        *doc = NULL;
+    }
+    return st;
+}
+
+bg_status bg_litmus_expect_get(const cJSON *doc, const char *test, const char *arch,
+                               const char *access, bg_litmus_expect *out)
+{
+    memset(out, 0, sizeof *out);
+    out->test = bg_litmus_find(test);
+    if (!out->test)
+        return bg_fail(BG_E_USAGE, "litmus-check", "unknown test '%s'", test);
+    char ctx[64];
+    snprintf(ctx, sizeof ctx, "%s.%s", arch, access);
+    out->model = bg_json_str(cJSON_GetObjectItemCaseSensitive(doc, "contexts"), ctx);
+    if (!out->model)
+        return bg_fail(BG_E_FIXTURE, "litmus-check", "fixture: no memory model for context '%s'",
+                       ctx);
+    const cJSON *e =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "tests"), test);
+    const char *v = bg_json_str(e, out->model);
+    if (!v || (strcmp(v, "allowed") && strcmp(v, "forbidden")))
+        return bg_fail(BG_E_FIXTURE, "litmus-check", "fixture: test %s: model %s: want "
+                       "\"allowed\" or \"forbidden\"", test, out->model);
+    out->allowed = strcmp(v, "allowed") == 0;
+    out->exists = (unsigned)bg_litmus_outcome_parse(out->test, bg_json_str(e, "exists"));
+    out->source = bg_json_str(e, "source");
+    const cJSON *c =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "controls"), arch);
+    out->control_test = bg_json_str(c, "test");
+    out->control_model = bg_json_str(c, "model");
+    out->control_why = bg_json_str(c, "why");
+    if (!out->control_test || !bg_litmus_find(out->control_test) || !out->control_model)
+        return bg_fail(BG_E_FIXTURE, "litmus-check", "fixture: no valid power control for arch '%s'",
+                       arch);
+    return BG_OK;
+}
+
+int bg_litmus_expect_deviation(const cJSON *doc, const char *runner, const char *access,
+                               const char *test, double *rate_pm, const char **why)
+{
+    const cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(doc, "known_deviations")) {
+        const char *r = bg_json_str(d, "runner"), *m = bg_json_str(d, "model");
+        const cJSON *rates = cJSON_GetObjectItemCaseSensitive(d, "rate_per_million");
+        const cJSON *rate = cJSON_GetObjectItemCaseSensitive(rates, test);
+        if (!r || !m || strcmp(r, runner) || strcmp(m, access) || !cJSON_IsNumber(rate))
+            continue;
+        *rate_pm = rate->valuedouble;
+        *why = bg_json_str(d, "why");
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,162 @@
+/* litmus-expect — self-test driver: runs a command that is meant to fail in
+ * a given way and records whether it did.
+ *
+ * Usage: litmus-expect --work DIR --exit CODE [--stderr PREFIX]
+ *                      [--check SUFFIX --verdict V --contains TEXT]... -- CMD...
+ * Runs CMD with BG_CHECKS_FILE=DIR/inner.jsonl (DIR is created; its Markdown
+ * fragments stay out of the report), then asserts:
+ *   - CMD's exit status is CODE;
+ *   - with --stderr, stderr is exactly one line that starts with PREFIX;
+ *   - for each --check, the inner check whose name ends in SUFFIX has verdict
+ *     V and its "observed" contains TEXT.
+ * Records one check "$BG_TEST_NAME.detected" in $BG_CHECKS_FILE: pass when all
+ * hold, else fail with expected vs observed.  Exit: bg_checks_close(); 2 on
+ * bad arguments.
+ */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "buildgate/bg_check.h"
+#include "buildgate/bg_json.h"
+#include "litmus_exec.h"
+
+#define MAX_EXPECT 8
+
+typedef struct expect {
+    const char *suffix, *verdict, *contains;
+} expect;
+
+/* Finds the inner check ending in e->suffix; appends a mismatch to bad. */
+static void check_inner(const char *path, const expect *e, char *bad, size_t n, char *seen,
+                        size_t sn)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    int found = 0;
+    size_t sl = strlen(e->suffix);
+    while (f && !found && getline(&line, &cap, f) > 0) {
+        cJSON *o = cJSON_Parse(line);
+        const char *name = bg_json_str(o, "name"), *v = bg_json_str(o, "verdict"),
+                   *obs = bg_json_str(o, "observed");
+        size_t l = name ? strlen(name) : 0;
+        if (name && l >= sl && strcmp(name + l - sl, e->suffix) == 0) {
+            found = 1;
+            size_t u = strlen(seen);
+            if (!strstr(seen, name))
+                snprintf(seen + u, sn - u, "%s%s: %s \"%.300s\"", u ? "; " : "", name, v ? v : "?",
+                         obs ? obs : "");
+            if (!v || strcmp(v, e->verdict) || !obs || !strstr(obs, e->contains)) {
+                size_t u = strlen(bad);
+                snprintf(bad + u, n - u, "%s%s: %s \"%s\"", u ? "; " : "", name, v ? v : "?",
+                         obs ? obs : "");
+            }
+        }
+        cJSON_Delete(o);
+    }
+    free(line);
+    if (f)
+        fclose(f);
+    if (!found) {
+        size_t u = strlen(bad);
+        snprintf(bad + u, n - u, "%sno check *%s recorded", u ? "; " : "", e->suffix);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *work = NULL, *stderr_prefix = NULL;
+    long want_exit = -1;
+    expect ex[MAX_EXPECT];
+    int nex = 0, i = 1;
+    for (; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        }
+        if (i + 1 >= argc)
+            return bg_exit_code(bg_fail(BG_E_USAGE, "litmus-expect", "%s needs a value", argv[i]));
+        const char *a = argv[i], *v = argv[++i];
+        if (strcmp(a, "--work") == 0)
+            work = v;
+        else if (strcmp(a, "--exit") == 0)
+            want_exit = strtol(v, NULL, 10);
+        else if (strcmp(a, "--stderr") == 0)
+            stderr_prefix = v;
+        else if (strcmp(a, "--check") == 0 && nex < MAX_EXPECT)
+            ex[nex++] = (expect){v, NULL, NULL};
+        else if (strcmp(a, "--verdict") == 0 && nex > 0)
+            ex[nex - 1].verdict = v;
+        else if (strcmp(a, "--contains") == 0 && nex > 0)
+            ex[nex - 1].contains = v;
+        else
+            return bg_exit_code(bg_fail(BG_E_USAGE, "litmus-expect", "bad option '%s'", a));
+    }
+    for (int k = 0; k < nex; k++)
+        if (!ex[k].verdict || !ex[k].contains)
+            return bg_exit_code(bg_fail(BG_E_USAGE, "litmus-expect",
+                                        "--check needs --verdict and --contains"));
+    if (!work || want_exit < 0 || i >= argc)
+        return bg_exit_code(bg_fail(BG_E_USAGE, "litmus-expect",
+                                    "want --work DIR --exit CODE ... -- CMD..."));
+    if (mkdir(work, 0777) != 0 && errno != EEXIST)
+        return bg_exit_code(bg_fail(BG_E_IO, "litmus-expect", "%s: %s", work, strerror(errno)));
+    char inner[4096], envf[4200];
+    snprintf(inner, sizeof inner, "%s/inner.jsonl", work);
+    remove(inner);
+    snprintf(envf, sizeof envf, "BG_CHECKS_FILE=%s", inner);
+    char *env[] = {envf, NULL};
+
+    bg_checks *c = bg_checks_open("memory_order");
+    if (!c)
+        return BG_EXIT_IO;
+    bg_exec_result r;
+    if (bg_exec_run(argv + i, env, 300, &r) != 0) {
+        bg_checks_free(c);
+        return bg_exit_code(bg_fail(BG_E_IO, "litmus-expect", "cannot run %s", argv[i]));
+    }
+    char bad[2048] = "", expected[1024], seen[2048] = "";
+    if (r.exit_status != want_exit) {
+        char how[96];
+        bg_exec_describe(&r, 300, how, sizeof how);
+        snprintf(bad, sizeof bad, "%s", how);
+    }
+    if (stderr_prefix) {
+        char *nl = strchr(r.err, '\n');
+        int one_line = nl && nl[1] == '\0';
+        if (strncmp(r.err, stderr_prefix, strlen(stderr_prefix)) != 0 || !one_line) {
+            size_t u = strlen(bad);
+            snprintf(bad + u, sizeof bad - u, "%sstderr \"%.300s\"", u ? "; " : "", r.err);
+        }
+    }
+    for (int k = 0; k < nex; k++)
+        check_inner(inner, &ex[k], bad, sizeof bad, seen, sizeof seen);
+    snprintf(expected, sizeof expected, "exit %ld%s%s%s", want_exit,
+             stderr_prefix ? ", one stderr line starting \"" : "",
+             stderr_prefix ? stderr_prefix : "", stderr_prefix ? "\"" : "");
+    for (int k = 0; k < nex; k++) {
+        size_t u = strlen(expected);
+        snprintf(expected + u, sizeof expected - u, "; *%s %s containing \"%s\"", ex[k].suffix,
+                 ex[k].verdict, ex[k].contains);
+    }
+    const char *tn = getenv("BG_TEST_NAME");
+    char name[512];
+    snprintf(name, sizeof name, "%s.detected", tn && *tn ? tn : "memory_order.selftest");
+    /* on success, show what the inner run said (the first line of stderr or
+     * the exit status) so the report shows the failure that was caught */
+    char shown[3000];
+    if (!*bad) {
+        char *nl = strchr(r.err, '\n');
+        if (nl)
+            *nl = '\0';
+        snprintf(shown, sizeof shown, "as expected: exit %d%s%.400s%s%s", r.exit_status,
+                 *r.err ? ", " : "", r.err, *seen ? "; " : "", seen);
+    }
+    bg_check_emit_str(c, name, *bad ? BG_FAIL : BG_PASS, expected, *bad ? bad : shown, NULL);
+    bg_exec_free(&r);
+    return bg_checks_close(c);
+}

@@ -1,0 +1,281 @@
+/* litmus_harness.c — threads, barrier, copies and outcome counting (see
+ * litmus_harness.h for the method and its source). */
+#if defined(__linux__)
+#define _GNU_SOURCE /* pthread_attr_setaffinity_np, CPU_SET */
+#elif defined(__APPLE__)
+#define _DARWIN_C_SOURCE /* pthread_set_qos_class_self_np beside _POSIX_C_SOURCE */
+#endif
+#include "litmus_harness.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__APPLE__)
+#include <pthread/qos.h>
+#endif
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+/* Spins on cond; after 256 tries gives the CPU away (oversubscribed runs,
+ * runners that serialise threads). */
+#define SPIN_UNTIL(cond)                                                              \
+    do {                                                                              \
+        unsigned spins_ = 0;                                                          \
+        while (!(cond)) {                                                             \
+            if (++spins_ < 256)                                                       \
+                cpu_relax();                                                          \
+            else                                                                      \
+                sched_yield();                                                        \
+        }                                                                             \
+    } while (0)
+
+void bg_litmus_sync(const bg_litmus_round *r, int t, size_t i, uint64_t base)
+{
+    const uint64_t want = base + i + 1;
+    atomic_store_explicit(r->progress[t], want, memory_order_relaxed);
+    for (int u = 0; u < r->nthreads; u++)
+        if (u != t)
+            SPIN_UNTIL(atomic_load_explicit(r->progress[u], memory_order_relaxed) >= want);
+}
+
+typedef struct barrier {
+    _Alignas(BG_LITMUS_LINE) atomic_uint count;
+    _Alignas(BG_LITMUS_LINE) atomic_uint generation;
+    atomic_uint n;
+} barrier;
+
+static void barrier_wait(barrier *b)
+{
+    unsigned g = atomic_load_explicit(&b->generation, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&b->count, 1, memory_order_acq_rel) + 1 ==
+        atomic_load_explicit(&b->n, memory_order_relaxed)) {
+        atomic_store_explicit(&b->count, 0, memory_order_relaxed);
+        atomic_fetch_add_explicit(&b->generation, 1, memory_order_acq_rel);
+        return;
+    }
+    SPIN_UNTIL(atomic_load_explicit(&b->generation, memory_order_acquire) != g);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct shared {
+    const bg_litmus_test *test;
+    const bg_litmus_loop *loops;
+    const bg_litmus_params *params;
+    bg_litmus_round round;
+    barrier bar;
+    _Alignas(BG_LITMUS_LINE) atomic_int stop;
+    uint64_t rounds_target;
+    uint64_t rounds_done;   /* thread 0 only */
+    double t0, t1;
+    int by_time;
+    unsigned noutcomes;     /* bg_litmus_outcome_count + 1 */
+    uint64_t *hist;         /* nthreads * noutcomes */
+} shared;
+
+typedef struct worker {
+    shared *s;
+    int t;
+} worker;
+
+/* Counts and resets copies [lo, hi) of the round into hist. */
+static void tally(const shared *s, size_t lo, size_t hi, uint64_t *hist)
+{
+    const bg_litmus_test *t = s->test;
+    const bg_litmus_round *r = &s->round;
+    for (size_t i = lo; i < hi; i++) {
+        unsigned long long v[BG_LITMUS_MAX_OBS];
+        for (int o = 0; o < t->nobs; o++)
+            v[o] = t->obs[o].reg >= 0
+                       ? r->reg[t->obs[o].reg][i]
+                       : atomic_load_explicit(BG_LOC(r, i, t->obs[o].loc), memory_order_relaxed);
+        hist[bg_litmus_outcome_index(t, v)]++;
+        for (int l = 0; l < t->nlocs; l++)
+            atomic_store_explicit(BG_LOC(r, i, l), 0, memory_order_relaxed);
+        for (int k = 0; k < t->nregs; k++)
+            r->reg[k][i] = 0;
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    shared *s = w->s;
+    const int t = w->t, nt = s->test->nthreads;
+    const size_t n = s->round.n;
+    const size_t lo = n * (size_t)t / (size_t)nt, hi = n * (size_t)(t + 1) / (size_t)nt;
+    uint64_t *hist = s->hist + (size_t)t * s->noutcomes;
+#if defined(__APPLE__)
+    pthread_set_qos_class_self_np(QOS_CLASS_USER_INTERACTIVE, 0);
+#endif
+    for (uint64_t round = 0;; round++) {
+        barrier_wait(&s->bar);
+        if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+            break;
+        s->loops[t](&s->round, round * n);
+        barrier_wait(&s->bar);
+        tally(s, lo, hi, hist);
+        if (t == 0) {
+            s->rounds_done = round + 1;
+            double now = now_s();
+            if (s->rounds_done >= s->rounds_target) {
+                s->t1 = now;
+                atomic_store_explicit(&s->stop, 1, memory_order_relaxed);
+            } else if (now - s->t0 >= s->params->time_budget_s) {
+                s->t1 = now;
+                s->by_time = 1;
+                atomic_store_explicit(&s->stop, 1, memory_order_relaxed);
+            }
+        }
+    }
+    return NULL;
+}
+
+static void *alloc_lines(size_t bytes)
+{
+    void *p = NULL;
+    size_t rounded = (bytes + BG_LITMUS_LINE - 1) / BG_LITMUS_LINE * BG_LITMUS_LINE;
+    if (posix_memalign(&p, BG_LITMUS_LINE, rounded ? rounded : BG_LITMUS_LINE) != 0)
+        return NULL;
+    memset(p, 0, rounded ? rounded : BG_LITMUS_LINE);
+    return p;
+}
+
+static int online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* Creates thread t, pinned to CPU t (mod ncpu) on Linux; 1 when pinned. */
+static int start_thread(pthread_t *th, worker *w, int ncpu, int *err)
+{
+    pthread_attr_t attr;
+    int pinned = 0;
+    pthread_attr_init(&attr);
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(w->t % ncpu, &set);
+    pinned = pthread_attr_setaffinity_np(&attr, sizeof set, &set) == 0;
+#else
+    (void)ncpu;
+#endif
+    *err = pthread_create(th, &attr, worker_main, w);
+    if (*err != 0 && pinned) { /* affinity refused at start (e.g. a restricted cpuset) */
+        pthread_attr_destroy(&attr);
+        pthread_attr_init(&attr);
+        pinned = 0;
+        *err = pthread_create(th, &attr, worker_main, w);
+    }
+    pthread_attr_destroy(&attr);
+    return pinned;
+}
+
+static void free_shared(shared *s)
+{
+    free(s->round.mem);
+    for (int k = 0; k < BG_LITMUS_MAX_REGS; k++)
+        free(s->round.reg[k]);
+    for (int t = 0; t < BG_LITMUS_MAX_THREADS; t++)
+        free(s->round.progress[t]);
+    free(s->hist);
+    free(s);
+}
+
+int bg_litmus_run(const bg_litmus_test *t, const bg_litmus_loop *loops,
+                  const bg_litmus_params *p, bg_litmus_result *out)
+{
+    memset(out, 0, sizeof *out);
+    shared *s = alloc_lines(sizeof *s);
+    if (!s)
+        return -1;
+    const int nt = t->nthreads, ncpu = online_cpus();
+    size_t n = p->instances;
+    if ((uint64_t)n > p->iterations)
+        n = (size_t)p->iterations;
+    s->test = t;
+    s->loops = loops;
+    s->params = p;
+    s->round.n = n;
+    s->round.nlocs = t->nlocs;
+    s->round.nthreads = nt;
+    out->oversubscribed = nt > ncpu;
+    s->round.sync = p->sync == BG_SYNC_USER || (p->sync == BG_SYNC_AUTO && !out->oversubscribed);
+    s->round.mem = alloc_lines(n * (size_t)t->nlocs * BG_LITMUS_LINE);
+    int ok = s->round.mem != NULL;
+    for (int k = 0; k < t->nregs; k++)
+        ok &= (s->round.reg[k] = alloc_lines(n * sizeof(uint64_t))) != NULL;
+    for (int k = 0; k < nt; k++)
+        ok &= (s->round.progress[k] = alloc_lines(BG_LITMUS_LINE)) != NULL;
+    s->noutcomes = bg_litmus_outcome_count(t) + 1;
+    ok &= (s->hist = calloc((size_t)nt * s->noutcomes, sizeof(uint64_t))) != NULL;
+    if (!ok) {
+        free_shared(s);
+        fprintf(stderr, "buildgate: litmus-probe: out of memory for %zu copies\n", n);
+        return -1;
+    }
+    atomic_init(&s->bar.n, (unsigned)nt);
+    s->rounds_target = (p->iterations + n - 1) / n;
+
+    pthread_t th[BG_LITMUS_MAX_THREADS];
+    worker w[BG_LITMUS_MAX_THREADS];
+    int pinned = 1, started = 0, err = 0;
+    s->t0 = now_s();
+    for (; started < nt; started++) {
+        w[started].s = s;
+        w[started].t = started;
+        pinned &= start_thread(&th[started], &w[started], ncpu, &err);
+        if (err != 0)
+            break;
+    }
+    if (err != 0) {
+        /* the started threads wait in the first barrier: let them leave */
+        atomic_store(&s->stop, 1);
+        atomic_store(&s->bar.n, (unsigned)started + 1);
+        barrier_wait(&s->bar);
+        for (int k = 0; k < started; k++)
+            pthread_join(th[k], NULL);
+        free_shared(s);
+        fprintf(stderr, "buildgate: litmus-probe: pthread_create: %s\n", strerror(err));
+        return -1;
+    }
+    for (int k = 0; k < nt; k++)
+        pthread_join(th[k], NULL);
+
+    out->histogram = calloc(s->noutcomes, sizeof(uint64_t));
+    if (!out->histogram) {
+        free_shared(s);
+        return -1;
+    }
+    for (int k = 0; k < nt; k++)
+        for (unsigned o = 0; o < s->noutcomes; o++)
+            out->histogram[o] += s->hist[(size_t)k * s->noutcomes + o];
+    out->rounds = s->rounds_done;
+    out->iterations = s->rounds_done * n;
+    out->instances = n;
+    out->seconds = s->t1 - s->t0;
+    out->ncpu = ncpu;
+    out->pinned = pinned && !out->oversubscribed;
+    out->sync_user = s->round.sync;
+    out->by_time = s->by_time;
+    free_shared(s);
+    return 0;
+}

@@ -1,0 +1,86 @@
+/* litmus_harness.h — runs one litmus test many times, litmus7 style.
+ *
+ * Method (after litmus7, herdtools7/litmus, "Litmus: running tests against
+ * hardware", Alglave, Maranget, Sarkar, Sewell, TACAS 2011):
+ *   - the test's threads are created once per run and pinned to distinct
+ *     CPUs (Linux pthread_setaffinity_np; macOS: QoS user-interactive, the
+ *     OS has no affinity API); with more threads than CPUs they share CPUs
+ *     (oversubscribed: fewer simultaneous accesses, less power);
+ *   - a round holds `instances` independent copies of the test; every
+ *     location of every copy has its own 128-byte line (a cache line on
+ *     x86-64 and most arm64; Apple M-series use 128 bytes), so copies never
+ *     share a line;
+ *   - each thread sweeps all copies in order; with sync "user" it waits at
+ *     every copy until all threads have reached it (litmus7 -barrier user),
+ *     which keeps the threads on the same copy at the same time;
+ *   - a spin barrier (sense-reversing counter; spins with PAUSE/YIELD, then
+ *     sched_yield) separates rounds; after it every thread counts the
+ *     outcomes of its own slice of copies and resets it, in parallel.
+ * Iterations are copies run; a run stops after `iterations` or after the
+ * time budget, whichever comes first (the result says which).
+ */
+#ifndef BG_LITMUS_HARNESS_H
+#define BG_LITMUS_HARNESS_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "litmus_access.h"
+#include "litmus_catalog.h"
+
+#define BG_LITMUS_LINE 128 /* bytes per location slot and per shared counter */
+
+typedef struct bg_litmus_round {
+    unsigned char *mem;                  /* n * nlocs slots of BG_LITMUS_LINE bytes */
+    size_t n;                            /* copies per round */
+    int nlocs;
+    int nthreads;
+    int sync;                            /* 1: wait for all threads at every copy */
+    uint64_t *reg[BG_LITMUS_MAX_REGS];   /* reg[k][i]: register k of copy i */
+    _Atomic uint64_t *progress[BG_LITMUS_MAX_THREADS]; /* one line each */
+} bg_litmus_round;
+
+/* One thread's sweep over all copies of a round; base = round * n. */
+typedef void (*bg_litmus_loop)(const bg_litmus_round *r, uint64_t base);
+
+/* Location l of copy i. */
+#define BG_LOC(r, i, l)                                                               \
+    ((_Atomic uint64_t *)(void *)((r)->mem + ((i) * (size_t)(r)->nlocs + (size_t)(l)) * BG_LITMUS_LINE))
+
+/* Per-copy rendezvous (sync "user"): announce copy i of the round at base,
+ * wait until every thread has announced it. */
+void bg_litmus_sync(const bg_litmus_round *r, int t, size_t i, uint64_t base);
+
+typedef enum bg_litmus_sync_mode { BG_SYNC_AUTO, BG_SYNC_USER, BG_SYNC_NONE } bg_litmus_sync_mode;
+
+typedef struct bg_litmus_params {
+    uint64_t iterations;       /* copies to run, >= 1 */
+    size_t instances;          /* copies per round, >= 1 */
+    double time_budget_s;      /* stop after this many seconds (> 0) */
+    bg_litmus_sync_mode sync;  /* AUTO: USER unless oversubscribed, then NONE */
+} bg_litmus_params;
+
+typedef struct bg_litmus_result {
+    uint64_t iterations;       /* copies run */
+    uint64_t rounds;
+    size_t instances;
+    double seconds;            /* wall time of the rounds (threads created, not yet joined) */
+    int ncpu;                  /* online CPUs */
+    int pinned;                /* 1 when every thread got its own CPU */
+    int oversubscribed;        /* threads > CPUs */
+    int sync_user;             /* per-copy sync used */
+    int by_time;               /* stopped by the time budget */
+    uint64_t *histogram;       /* bg_litmus_outcome_count(t) + 1 counters (last: impossible) */
+} bg_litmus_result;
+
+/* Runs test t with thread loops loops[0..nthreads-1].  Returns 0, or -1 on
+ * allocation/thread-creation failure (errno-style message on stderr).
+ * The caller frees out->histogram. */
+int bg_litmus_run(const bg_litmus_test *t, const bg_litmus_loop *loops,
+                  const bg_litmus_params *p, bg_litmus_result *out);
+
+/* The compiled thread loops of test `name` for access model a, or NULL. */
+const bg_litmus_loop *bg_litmus_loops(const char *name, bg_litmus_access a);
+
+#endif

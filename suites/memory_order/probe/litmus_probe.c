@@ -1,0 +1,176 @@
+/* litmus-probe — runs litmus tests and prints their outcome histograms as JSON.
+ *
+ * Usage: litmus-probe [--instances K] [--time-budget S] [--sync auto|user|none]
+ *                     TEST:MODEL:ITERATIONS...
+ *   TEST        a catalogue name: SB SB+mfences R MP LB S 2+2W WRC IRIW RWC CoRR CoWR
+ *   MODEL       plain | tso | sc | mutant-drop-fence | mutant-tso-relaxed
+ *               (see litmus_access.h)
+ *   ITERATIONS  copies to run, 1 .. 10^11
+ *   --instances copies per round (default 1024, at most 2^20)
+ *   --time-budget  seconds per TEST:MODEL run (default 10, at most 86400);
+ *               a run stops at its iteration count or its budget
+ *   --sync      per-copy rendezvous: user (always), none, auto (default:
+ *               user unless the test has more threads than online CPUs)
+ * Output (stdout, one JSON object):
+ *   {"probe":"litmus","version":1,"arch":"x86_64"|"arm64"|"other","ncpu":N,
+ *    "runs":[{"test","model","threads","requested","iterations","rounds",
+ *             "instances","seconds","pinned","oversubscribed","sync",
+ *             "stopped_by":"iterations"|"time",
+ *             "histogram":{"<litmus7 outcome key>":count,...}}]}
+ *   only outcomes seen are listed; "impossible;" counts values outside 0..2.
+ * Exit: 0 ok; 2 bad argument (one line "buildgate: litmus-probe: ..." on
+ * stderr); 8 out of memory or threads.  Depends on libc + pthreads only, so
+ * it cross-builds for arm64 as a static binary.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "litmus_catalog.h"
+#include "litmus_harness.h"
+
+#define MAX_RUNS 16
+#define MAX_ITERATIONS 100000000000ULL /* 10^11: days at the fastest rate seen */
+
+typedef struct run_spec {
+    const bg_litmus_test *test;
+    bg_litmus_access access;
+    uint64_t iterations;
+} run_spec;
+
+static int usage(const char *why, const char *arg)
+{
+    fprintf(stderr, "buildgate: litmus-probe: %s%s%s\n", why, arg ? ": " : "", arg ? arg : "");
+    return 2;
+}
+
+/* Parses an unsigned decimal in [lo, hi]; 0 on success. */
+static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char *end;
+    if (!s || !*s || *s == '-')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_run(char *arg, run_spec *r)
+{
+    char *c1 = strchr(arg, ':');
+    char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1 || !c2)
+        return usage("bad run (want TEST:MODEL:ITERATIONS)", arg);
+    *c1 = *c2 = '\0';
+    r->test = bg_litmus_find(arg);
+    if (!r->test)
+        return usage("unknown test (known: SB SB+mfences R MP LB S 2+2W WRC IRIW RWC CoRR CoWR)",
+                     arg);
+    int a = bg_litmus_access_parse(c1 + 1);
+    if (a < 0)
+        return usage("unknown model (known: plain tso sc mutant-drop-fence mutant-tso-relaxed)",
+                     c1 + 1);
+    r->access = (bg_litmus_access)a;
+    if (parse_u64(c2 + 1, 1, MAX_ITERATIONS, &r->iterations))
+        return usage("iterations must be an integer in 1..100000000000", c2 + 1);
+    return 0;
+}
+
+static const char *arch_name(void)
+{
+#if defined(__x86_64__)
+    return "x86_64";
+#elif defined(__aarch64__)
+    return "arm64";
+#else
+    return "other";
+#endif
+}
+
+static void print_run(const run_spec *r, const bg_litmus_result *res, int first)
+{
+    const bg_litmus_test *t = r->test;
+    printf("%s\n  {\"test\":\"%s\",\"model\":\"%s\",\"threads\":%d,\"requested\":%llu,"
+           "\"iterations\":%llu,\"rounds\":%llu,\"instances\":%zu,\"seconds\":%.6f,"
+           "\"pinned\":%s,\"oversubscribed\":%s,\"sync\":\"%s\",\"stopped_by\":\"%s\","
+           "\"histogram\":{",
+           first ? "" : ",", t->name, bg_litmus_access_name(r->access), t->nthreads,
+           (unsigned long long)r->iterations, (unsigned long long)res->iterations,
+           (unsigned long long)res->rounds, res->instances, res->seconds,
+           res->pinned ? "true" : "false", res->oversubscribed ? "true" : "false",
+           res->sync_user ? "user" : "none", res->by_time ? "time" : "iterations");
+    unsigned count = bg_litmus_outcome_count(t);
+    int any = 0;
+    for (unsigned o = 0; o <= count; o++) {
+        if (!res->histogram[o])
+            continue;
+        char key[96];
+        bg_litmus_outcome_key(t, o, key, sizeof key);
+        printf("%s\"%s\":%llu", any ? "," : "", key, (unsigned long long)res->histogram[o]);
+        any = 1;
+    }
+    printf("}}");
+}
+
+int main(int argc, char **argv)
+{
+    bg_litmus_params p = {.iterations = 0, .instances = 1024, .time_budget_s = 10,
+                          .sync = BG_SYNC_AUTO};
+    run_spec runs[MAX_RUNS];
+    int nruns = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        uint64_t v;
+        if (strcmp(a, "--instances") == 0) {
+            if (parse_u64(i + 1 < argc ? argv[++i] : NULL, 1, 1u << 20, &v))
+                return usage("--instances must be an integer in 1..1048576", argv[i]);
+            p.instances = (size_t)v;
+        } else if (strcmp(a, "--time-budget") == 0) {
+            if (parse_u64(i + 1 < argc ? argv[++i] : NULL, 1, 86400, &v))
+                return usage("--time-budget must be whole seconds in 1..86400", argv[i]);
+            p.time_budget_s = (double)v;
+        } else if (strcmp(a, "--sync") == 0) {
+            const char *m = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(m, "auto") == 0)
+                p.sync = BG_SYNC_AUTO;
+            else if (strcmp(m, "user") == 0)
+                p.sync = BG_SYNC_USER;
+            else if (strcmp(m, "none") == 0)
+                p.sync = BG_SYNC_NONE;
+            else
+                return usage("--sync must be auto, user or none", m);
+        } else if (a[0] == '-') {
+            return usage("unknown option", a);
+        } else {
+            if (nruns == MAX_RUNS)
+                return usage("too many runs (at most 16)", a);
+            int rc = parse_run(argv[i], &runs[nruns]);
+            if (rc)
+                return rc;
+            nruns++;
+        }
+    }
+    if (nruns == 0)
+        return usage("no run given (want TEST:MODEL:ITERATIONS...)", NULL);
+
+    printf("{\"probe\":\"litmus\",\"version\":1,\"arch\":\"%s\",\"ncpu\":%ld,\"runs\":[",
+           arch_name(), (long)sysconf(_SC_NPROCESSORS_ONLN));
+    for (int k = 0; k < nruns; k++) {
+        bg_litmus_params pk = p;
+        pk.iterations = runs[k].iterations;
+        bg_litmus_result res;
+        if (bg_litmus_run(runs[k].test, bg_litmus_loops(runs[k].test->name, runs[k].access), &pk,
+                          &res) != 0)
+            return 8;
+        print_run(&runs[k], &res, k == 0);
+        free(res.histogram);
+        fflush(stdout);
+    }
+    printf("\n]}\n");
+    return 0;
+}

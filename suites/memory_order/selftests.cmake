@@ -1,0 +1,113 @@
+# Self-tests (label selftest): each proves that a check of this suite fails
+# when it should, with the right message (litmus-expect, check/litmus_expect_main.c).
+
+# bg_mo_selftest(NAME name EXIT code [STDERR prefix]
+#                [CHECK suffix VERDICT v CONTAINS text...] COMMAND cmd...)
+# (texts cannot hold ';': CMake lists; give the parts of a message instead)
+function(bg_mo_selftest)
+  cmake_parse_arguments(S "" "NAME;EXIT;STDERR;CHECK;VERDICT" "CONTAINS;COMMAND" ${ARGN})
+  set(args --work ${CMAKE_CURRENT_BINARY_DIR}/selftest-${S_NAME} --exit ${S_EXIT})
+  if(S_STDERR)
+    list(APPEND args --stderr ${S_STDERR})
+  endif()
+  foreach(text IN LISTS S_CONTAINS)
+    list(APPEND args --check ${S_CHECK} --verdict ${S_VERDICT} --contains ${text})
+  endforeach()
+  list(POP_FRONT S_COMMAND exe)
+  if(TARGET ${exe})
+    set(exe $<TARGET_FILE:${exe}>)
+  endif()
+  bg_add_test(NAME memory_order.${S_NAME} SUITE memory_order LABELS selftest TIMEOUT 120
+              RUN_SERIAL COMMAND litmus-expect ${args} -- ${exe} ${S_COMMAND})
+endfunction()
+
+set(probe $<TARGET_FILE:litmus-probe>)
+
+# 1. The fence mutant: SB+mfences without MFENCE must show SB's relaxed
+#    outcome on this x86-64 (or arm64) host, and the forbidden check fails
+#    with its count.
+bg_mo_selftest(NAME native.mutant-drop-fence.SB+mfences EXIT 1
+  CHECK .forbidden VERDICT fail CONTAINS "0:r0=0" " 1:r0=0" " x " " per million"
+  COMMAND litmus-check --test SB+mfences --model plain --mutant drop-fence --runner native
+          --arch ${native_arch} --probe ${probe} --iterations 1000000)
+
+# 2. The tso mutant (relaxed accesses): caught on arm64 hardware; under
+#    qemu-aarch64 on this x86-64 host the power check must say inconclusive
+#    and why, never pass.
+if(native_arch STREQUAL "arm64")
+  bg_mo_selftest(NAME native.mutant-tso-relaxed.MP EXIT 1
+    CHECK .forbidden VERDICT fail CONTAINS "1:r0=1" " 1:r1=0" " x " " per million"
+    COMMAND litmus-check --test MP --model tso --mutant tso-relaxed --runner native
+            --arch arm64 --probe ${probe} --iterations 1000000)
+elseif(BG_MO_ARM64_PROBE)
+  bg_mo_selftest(NAME qemu-aarch64.mutant-tso-relaxed.MP EXIT 0
+    CHECK .power VERDICT inconclusive CONTAINS "not seen in" "needs arm64 hardware"
+    COMMAND litmus-check --test MP --model tso --mutant tso-relaxed --runner qemu-aarch64
+            --arch arm64 --probe ${BG_MO_ARM64_PROBE} --iterations 200000
+            -- ${BG_QEMU_AARCH64})
+endif()
+
+# 3. valgrind serialises threads: the power check is inconclusive and says so.
+if(BG_VALGRIND)
+  bg_mo_selftest(NAME valgrind.power.SB EXIT 0
+    CHECK .power VERDICT inconclusive CONTAINS "not seen in" "valgrind serialises threads"
+    COMMAND litmus-check --test SB --model plain --runner valgrind --arch x86_64
+            --probe ${probe} --iterations 20000 --sync none
+            -- ${BG_VALGRIND} -q --fair-sched=yes)
+endif()
+
+# 4. Bad input: one line, a distinct exit (2 usage, 5 fixture).
+bg_mo_selftest(NAME input.unknown-test EXIT 2
+  STDERR "buildgate: litmus-check: unknown test 'XX'"
+  COMMAND litmus-check --test XX --model plain --runner native --probe ${probe})
+bg_mo_selftest(NAME input.unknown-model EXIT 2
+  STDERR "buildgate: litmus-check: unknown model 'pso'"
+  COMMAND litmus-check --test SB --model pso --runner native --probe ${probe})
+bg_mo_selftest(NAME input.zero-iterations EXIT 2
+  STDERR "buildgate: litmus-check: --iterations '0'"
+  COMMAND litmus-check --test SB --model plain --runner native --probe ${probe} --iterations 0)
+bg_mo_selftest(NAME input.absurd-iterations EXIT 2
+  STDERR "buildgate: litmus-check: --iterations '1000000000000'"
+  COMMAND litmus-check --test SB --model plain --runner native --probe ${probe}
+          --iterations 1000000000000)
+bg_mo_selftest(NAME input.probe-unknown-test EXIT 2
+  STDERR "buildgate: litmus-probe: unknown test"
+  COMMAND litmus-probe XX:plain:10)
+bg_mo_selftest(NAME input.probe-zero-iterations EXIT 2
+  STDERR "buildgate: litmus-probe: iterations must be"
+  COMMAND litmus-probe SB:plain:0)
+
+# 5. A corrupted fixture (SB's exists clause replaced by an SC outcome) is
+#    refused with exit 5 and the reason.
+set(bad_fx "${CMAKE_CURRENT_BINARY_DIR}/bad-fixtures")
+file(READ "${BG_FIXTURES_DIR}/memory_order/expectations.json" fx)
+string(REPLACE "\"exists\": \"0:r0=0; 1:r0=0;\"" "\"exists\": \"0:r0=1; 1:r0=1;\"" fx "${fx}")
+file(WRITE "${bad_fx}/memory_order/expectations.json" "${fx}")
+bg_mo_selftest(NAME input.corrupt-fixture EXIT 5
+  STDERR "buildgate: litmus-check: "
+  COMMAND env BG_FIXTURES_DIR=${bad_fx}
+          $<TARGET_FILE:litmus-check> --test SB --model plain --runner native --probe ${probe}
+          --iterations 1000)
+
+# 6. A runner that hangs is killed at --timeout; one that crashes is named.
+bg_mo_selftest(NAME runner.hang EXIT 1
+  CHECK .probe VERDICT fail CONTAINS "timed out after 2 s" "under runner hang"
+  COMMAND litmus-check --test SB --model plain --runner hang --probe ${probe} --timeout 2
+          -- sh -c "sleep 60" --)
+bg_mo_selftest(NAME runner.crash EXIT 1
+  CHECK .probe VERDICT fail CONTAINS "killed by signal 11" "under runner crash"
+  COMMAND litmus-check --test SB --model plain --runner crash --probe ${probe}
+          -- sh -c "kill -SEGV $$" --)
+
+# 7. A known deviation that no longer shows (the fixture's qemu-aarch64 entry
+#    moved onto the native runner, where seq_cst SB is never relaxed) is an
+#    xpass: the gate fails until the fixture entry is removed.
+set(dev_fx "${CMAKE_CURRENT_BINARY_DIR}/deviation-fixtures")
+file(READ "${BG_FIXTURES_DIR}/memory_order/expectations.json" fx)
+string(REPLACE "\"runner\": \"qemu-aarch64\"" "\"runner\": \"native\"" fx "${fx}")
+file(WRITE "${dev_fx}/memory_order/expectations.json" "${fx}")
+bg_mo_selftest(NAME native.deviation-gone.SB EXIT 1
+  CHECK .forbidden VERDICT xpass CONTAINS "0 forbidden in" "the known deviation is gone"
+  COMMAND env BG_FIXTURES_DIR=${dev_fx}
+          $<TARGET_FILE:litmus-check> --test SB --model sc --runner native --arch ${native_arch}
+          --probe ${probe} --iterations 200000)
