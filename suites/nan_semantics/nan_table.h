@@ -1,0 +1,35 @@
+/* nan_table.h — executing the case table on x86-64 (guest side only).
+ *
+ * nan_table_run() is async-signal-safe: no allocation, no stdio, only the
+ * inline-asm kernels and stores into the caller's array, so it runs inside
+ * signal handlers and forked children.  Each case: LDMXCSR with the given
+ * control bits and all status flags clear, load xmm0/xmm1/xmm2/rax/rcx,
+ * execute the one instruction, STMXCSR, store the registers.  The compiler
+ * sees only asm, so it cannot fold or reorder any operation.
+ */
+#ifndef NAN_TABLE_H
+#define NAN_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nan_cases.h"
+
+/* Sum of nan_case_count() over all ops: the records one table run needs. */
+size_t nan_table_size(void);
+
+/* Offset of op k's first record in a table run. */
+size_t nan_table_offset(int k);
+
+/* 1 when the guest CPU (CPUID as the runner shows it) has op k's feature. */
+int nan_table_op_supported(int k);
+
+/* Runs every supported op's cases with MXCSR = control & ~0x3F (status
+ * cleared) before each case; out[nan_table_size()].  Unsupported ops' records
+ * are zeroed.  Leaves MXCSR = control & ~0x3F. */
+void nan_table_run(uint32_t control, nan_rec *out);
+
+uint32_t nan_mxcsr_get(void);
+void nan_mxcsr_set(uint32_t v);
+
+#endif
