@@ -85,6 +85,16 @@ int nan_case_count(int k)
     return 0;
 }
 
+size_t nan_case_offset(int k)
+{
+    size_t off = 0;
+    for (int j = 0; j < k; j++)
+        off += (size_t)nan_case_count(j);
+    return off;
+}
+
+size_t nan_case_total(void) { return nan_case_offset(nan_op_count); }
+
 void nan_case_get(int k, int i, nan_case *c)
 {
     memcpy(c->a, mark_a, sizeof c->a);
@@ -245,6 +255,14 @@ int nan_mode_by_mxcsr(uint32_t mxcsr)
     return -1;
 }
 
+int nan_mode_base(int m)
+{
+    uint32_t rc_mask = 3u << NAN_MXCSR_RC_SHIFT;
+    if (nan_modes[m].mxcsr & rc_mask)
+        return nan_mode_by_mxcsr(nan_modes[m].mxcsr & ~rc_mask);
+    return nan_mode_find("default");
+}
+
 void nan_rec_encode(const nan_rec *r, char *out)
 {
     char buf[NAN_REC_HEX + 1];
@@ -285,4 +303,10 @@ int nan_rec_decode(const char *in, nan_rec *r)
         return -1;
     r->flags = (uint8_t)f, r->eflags = (uint8_t)e;
     return 0;
+}
+
+int nan_rec_equal(const nan_rec *x, const nan_rec *y)
+{
+    return x->d[0] == y->d[0] && x->d[1] == y->d[1] && x->s[0] == y->s[0] && x->s[1] == y->s[1] &&
+           x->flags == y->flags && x->eflags == y->eflags;
 }

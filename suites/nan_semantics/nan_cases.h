@@ -72,6 +72,12 @@ extern const int nan_op_count;
 /* Number of cases of op k (fixed by its kind). */
 int nan_case_count(int k);
 
+/* Offset of op k's first record in a table run (records of ops 0..k-1). */
+size_t nan_case_offset(int k);
+
+/* Records in one table run: nan_case_offset(nan_op_count). */
+size_t nan_case_total(void);
+
 /* Operands of case i of op k. */
 void nan_case_get(int k, int i, nan_case *c);
 
@@ -109,9 +115,16 @@ extern const nan_mode nan_modes[NAN_MODE_COUNT];
 int nan_mode_find(const char *name);
 int nan_mode_by_mxcsr(uint32_t mxcsr);
 
+/* The mode a fixture stores mode m as a difference against: the same FTZ/DAZ
+ * with round-to-nearest, or "default" for the four FTZ/DAZ modes. */
+int nan_mode_base(int m);
+
 /* Encodes/decodes one record as NAN_REC_HEX hex digits (no NUL written by
  * encode).  decode returns 0 on success, -1 on a non-hex digit. */
 void nan_rec_encode(const nan_rec *r, char *out);
 int nan_rec_decode(const char *in, nan_rec *r);
+
+/* 1 when two records hold the same bits (fields only, not padding). */
+int nan_rec_equal(const nan_rec *x, const nan_rec *y);
 
 #endif

@@ -41,7 +41,7 @@ typedef struct phase {
     const char *name;
     int mode;          /* nan_modes index, or -1: inherit the control bits */
     uint32_t *mxcsr;   /* MXCSR at the phase's start (shared memory) */
-    nan_rec *recs;     /* nan_table_size() records (shared memory) */
+    nan_rec *recs;     /* nan_case_total() records (shared memory) */
 } phase;
 
 static phase phases[MAX_PHASES];
@@ -63,7 +63,7 @@ static phase *add_phase(const char *name, int mode)
         die(3, "phases", "too many");
     phase *p = &phases[nphases++];
     p->name = name, p->mode = mode;
-    size_t bytes = 64 + nan_table_size() * sizeof(nan_rec);
+    size_t bytes = 64 + nan_case_total() * sizeof(nan_rec);
     char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED)
         die(3, "mmap", strerror(errno));
@@ -93,7 +93,31 @@ static phase *handler_phase;
 static char *alt_lo, *alt_hi;
 static volatile sig_atomic_t on_alt;
 
-static void on_usr1_run(int sig)
+/* Handler entry stubs: record rsp % 16 at entry (the SysV ABI and the Linux
+ * signal frame give 8: rsp + 8 is 16-byte aligned), then jump to the C
+ * handler, which realigns its own frame (force_align_arg_pointer) so a
+ * runner that misaligns the handler's stack is reported as a fact instead of
+ * crashing the probe on the first movaps. */
+volatile int nan_sig_rsp_mod = -1;
+#define NAN_STUB(stub, target)                                                                   \
+    __asm__(".text\n\t.p2align 4\n" #stub ":\n\t"                                              \
+            "movq %rsp, %rax\n\tandl $15, %eax\n\t"                                              \
+            "movl %eax, nan_sig_rsp_mod(%rip)\n\tjmp " #target "\n");                            \
+    void stub(int)
+#define NAN_HANDLER __attribute__((force_align_arg_pointer, used))
+
+static void record_alignment(void) { fact_bool("handler_stack_aligned", nan_sig_rsp_mod == 8); }
+
+NAN_HANDLER void nan_on_usr1_run(int sig);
+NAN_HANDLER void nan_on_usr1_scribble(int sig);
+NAN_HANDLER void nan_on_usr1_jump(int sig);
+NAN_HANDLER void nan_on_fpe(int sig, siginfo_t *si, void *uc);
+NAN_STUB(nan_stub_usr1_run, nan_on_usr1_run);
+NAN_STUB(nan_stub_usr1_scribble, nan_on_usr1_scribble);
+NAN_STUB(nan_stub_usr1_jump, nan_on_usr1_jump);
+NAN_STUB(nan_stub_fpe, nan_on_fpe);
+
+NAN_HANDLER void nan_on_usr1_run(int sig)
 {
     (void)sig;
     char here;
@@ -102,14 +126,14 @@ static void on_usr1_run(int sig)
     sig_count++;
 }
 
-static void on_usr1_scribble(int sig) /* changes MXCSR; sigreturn must restore */
+NAN_HANDLER void nan_on_usr1_scribble(int sig) /* changes MXCSR; sigreturn must restore */
 {
     (void)sig;
     nan_mxcsr_set(nan_modes[nan_mode_find("daz")].mxcsr);
     sig_count++;
 }
 
-static void on_usr1_jump(int sig)
+NAN_HANDLER void nan_on_usr1_jump(int sig)
 {
     (void)sig;
     sig_count++;
@@ -130,11 +154,12 @@ static void handle(int sig, void (*fn)(int), int flags)
 static void ctx_signal_raise(void)
 {
     handler_phase = add_phase("handler", -1);
-    handle(SIGUSR1, on_usr1_run, 0);
+    handle(SIGUSR1, nan_stub_usr1_run, 0);
     nan_mxcsr_set(NAN_MXCSR_WRITTEN);
     raise(SIGUSR1);
     nan_mxcsr_set(NAN_MXCSR_DEFAULT);
     fact_bool("handler_ran", sig_count == 1);
+    record_alignment();
 }
 
 static pthread_t main_thread;
@@ -148,7 +173,7 @@ static void *killer(void *arg)
 static void ctx_signal_pthread_kill(void)
 {
     handler_phase = add_phase("handler", -1);
-    handle(SIGUSR1, on_usr1_run, 0);
+    handle(SIGUSR1, nan_stub_usr1_run, 0);
     sigset_t block, old;
     sigemptyset(&block);
     sigaddset(&block, SIGUSR1);
@@ -166,17 +191,19 @@ static void ctx_signal_pthread_kill(void)
     pthread_join(t, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     fact_bool("handler_ran", sig_count == 1);
+    record_alignment();
 }
 
 static void ctx_after_handler(void)
 {
     phase *p = add_phase("after_handler", -1);
-    handle(SIGUSR1, on_usr1_scribble, 0);
+    handle(SIGUSR1, nan_stub_usr1_scribble, 0);
     nan_mxcsr_set(NAN_MXCSR_WRITTEN);
     raise(SIGUSR1);
     run_phase(p);
     nan_mxcsr_set(NAN_MXCSR_DEFAULT);
     fact_bool("handler_ran", sig_count == 1);
+    record_alignment();
 }
 
 static void ctx_sigaltstack(void)
@@ -187,24 +214,26 @@ static void ctx_sigaltstack(void)
     if (!ss.ss_sp || sigaltstack(&ss, NULL) != 0)
         die(3, "sigaltstack", strerror(errno));
     alt_lo = ss.ss_sp, alt_hi = alt_lo + size;
-    handle(SIGUSR1, on_usr1_run, SA_ONSTACK);
+    handle(SIGUSR1, nan_stub_usr1_run, SA_ONSTACK);
     nan_mxcsr_set(NAN_MXCSR_WRITTEN);
     raise(SIGUSR1);
     nan_mxcsr_set(NAN_MXCSR_DEFAULT);
     fact_bool("handler_ran", sig_count == 1);
+    record_alignment();
     fact_bool("on_altstack", on_alt);
 }
 
 static void ctx_siglongjmp(void)
 {
     phase *p = add_phase("after_siglongjmp", -1);
-    handle(SIGUSR1, on_usr1_jump, 0);
+    handle(SIGUSR1, nan_stub_usr1_jump, 0);
     nan_mxcsr_set(NAN_MXCSR_WRITTEN);
     if (sigsetjmp(jump, 1) == 0) {
         raise(SIGUSR1);
         fact_bool("jumped", 0);
     } else {
         fact_bool("jumped", 1);
+        record_alignment();
     }
     run_phase(p);
     nan_mxcsr_set(NAN_MXCSR_DEFAULT);
@@ -266,7 +295,7 @@ static void ctx_exec(const char *self)
 static volatile sig_atomic_t trap_code, trap_hits;
 static volatile uint32_t trap_mxcsr, trap_saved;
 
-static void on_fpe(int sig, siginfo_t *si, void *uc)
+NAN_HANDLER void nan_on_fpe(int sig, siginfo_t *si, void *uc)
 {
     (void)sig;
     trap_hits++;
@@ -286,7 +315,7 @@ static void one_trap(cJSON *traps, const char *exc, uint32_t unmask, uint32_t a,
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_fpe;
+    sa.sa_sigaction = (void (*)(int, siginfo_t *, void *))(void (*)(void))nan_stub_fpe;
     sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGFPE, &sa, NULL);
@@ -347,7 +376,7 @@ static cJSON *phase_json(const phase *p)
         char *s = malloc((size_t)n * NAN_REC_HEX + 1);
         if (!s)
             die(3, "output", "out of memory");
-        const nan_rec *r = p->recs + nan_table_offset(k);
+        const nan_rec *r = p->recs + nan_case_offset(k);
         for (int i = 0; i < n; i++)
             nan_rec_encode(&r[i], s + (size_t)i * NAN_REC_HEX);
         s[(size_t)n * NAN_REC_HEX] = '\0';

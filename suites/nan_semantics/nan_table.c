@@ -55,16 +55,6 @@ static const nan_kernel kernels[] = {
 
 _Static_assert(sizeof kernels / sizeof kernels[0] > 0, "op table is empty");
 
-size_t nan_table_offset(int k)
-{
-    size_t off = 0;
-    for (int j = 0; j < k; j++)
-        off += (size_t)nan_case_count(j);
-    return off;
-}
-
-size_t nan_table_size(void) { return nan_table_offset(nan_op_count); }
-
 int nan_table_op_supported(int k)
 {
     static int detected;

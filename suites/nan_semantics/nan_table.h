@@ -15,17 +15,11 @@
 
 #include "nan_cases.h"
 
-/* Sum of nan_case_count() over all ops: the records one table run needs. */
-size_t nan_table_size(void);
-
-/* Offset of op k's first record in a table run. */
-size_t nan_table_offset(int k);
-
 /* 1 when the guest CPU (CPUID as the runner shows it) has op k's feature. */
 int nan_table_op_supported(int k);
 
 /* Runs every supported op's cases with MXCSR = control & ~0x3F (status
- * cleared) before each case; out[nan_table_size()].  Unsupported ops' records
+ * cleared) before each case; out[nan_case_total()].  Unsupported ops' records
  * are zeroed.  Leaves MXCSR = control & ~0x3F. */
 void nan_table_run(uint32_t control, nan_rec *out);
 
