@@ -183,10 +183,26 @@ void bg_runner_free(bg_runner *r)
 int bg_version_parse(const char *s, int v[3])
 {
     v[0] = v[1] = v[2] = 0;
-    while (*s && !isdigit((unsigned char)*s))
-        s++;
-    if (!*s)
+    /* the first "N.N" that does not continue a word ("qemu-x86_64 version
+       7.2.22" -> 7.2.22, not 86; "valgrind-3.19.0" -> 3.19.0); else the
+       first digit run */
+    const char *start = s, *first = NULL;
+    for (const char *p = s; *p; p++) {
+        if (!isdigit((unsigned char)*p) || (p > start && isalnum((unsigned char)p[-1])))
+            continue;
+        if (!first)
+            first = p;
+        const char *q = p;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (*q == '.' && isdigit((unsigned char)q[1])) {
+            first = p;
+            break;
+        }
+    }
+    if (!first)
         return 0;
+    s = first;
     for (int i = 0; i < 3; i++) {
         v[i] = (int)strtol(s, (char **)&s, 10);
         if (*s != '.' || !isdigit((unsigned char)s[1]))

@@ -40,7 +40,9 @@ bg_status bg_runner_argv(const bg_runner *r, char *const guest[], char **out, un
 void bg_runner_free(bg_runner *r);
 
 /* Numeric version "x.y.z" extracted from a version string into *v (up to 3
- * components, missing ones 0); returns 0 if no digits were found. */
+ * components, missing ones 0): the first "N.N" not glued to a word
+ * ("qemu-x86_64 version 7.2.22 (Debian ...)" -> 7.2.22), else the first
+ * free-standing digit run.  Returns 0 if none was found. */
 int bg_version_parse(const char *s, int v[3]);
 
 /* Compares versions a, b: <0, 0, >0. */
