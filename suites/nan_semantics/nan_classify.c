@@ -73,6 +73,13 @@ static void add(nan_finding *out, int *n, const char *rule, const char *detail)
     (*n)++;
 }
 
+/* "RC=down" / "RC=up" / "RC=toward-zero": the rounding direction in force. */
+static const char *rc_name(int m)
+{
+    static const char *const names[4] = {"RC=nearest", "RC=down", "RC=up", "RC=toward-zero"};
+    return names[(nan_modes[m].mxcsr >> NAN_MXCSR_RC_SHIFT) & 3];
+}
+
 static const char *mode_cause(int m)
 {
     uint32_t mx = nan_modes[m].mxcsr;
@@ -142,7 +149,7 @@ static void classify_float(int k, int m, const uint64_t *in, int n_in, uint64_t 
         return;
     }
     if ((nan_modes[m].mxcsr >> NAN_MXCSR_RC_SHIFT) & 3) {
-        add(out, n, "rounding", nan_modes[m].name);
+        add(out, n, "rounding", rc_name(m));
         return;
     }
     add(out, n, "value", "");
@@ -209,7 +216,7 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, na
             if (e == ind || o == ind)
                 add(out, &n, "integer-indefinite", "");
             else if ((nan_modes[m].mxcsr >> NAN_MXCSR_RC_SHIFT) & 3)
-                add(out, &n, "rounding", nan_modes[m].name);
+                add(out, &n, "rounding", rc_name(m));
             else
                 add(out, &n, "value", "integer result");
             break;
