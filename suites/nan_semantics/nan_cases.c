@@ -1,6 +1,8 @@
 /* nan_cases.c — operand tables, case enumeration and MXCSR modes (see nan_cases.h). */
 #include "nan_cases.h"
 
+#include "buildgate/bg_hex.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -272,36 +274,25 @@ void nan_rec_encode(const nan_rec *r, char *out)
     memcpy(out, buf, NAN_REC_HEX);
 }
 
-static int hexval(char ch)
+static uint64_t be64(const uint8_t *b)
 {
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
-static int hexn(const char *p, int n, uint64_t *v)
-{
-    *v = 0;
-    for (int i = 0; i < n; i++) {
-        int h = hexval(p[i]);
-        if (h < 0)
-            return -1;
-        *v = (*v << 4) | (uint64_t)h;
-    }
-    return 0;
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = (v << 8) | b[i];
+    return v;
 }
 
 int nan_rec_decode(const char *in, nan_rec *r)
 {
-    uint64_t f, e;
-    if (hexn(in, 16, &r->d[1]) || hexn(in + 16, 16, &r->d[0]) || hexn(in + 32, 16, &r->s[1]) ||
-        hexn(in + 48, 16, &r->s[0]) || hexn(in + 64, 2, &f) || hexn(in + 66, 2, &e))
+    char hex[NAN_REC_HEX + 1];
+    uint8_t b[NAN_REC_HEX / 2];
+    size_t n = 0;
+    memcpy(hex, in, NAN_REC_HEX);
+    hex[NAN_REC_HEX] = '\0';
+    if (strlen(hex) != NAN_REC_HEX || bg_hex_decode(hex, b, sizeof b, &n) != BG_OK || n != sizeof b)
         return -1;
-    r->flags = (uint8_t)f, r->eflags = (uint8_t)e;
+    r->d[1] = be64(b), r->d[0] = be64(b + 8), r->s[1] = be64(b + 16), r->s[0] = be64(b + 24);
+    r->flags = b[32], r->eflags = b[33];
     return 0;
 }
 

@@ -386,6 +386,40 @@ static cJSON *phase_json(const phase *p)
     return o;
 }
 
+static const char *self_path;
+
+static void ctx_pthread(void) { in_thread(add_phase("thread", -1)); }
+
+static void ctx_mxcsr_write_pthread(void)
+{
+    phase *p = add_phase("thread", -1);
+    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    in_thread(p);
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+}
+
+static void ctx_exec_self(void) { ctx_exec(self_path); }
+
+static void ctx_exec_child(void) { run_phase(add_phase("exec_child", -1)); }
+
+/* Contexts that run the table in phases (main_thread and trap are special). */
+static const struct {
+    const char *name;
+    void (*run)(void);
+} contexts[] = {
+    {"pthread", ctx_pthread},
+    {"signal_raise", ctx_signal_raise},
+    {"signal_pthread_kill", ctx_signal_pthread_kill},
+    {"after_handler", ctx_after_handler},
+    {"sigaltstack", ctx_sigaltstack},
+    {"siglongjmp", ctx_siglongjmp},
+    {"mxcsr_write", ctx_mxcsr_write},
+    {"mxcsr_write_pthread", ctx_mxcsr_write_pthread},
+    {"fork", ctx_fork},
+    {"exec", ctx_exec_self},
+    {"exec_child", ctx_exec_child},
+};
+
 static int parse_modes(const char *spec)
 {
     for (int m = 0; m < NAN_MODE_COUNT; m++) {
@@ -422,43 +456,23 @@ int main(int argc, char **argv)
     (void)nan_table_op_supported(0); /* CPUID once, outside any handler */
     facts = cJSON_CreateObject();
     cJSON *traps = cJSON_CreateArray();
-    const char *shown = context;
+    const char *shown = strcmp(context, "exec_child") == 0 ? "exec" : context;
     if (strcmp(context, "main_thread") == 0) {
         if (parse_modes(modes) != 0)
             die(2, "--modes", "not base, all or a list of known mode names");
         for (int i = 0; i < nphases; i++)
             run_phase(&phases[i]);
-    } else if (strcmp(context, "pthread") == 0) {
-        in_thread(add_phase("thread", -1));
-    } else if (strcmp(context, "signal_raise") == 0) {
-        ctx_signal_raise();
-    } else if (strcmp(context, "signal_pthread_kill") == 0) {
-        ctx_signal_pthread_kill();
-    } else if (strcmp(context, "after_handler") == 0) {
-        ctx_after_handler();
-    } else if (strcmp(context, "sigaltstack") == 0) {
-        ctx_sigaltstack();
-    } else if (strcmp(context, "siglongjmp") == 0) {
-        ctx_siglongjmp();
-    } else if (strcmp(context, "mxcsr_write") == 0) {
-        ctx_mxcsr_write();
-    } else if (strcmp(context, "mxcsr_write_pthread") == 0) {
-        phase *p = add_phase("thread", -1);
-        nan_mxcsr_set(NAN_MXCSR_WRITTEN);
-        in_thread(p);
-        nan_mxcsr_set(NAN_MXCSR_DEFAULT);
-    } else if (strcmp(context, "fork") == 0) {
-        ctx_fork();
-    } else if (strcmp(context, "exec") == 0) {
-        ctx_exec(argv[0]);
-    } else if (strcmp(context, "exec_child") == 0) {
-        shown = "exec";
-        run_phase(add_phase("exec_child", -1));
     } else if (strcmp(context, "trap") == 0) {
         one_trap(traps, "IE", 0x0080, 0x7f800001u, 0x3f800000u, 0); /* SNaN + 1, IM clear */
         one_trap(traps, "ZE", 0x0200, 0x3f800000u, 0x00000000u, 1); /* 1 / 0, ZM clear */
     } else {
-        die(2, "--context", "unknown context (see docs/nan_semantics.md)");
+        self_path = argv[0];
+        unsigned i = 0;
+        while (i < sizeof contexts / sizeof contexts[0] && strcmp(contexts[i].name, context) != 0)
+            i++;
+        if (i == sizeof contexts / sizeof contexts[0])
+            die(2, "--context", "unknown context (see docs/nan_semantics.md)");
+        contexts[i].run();
     }
     char digest[20];
     snprintf(digest, sizeof digest, "%016llx", (unsigned long long)nan_case_table_digest());

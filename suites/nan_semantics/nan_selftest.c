@@ -55,28 +55,19 @@ static int write_file(const char *path, const char *data, size_t n)
     return (fclose(f) == 0 && w == n) ? 0 : -1;
 }
 
+/* The whole file, NUL-terminated (caller frees); NULL when unreadable. */
 static char *read_file(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    size_t cap = 1 << 20, len = 0;
-    char *b = malloc(cap);
-    while (b) {
-        len += fread(b + len, 1, cap - len - 1, f);
-        if (len < cap - 1)
-            break;
-        char *nb = realloc(b, cap *= 2);
-        if (!nb) {
-            free(b);
-            b = NULL;
-        }
-        b = nb;
+    char *b = NULL;
+    long size = (fseek(f, 0, SEEK_END) == 0) ? ftell(f) : -1;
+    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)size + 1)) != NULL) {
+        *n = fread(b, 1, (size_t)size, f);
+        b[*n] = '\0';
     }
     fclose(f);
-    if (b)
-        b[len] = '\0';
-    *n = len;
     return b;
 }
 
