@@ -435,7 +435,7 @@ int main(int argc, char **argv)
         cJSON_AddStringToObject(m, "table", "runner × context");
         cJSON_AddStringToObject(m, "row", o.runner);
         cJSON_AddStringToObject(m, "col", o.context);
-        cJSON_AddStringToObject(m, "cell", "skip");
+        cJSON_AddStringToObject(m, "cell", "not available");
         bg_check_emit_str(c, ri.test, BG_SKIP, "runner available", reason, d);
         bg_runner_free(&rn);
         return bg_checks_close(c);
