@@ -99,10 +99,15 @@ static volatile sig_atomic_t on_alt;
  * runner that misaligns the handler's stack is reported as a fact instead of
  * crashing the probe on the first movaps. */
 volatile int nan_sig_rsp_mod = -1;
+#if defined(__APPLE__)
+#define NAN_SYM(x) "_" #x /* Mach-O prefixes C symbols with '_' */
+#else
+#define NAN_SYM(x) #x
+#endif
 #define NAN_STUB(stub, target)                                                                   \
-    __asm__(".text\n\t.p2align 4\n" #stub ":\n\t"                                              \
+    __asm__(".text\n\t.p2align 4\n" NAN_SYM(stub) ":\n\t"                                      \
             "movq %rsp, %rax\n\tandl $15, %eax\n\t"                                              \
-            "movl %eax, nan_sig_rsp_mod(%rip)\n\tjmp " #target "\n");                            \
+            "movl %eax, " NAN_SYM(nan_sig_rsp_mod) "(%rip)\n\tjmp " NAN_SYM(target) "\n");        \
     void stub(int)
 #define NAN_HANDLER __attribute__((force_align_arg_pointer, used))
 
