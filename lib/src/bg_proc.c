@@ -1,0 +1,217 @@
+#define _POSIX_C_SOURCE 200809L
+#include "buildgate/bg_proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+typedef struct sink {
+    char *buf;
+    size_t len, cap, max;
+    int overflow;
+} sink;
+
+/* Appends n bytes; keeps at most max (overflow set beyond). */
+static int sink_add(sink *s, const char *p, size_t n)
+{
+    if (s->len + n > s->max) {
+        s->overflow = 1;
+        n = s->max - s->len;
+    }
+    if (s->len + n + 1 > s->cap) {
+        size_t cap = s->cap ? s->cap : 65536;
+        while (cap < s->len + n + 1)
+            cap *= 2;
+        char *b = realloc(s->buf, cap);
+        if (!b)
+            return -1;
+        s->buf = b;
+        s->cap = cap;
+    }
+    memcpy(s->buf + s->len, p, n);
+    s->len += n;
+    s->buf[s->len] = '\0';
+    return 0;
+}
+
+static void child_exec(char *const argv[], char *const env[], int out_fd, int err_fd, int st_fd)
+{
+    setpgid(0, 0);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0)
+        dup2(devnull, 0);
+    dup2(out_fd, 1);
+    dup2(err_fd, 2);
+    for (int i = 0; env && env[i]; i++) {
+        const char *eq = strchr(env[i], '=');
+        if (eq) {
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)(eq - env[i]), env[i]);
+            setenv(name, eq + 1, 1);
+        }
+    }
+    execvp(argv[0], argv);
+    int e = errno;
+    if (write(st_fd, &e, sizeof e) < 0) {
+        /* nothing more to do in a failed child */
+    }
+    _exit(127);
+}
+
+bg_status bg_proc_run(char *const argv[], char *const env[], double timeout_s, size_t max_out,
+                      bg_proc_result *r)
+{
+    memset(r, 0, sizeof *r);
+    int po[2], pe[2], ps[2];
+    if (pipe(po) != 0)
+        return BG_E_IO;
+    if (pipe(pe) != 0) {
+        close(po[0]), close(po[1]);
+        return BG_E_IO;
+    }
+    if (pipe(ps) != 0) {
+        close(po[0]), close(po[1]), close(pe[0]), close(pe[1]);
+        return BG_E_IO;
+    }
+    fcntl(ps[1], F_SETFD, FD_CLOEXEC);
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(po[0]), close(po[1]), close(pe[0]), close(pe[1]), close(ps[0]), close(ps[1]);
+        return BG_E_IO;
+    }
+    if (pid == 0) {
+        close(po[0]), close(pe[0]), close(ps[0]);
+        child_exec(argv, env, po[1], pe[1], ps[1]);
+    }
+    setpgid(pid, pid);
+    close(po[1]), close(pe[1]), close(ps[1]);
+    sink so = {.max = max_out}, se = {.max = 4096};
+    struct pollfd fds[2] = {{.fd = po[0], .events = POLLIN}, {.fd = pe[0], .events = POLLIN}};
+    int open_fds = 2, nomem = 0;
+    char buf[65536];
+    while (open_fds > 0) {
+        double left = timeout_s - (now_s() - t0);
+        if (left <= 0) {
+            r->timed_out = 1;
+            break;
+        }
+        int pr = poll(fds, 2, (int)(left * 1000) + 1);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        for (int i = 0; i < 2; i++) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t n = read(fds[i].fd, buf, sizeof buf);
+            if (n <= 0) {
+                close(fds[i].fd);
+                fds[i].fd = -1;
+                open_fds--;
+            } else if (sink_add(i == 0 ? &so : &se, buf, (size_t)n) != 0) {
+                nomem = 1;
+            }
+        }
+        if (so.overflow || nomem)
+            break;
+    }
+    if (r->timed_out || so.overflow || nomem)
+        kill(-pid, SIGKILL);
+    for (int i = 0; i < 2; i++)
+        if (fds[i].fd >= 0)
+            close(fds[i].fd);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    int exec_errno = 0;
+    if (read(ps[0], &exec_errno, sizeof exec_errno) == (ssize_t)sizeof exec_errno) {
+        r->spawn_failed = 1;
+        char msg[256];
+        snprintf(msg, sizeof msg, "cannot run '%s': %s", argv[0], strerror(exec_errno));
+        se.len = 0;
+        sink_add(&se, msg, strlen(msg));
+    }
+    close(ps[0]);
+    r->wall_s = now_s() - t0;
+    if (!so.buf)
+        sink_add(&so, "", 0);
+    if (!se.buf)
+        sink_add(&se, "", 0);
+    r->out = so.buf, r->out_len = so.len;
+    r->err = se.buf, r->err_len = se.len;
+    if (WIFEXITED(status))
+        r->exited = 1, r->code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        r->signaled = 1, r->sig = WTERMSIG(status);
+    if (nomem) {
+        bg_proc_result_free(r);
+        return BG_E_NOMEM;
+    }
+    if (so.overflow) {
+        bg_proc_result_free(r);
+        return BG_E_TARGET;
+    }
+    return BG_OK;
+}
+
+void bg_proc_result_free(bg_proc_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+void bg_proc_describe(const bg_proc_result *r, double timeout_s, char *buf, size_t n)
+{
+    if (r->spawn_failed)
+        snprintf(buf, n, "%s", r->err ? r->err : "cannot run");
+    else if (r->timed_out)
+        snprintf(buf, n, "timed out after %.0f s", timeout_s);
+    else if (r->signaled)
+        snprintf(buf, n, "killed by signal %d", r->sig);
+    else
+        snprintf(buf, n, "exit status %d", r->code);
+}
+
+bg_status bg_proc_which(const char *name, char *buf, size_t n)
+{
+    if (strchr(name, '/')) {
+        if (access(name, X_OK) != 0)
+            return BG_E_UNSUPPORTED;
+        snprintf(buf, n, "%s", name);
+        return BG_OK;
+    }
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        const char *colon = strchr(path, ':');
+        size_t len = colon ? (size_t)(colon - path) : strlen(path);
+        char cand[4096];
+        if (len > 0 && len + strlen(name) + 2 < sizeof cand) {
+            snprintf(cand, sizeof cand, "%.*s/%s", (int)len, path, name);
+            if (access(cand, X_OK) == 0) {
+                snprintf(buf, n, "%s", cand);
+                return BG_OK;
+            }
+        }
+        if (!colon)
+            break;
+        path = colon + 1;
+    }
+    return BG_E_UNSUPPORTED;
+}

@@ -1,0 +1,303 @@
+/* nan_cases.c — operand tables, case enumeration and MXCSR modes (see nan_cases.h). */
+#include "nan_cases.h"
+
+#include "buildgate/bg_hex.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const nan_op nan_ops[] = {
+#define NAN_OP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat},
+#include "nan_ops.def"
+#undef NAN_OP
+};
+const int nan_op_count = (int)(sizeof nan_ops / sizeof nan_ops[0]);
+
+/* Binary-op classes: 14 ordinary values and 4 NaNs. */
+#define NV 18
+static const uint32_t v32[NV] = {
+    0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007fffff, 0x807fffff, /* +-0, +-min/max subnormal */
+    0x00800000, 0x80800000, 0x3f800000, 0xbf800000, 0x7f7fffff, 0xff7fffff, /* +-min normal, +-1, +-max */
+    0x7f800000, 0xff800000,                                                 /* +-inf */
+    0x7fc00001, 0xffffffff, 0x7f800001, 0xffa00abc,                         /* +QNaN, -QNaN, +SNaN, -SNaN */
+};
+static const uint64_t v64[NV] = {
+    0x0000000000000000, 0x8000000000000000, 0x0000000000000001, 0x8000000000000001,
+    0x000fffffffffffff, 0x800fffffffffffff, 0x0010000000000000, 0x8010000000000000,
+    0x3ff0000000000000, 0xbff0000000000000, 0x7fefffffffffffff, 0xffefffffffffffff,
+    0x7ff0000000000000, 0xfff0000000000000,
+    0x7ff8000000000001, 0xffffffffffffffff, 0x7ff0000000000001, 0xfff4000000000abc,
+};
+/* Unary ops and conversions: the 18 above plus rounding/overflow values. */
+#define NU (NV + 9)
+static const uint32_t x32[NU - NV] = {
+    0x3fc00000, 0xc0200000, 0x3f000000, 0x4f000000, 0xcf000000, /* 1.5 -2.5 0.5 2^31 -2^31 */
+    0x5f000000, 0xdf000000, 0x3eaaaaab, 0x4f32d05e,             /* 2^63 -2^63 1/3 3e9 */
+};
+static const uint64_t x64[NU - NV] = {
+    0x3ff8000000000000, 0xc004000000000000, 0x3fe0000000000000, 0x41e0000000000000, /* 1.5 -2.5 0.5 2^31 */
+    0xc1e0000000200000, 0x43e0000000000000, 0x3fd5555555555555, 0x7e37e43c8800759c, /* -2^31-1 2^63 1/3 1e300 */
+    0x37a16c262777579c,                                                             /* 1e-40 */
+};
+/* FMA: 7 classes (7^3 = 343 triples). */
+#define NF 7
+static const uint32_t f32[NF] = {0x3f800000, 0x80000000, 0x00000001, 0xff800000,
+                                 0x7fc00001, 0xffc00002, 0x7f800003};
+static const uint64_t f64[NF] = {0x3ff0000000000000, 0x8000000000000000, 0x0000000000000001,
+                                 0xfff0000000000000, 0x7ff8000000000001, 0xfff8000000000002,
+                                 0x7ff0000000000003};
+/* Integer sources of cvtsi2ss/sd; 32-bit forms carry junk in rcx[63:32]. */
+#define NI 8
+static const uint64_t i32s[NI] = {0, 1, 0xffffffff, 0x7fffffff, 0x80000000, 0x01000001, 0xfeffffff, 3};
+static const uint64_t i64s[NI] = {0, 1, 0xffffffffffffffff, 0x7fffffffffffffff, 0x8000000000000000,
+                                  0x0020000000000001, 0x0000000100000001, 0xfffffffffffffffd};
+
+/* Untouched-lane markers (an SNaN, a subnormal, a QNaN, junk): lanes a
+ * translator must pass through bit for bit. */
+static const uint64_t mark_a[2] = {0x7fa0000500000001, 0x7ff0000000000abc};
+static const uint64_t mark_b[2] = {0xffa0000680000001, 0xfff0000000000def};
+
+static uint32_t u32_at(int i) { return i < NV ? v32[i] : x32[i - NV]; }
+static uint64_t u64_at(int i) { return i < NV ? v64[i] : x64[i - NV]; }
+
+static void set32(uint64_t x[2], int lane, uint32_t v)
+{
+    int q = lane / 2, sh = (lane % 2) * 32;
+    x[q] = (x[q] & ~(0xffffffffull << sh)) | ((uint64_t)v << sh);
+}
+
+static uint32_t get32(const uint64_t x[2], int lane)
+{
+    return (uint32_t)(x[lane / 2] >> ((lane % 2) * 32));
+}
+
+int nan_case_count(int k)
+{
+    switch (nan_ops[k].kind) {
+    case K_BIN_S32: case K_BIN_S64: return NV * NV;
+    case K_BIN_P32: case K_HADD: return (NV * NV + 3) / 4;
+    case K_BIN_P64: return (NV * NV + 1) / 2;
+    case K_UN_S32: case K_UN_S64: case K_CVT2I_32: case K_CVT2I_64: return NU;
+    case K_UN_P32: return (NU + 3) / 4;
+    case K_UN_P64: return (NU + 1) / 2;
+    case K_I2F_32: case K_I2F_64: return NI;
+    case K_FMA_P32: return (NF * NF * NF + 3) / 4;
+    case K_FMA_P64: return (NF * NF * NF + 1) / 2;
+    }
+    return 0;
+}
+
+size_t nan_case_offset(int k)
+{
+    size_t off = 0;
+    for (int j = 0; j < k; j++)
+        off += (size_t)nan_case_count(j);
+    return off;
+}
+
+size_t nan_case_total(void) { return nan_case_offset(nan_op_count); }
+
+void nan_case_get(int k, int i, nan_case *c)
+{
+    memcpy(c->a, mark_a, sizeof c->a);
+    memcpy(c->b, mark_b, sizeof c->b);
+    c->c[0] = c->c[1] = 0;
+    switch (nan_ops[k].kind) {
+    case K_BIN_S32:
+        set32(c->a, 0, v32[i / NV]), set32(c->b, 0, v32[i % NV]);
+        break;
+    case K_BIN_S64:
+        c->a[0] = v64[i / NV], c->b[0] = v64[i % NV];
+        break;
+    case K_BIN_P32:
+        for (int l = 0; l < 4; l++) {
+            int p = (4 * i + l) % (NV * NV);
+            set32(c->a, l, v32[p / NV]), set32(c->b, l, v32[p % NV]);
+        }
+        break;
+    case K_BIN_P64:
+        for (int l = 0; l < 2; l++) {
+            int p = (2 * i + l) % (NV * NV);
+            c->a[l] = v64[p / NV], c->b[l] = v64[p % NV];
+        }
+        break;
+    case K_HADD: /* pair l feeds result lane l: (a0,a1) (a2,a3) (b0,b1) (b2,b3) */
+        for (int l = 0; l < 4; l++) {
+            int p = (4 * i + l) % (NV * NV);
+            uint64_t *x = l < 2 ? c->a : c->b;
+            set32(x, 2 * (l % 2), v32[p / NV]), set32(x, 2 * (l % 2) + 1, v32[p % NV]);
+        }
+        break;
+    case K_UN_S32: set32(c->b, 0, u32_at(i)); break;
+    case K_UN_S64: c->b[0] = u64_at(i); break;
+    case K_UN_P32:
+        for (int l = 0; l < 4; l++)
+            set32(c->b, l, u32_at((4 * i + l) % NU));
+        break;
+    case K_UN_P64:
+        for (int l = 0; l < 2; l++)
+            c->b[l] = u64_at((2 * i + l) % NU);
+        break;
+    case K_CVT2I_32: c->a[0] = 0xdeadbeefdeadbeef, c->a[1] = 0, set32(c->b, 0, u32_at(i)); break;
+    case K_CVT2I_64: c->a[0] = 0xdeadbeefdeadbeef, c->a[1] = 0, c->b[0] = u64_at(i); break;
+    case K_I2F_32: c->b[0] = 0xabcd000000000000 | i32s[i], c->b[1] = 0; break;
+    case K_I2F_64: c->b[0] = i64s[i], c->b[1] = 0; break;
+    case K_FMA_P32:
+        for (int l = 0; l < 4; l++) {
+            int t = (4 * i + l) % (NF * NF * NF);
+            set32(c->a, l, f32[t / (NF * NF)]), set32(c->b, l, f32[t / NF % NF]);
+            set32(c->c, l, f32[t % NF]);
+        }
+        break;
+    case K_FMA_P64:
+        for (int l = 0; l < 2; l++) {
+            int t = (2 * i + l) % (NF * NF * NF);
+            c->a[l] = f64[t / (NF * NF)], c->b[l] = f64[t / NF % NF], c->c[l] = f64[t % NF];
+        }
+        break;
+    }
+}
+
+void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[3], int *n_in)
+{
+    int w32 = 1;
+    switch (nan_ops[k].kind) {
+    case K_BIN_S64: case K_BIN_P64: case K_UN_S64: case K_UN_P64: case K_CVT2I_64:
+    case K_FMA_P64: case K_I2F_64:
+        w32 = 0;
+        break;
+    default:
+        break;
+    }
+    switch (nan_ops[k].kind) {
+    case K_BIN_S32: case K_BIN_S64: case K_BIN_P32: case K_BIN_P64:
+        *n_in = 2;
+        in[0] = w32 ? get32(c->a, lane) : c->a[lane];
+        in[1] = w32 ? get32(c->b, lane) : c->b[lane];
+        break;
+    case K_HADD: {
+        const uint64_t *x = lane < 2 ? c->a : c->b;
+        *n_in = 2;
+        in[0] = get32(x, 2 * (lane % 2)), in[1] = get32(x, 2 * (lane % 2) + 1);
+        break;
+    }
+    case K_FMA_P32: case K_FMA_P64:
+        *n_in = 3;
+        in[0] = w32 ? get32(c->a, lane) : c->a[lane];
+        in[1] = w32 ? get32(c->b, lane) : c->b[lane];
+        in[2] = w32 ? get32(c->c, lane) : c->c[lane];
+        break;
+    case K_I2F_32: *n_in = 1, in[0] = (uint32_t)c->b[0]; break;
+    case K_I2F_64: *n_in = 1, in[0] = c->b[0]; break;
+    default: /* unary: source element `lane` */
+        *n_in = 1;
+        in[0] = w32 ? get32(c->b, lane) : c->b[lane];
+        break;
+    }
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+uint64_t nan_case_table_digest(void)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int k = 0; k < nan_op_count; k++) {
+        h = fnv(h, nan_ops[k].name, strlen(nan_ops[k].name) + 1);
+        for (int i = 0; i < nan_case_count(k); i++) {
+            nan_case c;
+            nan_case_get(k, i, &c);
+            h = fnv(h, &c, sizeof c);
+        }
+    }
+    for (int m = 0; m < NAN_MODE_COUNT; m++)
+        h = fnv(h, &nan_modes[m].mxcsr, sizeof nan_modes[m].mxcsr);
+    return h;
+}
+
+int nan_op_find(const char *name)
+{
+    for (int k = 0; k < nan_op_count; k++)
+        if (strcmp(nan_ops[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+#define MODE(name, rc, ftz, daz, base)                                                           \
+    {name, NAN_MXCSR_DEFAULT | ((rc) << NAN_MXCSR_RC_SHIFT) | ((ftz) ? NAN_MXCSR_FTZ : 0) |      \
+               ((daz) ? NAN_MXCSR_DAZ : 0), base}
+/* RC: 0 nearest (rn), 1 down (rd), 2 up (ru), 3 toward zero (rz). */
+const nan_mode nan_modes[NAN_MODE_COUNT] = {
+    MODE("default", 0, 0, 0, 1),    MODE("ftz", 0, 1, 0, 1),    MODE("daz", 0, 0, 1, 1),
+    MODE("ftz_daz", 0, 1, 1, 1),    MODE("rd", 1, 0, 0, 1),     MODE("ftz_rd", 1, 1, 0, 0),
+    MODE("daz_rd", 1, 0, 1, 0),     MODE("ftz_daz_rd", 1, 1, 1, 0), MODE("ru", 2, 0, 0, 1),
+    MODE("ftz_ru", 2, 1, 0, 0),     MODE("daz_ru", 2, 0, 1, 0), MODE("ftz_daz_ru", 2, 1, 1, 0),
+    MODE("rz", 3, 0, 0, 1),         MODE("ftz_rz", 3, 1, 0, 0), MODE("daz_rz", 3, 0, 1, 0),
+    MODE("ftz_daz_rz", 3, 1, 1, 1),
+};
+
+int nan_mode_find(const char *name)
+{
+    for (int m = 0; m < NAN_MODE_COUNT; m++)
+        if (strcmp(nan_modes[m].name, name) == 0)
+            return m;
+    return -1;
+}
+
+int nan_mode_by_mxcsr(uint32_t mxcsr)
+{
+    for (int m = 0; m < NAN_MODE_COUNT; m++)
+        if ((nan_modes[m].mxcsr & ~0x3fu) == (mxcsr & ~0x3fu))
+            return m;
+    return -1;
+}
+
+int nan_mode_base(int m)
+{
+    uint32_t rc_mask = 3u << NAN_MXCSR_RC_SHIFT;
+    if (nan_modes[m].mxcsr & rc_mask)
+        return nan_mode_by_mxcsr(nan_modes[m].mxcsr & ~rc_mask);
+    return nan_mode_find("default");
+}
+
+void nan_rec_encode(const nan_rec *r, char *out)
+{
+    char buf[NAN_REC_HEX + 1];
+    snprintf(buf, sizeof buf, "%016llx%016llx%016llx%016llx%02x%02x",
+             (unsigned long long)r->d[1], (unsigned long long)r->d[0], (unsigned long long)r->s[1],
+             (unsigned long long)r->s[0], r->flags, r->eflags);
+    memcpy(out, buf, NAN_REC_HEX);
+}
+
+static uint64_t be64(const uint8_t *b)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = (v << 8) | b[i];
+    return v;
+}
+
+int nan_rec_decode(const char *in, nan_rec *r)
+{
+    char hex[NAN_REC_HEX + 1];
+    uint8_t b[NAN_REC_HEX / 2];
+    size_t n = 0;
+    memcpy(hex, in, NAN_REC_HEX);
+    hex[NAN_REC_HEX] = '\0';
+    if (strlen(hex) != NAN_REC_HEX || bg_hex_decode(hex, b, sizeof b, &n) != BG_OK || n != sizeof b)
+        return -1;
+    r->d[1] = be64(b), r->d[0] = be64(b + 8), r->s[1] = be64(b + 16), r->s[0] = be64(b + 24);
+    r->flags = b[32], r->eflags = b[33];
+    return 0;
+}
+
+int nan_rec_equal(const nan_rec *x, const nan_rec *y)
+{
+    return x->d[0] == y->d[0] && x->d[1] == y->d[1] && x->s[0] == y->s[0] && x->s[1] == y->s[1] &&
+           x->flags == y->flags && x->eflags == y->eflags;
+}

@@ -1,0 +1,130 @@
+/* nan_cases.h — the case table of the NaN probe: ops, operands, MXCSR modes.
+ *
+ * Shared by the guest probe (which executes the cases) and the checker (which
+ * rebuilds each case's operands to classify a deviation), so both always agree
+ * on what case i of op k is.  nan_case_table_digest() fingerprints the whole
+ * table; the fixture stores it, so a fixture made from another table is
+ * rejected instead of being compared case by case.
+ *
+ * Operand classes per width (f32 / f64 bit patterns): +-0, +-smallest and
+ * +-largest subnormal, +-smallest normal, +-1, +-max finite, +-inf, QNaNs and
+ * SNaNs of both signs with different payloads (IEEE 754-2008 6.2.1: the
+ * most significant fraction bit set = quiet).  Unary ops and conversions add
+ * rounding/overflow values (1.5, -2.5, 0.5, +-2^31, +-2^63, 1/3, 1e300...).
+ *
+ * Record (one per case, what the probe prints): 68 hex digits =
+ *   destination after the instruction (128 bits, lane 3 first; GPR
+ *   destinations: the 64-bit register in the low half, upper half 0),
+ *   source xmm1 after (128 bits; GPR sources: rcx),
+ *   MXCSR status flags after (bits 0-5: IE DE ZE OE UE PE; Intel SDM Vol.1
+ *   10.2.3), EFLAGS after (this suite's packing: bit0 CF, bit1 PF, bit2 ZF,
+ *   bit3 SF, bit4 OF; set to ZF=PF=1 by `xor edx,edx` before each case so
+ *   instructions that leave EFLAGS alone give a constant 0x06).
+ */
+#ifndef NAN_CASES_H
+#define NAN_CASES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum nan_kind {
+    K_BIN_S32, K_BIN_S64, K_BIN_P32, K_BIN_P64, K_UN_S32, K_UN_S64, K_UN_P32, K_UN_P64,
+    K_CVT2I_32, K_CVT2I_64, K_I2F_32, K_I2F_64, K_HADD, K_FMA_P32, K_FMA_P64
+} nan_kind;
+
+typedef enum nan_dst {
+    D_F32, D_F64, D_I32, D_MASK32, D_MASK64, D_EFLAGS, D_GPR32, D_GPR64
+} nan_dst;
+
+typedef enum nan_feat { F_NONE, F_SSE41, F_FMA } nan_feat;
+
+typedef struct nan_op {
+    const char *name;
+    nan_kind kind;
+    nan_dst dst;
+    int lanes;     /* active destination elements */
+    nan_feat feat;
+} nan_op;
+
+typedef struct nan_case {
+    uint64_t a[2]; /* xmm0 before (low qword first); a[0] also goes to rax */
+    uint64_t b[2]; /* xmm1 before; b[0] also goes to rcx */
+    uint64_t c[2]; /* xmm2 before (FMA third source) */
+} nan_case;
+
+#define NAN_REC_HEX 68   /* hex digits per record */
+#define NAN_EFLAGS_CF 0x01
+#define NAN_EFLAGS_PF 0x02
+#define NAN_EFLAGS_ZF 0x04
+#define NAN_EFLAGS_SF 0x08
+#define NAN_EFLAGS_OF 0x10
+
+typedef struct nan_rec {
+    uint64_t d[2];
+    uint64_t s[2];
+    uint8_t flags;   /* MXCSR bits 0-5 */
+    uint8_t eflags;  /* packed as above */
+} nan_rec;
+
+extern const nan_op nan_ops[];
+extern const int nan_op_count;
+
+/* Number of cases of op k (fixed by its kind). */
+int nan_case_count(int k);
+
+/* Offset of op k's first record in a table run (records of ops 0..k-1). */
+size_t nan_case_offset(int k);
+
+/* Records in one table run: nan_case_offset(nan_op_count). */
+size_t nan_case_total(void);
+
+/* Operands of case i of op k. */
+void nan_case_get(int k, int i, nan_case *c);
+
+/* Which f32/f64 element of an operand a lane's pair/triple came from, for
+ * classification: fills in[0..2] with the operand element bits feeding
+ * destination element `lane` (width bits each; n_in set to 1, 2 or 3). */
+void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[3], int *n_in);
+
+/* FNV-1a 64 over every op name and every case's operands. */
+uint64_t nan_case_table_digest(void);
+
+/* Index of the op called name, or -1. */
+int nan_op_find(const char *name);
+
+/* ---- MXCSR modes: RC x FTZ x DAZ (Intel SDM Vol.1 10.2.3) ---- */
+#define NAN_MXCSR_DEFAULT 0x1F80u  /* all exceptions masked, RN, no FTZ/DAZ */
+#define NAN_MXCSR_FTZ 0x8000u
+#define NAN_MXCSR_DAZ 0x0040u
+#define NAN_MXCSR_RC_SHIFT 13
+#define NAN_MODE_COUNT 16
+
+typedef struct nan_mode {
+    const char *name;  /* "default", "ftz", "daz", "ftz_daz", "rd", "ftz_daz_rz", ... */
+    uint32_t mxcsr;
+    int base;          /* 1: in the default (non-long) set */
+} nan_mode;
+
+extern const nan_mode nan_modes[NAN_MODE_COUNT];
+
+/* The mode the context tests write (FTZ+DAZ+round toward zero, 0xFFC0):
+ * every control field differs from the default, so inheritance is visible. */
+#define NAN_MXCSR_WRITTEN 0xFFC0u
+
+/* Mode index by name or by MXCSR control bits (status bits ignored); -1. */
+int nan_mode_find(const char *name);
+int nan_mode_by_mxcsr(uint32_t mxcsr);
+
+/* The mode a fixture stores mode m as a difference against: the same FTZ/DAZ
+ * with round-to-nearest, or "default" for the four FTZ/DAZ modes. */
+int nan_mode_base(int m);
+
+/* Encodes/decodes one record as NAN_REC_HEX hex digits (no NUL written by
+ * encode).  decode returns 0 on success, -1 on a non-hex digit. */
+void nan_rec_encode(const nan_rec *r, char *out);
+int nan_rec_decode(const char *in, nan_rec *r);
+
+/* 1 when two records hold the same bits (fields only, not padding). */
+int nan_rec_equal(const nan_rec *x, const nan_rec *y);
+
+#endif

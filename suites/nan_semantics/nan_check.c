@@ -1,0 +1,481 @@
+/* nan-check — runs the NaN probe under one runner in one context and checks
+ * every record against the golden fixture and the OS's context rule.
+ *
+ * Usage:
+ *   nan-check --runner R --context C --probe PATH [--modes base|all]
+ *             [--fixtures DIR] [--timeout SECONDS]
+ *   nan-check --write-fixture --reason TEXT [--replace] --probe PATH [--fixtures DIR]
+ *
+ *   R: a runner of bg_runner.h (native, qemu-x86_64, valgrind, rosetta, fex,
+ *      box64, or a BG_X86_RUNNERS name).  C: a context of docs/nan_semantics.md.
+ *   --probe "none:<why>" means the guest could not be built here: skip.
+ *   --fixtures: the fixtures root (default $BG_FIXTURES_DIR); the fixture is
+ *      <root>/nan_semantics/golden-x86_64.json, known deviations
+ *      <root>/nan_semantics/known/<runner>.tsv.
+ *   --timeout: wall-clock limit for the probe run (default 120 s).
+ * Checks (suite nan_semantics): one per deviation group (fail / xfail), one
+ * xpass per known deviation no longer seen, one summary named after the test.
+ * Exit: 0 pass, 1 a check failed, 77 skip (runner missing, no guest),
+ *       2 usage (unknown runner/context), 5 fixture or known-deviation file
+ *       corrupt, 6 fixture exists (--write-fixture without --replace),
+ *       7 the probe failed while writing a fixture.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildgate/bg_check.h"
+#include "buildgate/bg_json.h"
+#include "buildgate/bg_proc.h"
+#include "buildgate/bg_runner.h"
+#include "nan_classify.h"
+#include "nan_context_rules.h"
+#include "nan_fixture.h"
+#include "nan_known.h"
+#include "nan_report.h"
+
+typedef struct opts {
+    const char *runner, *context, *probe, *modes, *fixtures, *reason;
+    double timeout;
+    int write_fixture, replace;
+} opts;
+
+static int usage(const char *why)
+{
+    bg_errorf("nan-check", "%s (usage: nan-check --runner R --context C --probe PATH [--modes "
+              "base|all] [--fixtures DIR] [--timeout S] | --write-fixture --reason TEXT "
+              "[--replace] --probe PATH)", why);
+    return BG_EXIT_USAGE;
+}
+
+static void rec_text(const nan_rec *r, char *buf, size_t n)
+{
+    char fl[32];
+    nan_flag_names(r->flags, fl, sizeof fl);
+    snprintf(buf, n, "d=%016llx%016llx s=%016llx%016llx flags=%s eflags=%02x",
+             (unsigned long long)r->d[1], (unsigned long long)r->d[0], (unsigned long long)r->s[1],
+             (unsigned long long)r->s[0], *fl ? fl : "-", r->eflags);
+}
+
+static void hex128(cJSON *o, const char *k, const uint64_t v[2])
+{
+    char b[40];
+    snprintf(b, sizeof b, "%016llx%016llx", (unsigned long long)v[1], (unsigned long long)v[0]);
+    cJSON_AddStringToObject(o, k, b);
+}
+
+/* A whole-run deviation (probe failure, MXCSR, trap, fact) as one group. */
+static void add_simple(nan_groups *gs, const char *rule, const char *detail, const char *where,
+                       const char *exp, const char *obs)
+{
+    int fresh;
+    nan_group *g = nan_groups_add(gs, rule, detail, where, &fresh);
+    if (g && fresh) {
+        snprintf(g->expected, sizeof g->expected, "%s", exp);
+        snprintf(g->observed, sizeof g->observed, "%s", obs);
+        g->example = cJSON_CreateObject();
+        cJSON_AddStringToObject(g->example, "where", where);
+    }
+}
+
+static void note(nan_groups *gs, const char *text)
+{
+    if (!gs->notes)
+        gs->notes = cJSON_CreateArray();
+    cJSON_AddItemToArray(gs->notes, cJSON_CreateString(text));
+}
+
+/* Control fields in which two MXCSR values differ: "RC FTZ DAZ masks flags". */
+static void mxcsr_diff(uint32_t e, uint32_t o, char *buf, size_t n)
+{
+    uint32_t x = e ^ o;
+    snprintf(buf, n, "%s differs in%s%s%s%s%s", "MXCSR", (x & 0x6000) ? " RC" : "",
+             (x & NAN_MXCSR_FTZ) ? " FTZ" : "", (x & NAN_MXCSR_DAZ) ? " DAZ" : "",
+             (x & 0x1f80) ? " exception-masks" : "", (x & 0x3f) ? " status-flags" : "");
+}
+
+/* Compares one phase's records with the fixture's mode m. */
+static void compare_phase(const cJSON *ph, const char *phase, int m, const nan_fixture *fx,
+                          nan_groups *gs)
+{
+    size_t total = nan_case_total();
+    nan_rec *obs = calloc(total, sizeof *obs);
+    int present[256];
+    if (!obs) {
+        add_simple(gs, "probe-failed", "checker out of memory", phase, "-", "-");
+        return;
+    }
+    int badk = nan_results_decode(cJSON_GetObjectItemCaseSensitive(ph, "results"), obs, present);
+    if (badk >= 0) {
+        char d[96];
+        snprintf(d, sizeof d, "malformed records for %s", nan_ops[badk].name);
+        add_simple(gs, "probe-failed", d, phase, "68 hex digits per case", "wrong length or digit");
+    }
+    const char *skipped = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(ph, "skipped_ops"));
+    for (int k = 0; k < nan_op_count; k++) {
+        int n = nan_case_count(k);
+        if (!fx->has_op[k]) {
+            gs->skipped += n;
+            continue;
+        }
+        if (!present[k]) {
+            if (skipped && strstr(skipped, nan_ops[k].name)) {
+                gs->skipped += n;
+                continue;
+            }
+            if (badk != k)
+                add_simple(gs, "op-missing", "", nan_ops[k].name, "records present", "absent");
+            continue;
+        }
+        const nan_rec *e = fx->exp[m] + nan_case_offset(k), *o = obs + nan_case_offset(k);
+        for (int i = 0; i < n; i++) {
+            gs->checked++;
+            if (nan_rec_equal(&e[i], &o[i]))
+                continue;
+            nan_finding f[NAN_MAX_FINDINGS];
+            int nf = nan_classify(k, i, m, &e[i], &o[i], f);
+            for (int j = 0; j < nf; j++) {
+                int fresh;
+                nan_group *g = nan_groups_add(gs, f[j].rule, f[j].detail, nan_ops[k].name, &fresh);
+                if (!g || !fresh)
+                    continue;
+                rec_text(&e[i], g->expected, sizeof g->expected);
+                rec_text(&o[i], g->observed, sizeof g->observed);
+                nan_case c;
+                nan_case_get(k, i, &c);
+                g->example = cJSON_CreateObject();
+                cJSON_AddStringToObject(g->example, "op", nan_ops[k].name);
+                cJSON_AddStringToObject(g->example, "phase", phase);
+                cJSON_AddStringToObject(g->example, "mode", nan_modes[m].name);
+                cJSON_AddNumberToObject(g->example, "case", i);
+                hex128(g->example, "xmm0_in", c.a);
+                hex128(g->example, "xmm1_in", c.b);
+                if (nan_ops[k].kind == K_FMA_P32 || nan_ops[k].kind == K_FMA_P64)
+                    hex128(g->example, "xmm2_in", c.c);
+            }
+        }
+    }
+    free((void *)skipped);
+    free(obs);
+}
+
+static uint32_t hexu(const char *s) { return s ? (uint32_t)strtoul(s, NULL, 16) : 0xffffffffu; }
+
+static const cJSON *find_phase(const cJSON *doc, const char *name)
+{
+    const cJSON *ph;
+    cJSON_ArrayForEach(ph, cJSON_GetObjectItemCaseSensitive(doc, "phases")) {
+        const char *p = bg_json_str(ph, "phase");
+        if (p && strcmp(p, name) == 0)
+            return ph;
+    }
+    return NULL;
+}
+
+/* One phase against its expected MXCSR, then its records. */
+static void check_phase(const cJSON *ph, const char *phase, uint32_t want, const char *rule,
+                        int fixed_mode, const nan_fixture *fx, nan_groups *gs)
+{
+    uint32_t got = hexu(bg_json_str(ph, "mxcsr"));
+    gs->checked++;
+    int m = fixed_mode;
+    if (got != want) {
+        char d[96], e[48], o[48];
+        mxcsr_diff(want, got, d, sizeof d);
+        snprintf(e, sizeof e, "mxcsr=0x%04x", (unsigned)want);
+        snprintf(o, sizeof o, "mxcsr=0x%04x", (unsigned)got);
+        add_simple(gs, rule, d, phase, e, o);
+    }
+    if (m < 0) {
+        /* compare the arithmetic with the mode the runner really had, so a wrong
+           MXCSR is one finding, not thousands */
+        int mo = nan_mode_by_mxcsr(got);
+        m = (mo >= 0 && fx->exp[mo]) ? mo : nan_mode_by_mxcsr(want);
+        if (got != want) {
+            char t[160];
+            snprintf(t, sizeof t, "phase %s compared with fixture mode %s", phase, nan_modes[m].name);
+            note(gs, t);
+        }
+    }
+    if (m < 0 || !fx->exp[m]) {
+        char t[160];
+        snprintf(t, sizeof t, "phase %s: the fixture has no mode for mxcsr 0x%04x", phase, (unsigned)want);
+        note(gs, t);
+        return;
+    }
+    compare_phase(ph, phase, m, fx, gs);
+}
+
+static void check_facts(const cJSON *doc, const char *facts, nan_groups *gs)
+{
+    char copy[128];
+    snprintf(copy, sizeof copy, "%s", facts);
+    const cJSON *fo = cJSON_GetObjectItemCaseSensitive(doc, "facts");
+    char *save = NULL;
+    for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        gs->checked++;
+        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(fo, f))) {
+            char d[64];
+            snprintf(d, sizeof d, "%s false", f);
+            add_simple(gs, "context-fact", d, f, "true", "false");
+        }
+    }
+}
+
+/* Intel SDM Vol.1 11.5.1 / Linux arch/x86/kernel/traps.c: an unmasked SIMD
+ * exception raises #XM, delivered as SIGFPE with si_code from the MXCSR flag:
+ * IE -> FPE_FLTINV (7), ZE -> FPE_FLTDIV (3). */
+static void check_traps(const cJSON *doc, nan_groups *gs)
+{
+    static const struct { const char *exc; int code; unsigned bit; } want[] = {
+        {"IE", 7, 0x01}, {"ZE", 3, 0x04}};
+    for (unsigned i = 0; i < 2; i++) {
+        const cJSON *t = NULL, *x;
+        cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(doc, "traps")) {
+            const char *e = bg_json_str(x, "exception");
+            if (e && strcmp(e, want[i].exc) == 0)
+                t = x;
+        }
+        gs->checked++;
+        char e[64], o[64];
+        if (!t || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "delivered"))) {
+            snprintf(e, sizeof e, "SIGFPE si_code=%d", want[i].code);
+            add_simple(gs, "trap-not-delivered", want[i].exc, want[i].exc, e, "no signal");
+            continue;
+        }
+        int code = (int)bg_json_num(t, "si_code", -1);
+        gs->checked += 3;
+        if (code != want[i].code) {
+            snprintf(e, sizeof e, "si_code=%d", want[i].code);
+            snprintf(o, sizeof o, "si_code=%d", code);
+            add_simple(gs, "trap-si-code", want[i].exc, want[i].exc, e, o);
+        }
+        uint32_t hm = hexu(bg_json_str(t, "handler_mxcsr"));
+        if (hm != NAN_MXCSR_DEFAULT) {
+            snprintf(o, sizeof o, "mxcsr=0x%04x", (unsigned)hm);
+            add_simple(gs, "trap-handler-mxcsr", want[i].exc, want[i].exc, "mxcsr=0x1f80", o);
+        }
+        const char *ss = bg_json_str(t, "saved_status");
+        if (ss && *ss && !(hexu(ss) & want[i].bit)) {
+            snprintf(e, sizeof e, "saved MXCSR has %s", want[i].exc);
+            snprintf(o, sizeof o, "saved status 0x%02x", (unsigned)hexu(ss));
+            add_simple(gs, "trap-saved-status", want[i].exc, want[i].exc, e, o);
+        }
+    }
+}
+
+static void check_doc(const cJSON *doc, const opts *o, const nan_fixture *fx, nan_groups *gs)
+{
+    char mine[20];
+    snprintf(mine, sizeof mine, "%016llx", (unsigned long long)nan_case_table_digest());
+    const char *dg = bg_json_str(doc, "case_table");
+    if (!dg || strcmp(dg, mine) != 0) {
+        add_simple(gs, "probe-failed", "case table differs from the checker's (stale probe binary)",
+                   "case_table", mine, dg ? dg : "(none)");
+        return;
+    }
+    if (strcmp(o->context, "main_thread") == 0) {
+        for (int m = 0; m < NAN_MODE_COUNT; m++) {
+            int wanted = strcmp(o->modes, "all") == 0 || nan_modes[m].base;
+            const cJSON *ph = find_phase(doc, nan_modes[m].name);
+            if (!wanted)
+                continue;
+            if (!ph) {
+                add_simple(gs, "probe-failed", "phase missing", nan_modes[m].name, "phase", "absent");
+                continue;
+            }
+            check_phase(ph, nan_modes[m].name, nan_modes[m].mxcsr, "mxcsr-readback", m, fx, gs);
+        }
+        return;
+    }
+    if (strcmp(o->context, "trap") == 0) {
+        check_traps(doc, gs);
+        return;
+    }
+    const nan_context_rule *r;
+    int n = nan_context_rules(o->context, &r);
+    for (int i = 0; i < n; i++) {
+        const cJSON *ph = find_phase(doc, r[i].phase);
+        if (!ph) {
+            add_simple(gs, "probe-failed", "phase missing", r[i].phase, "phase", "absent");
+            continue;
+        }
+        check_phase(ph, r[i].phase, r[i].mxcsr, r[i].rule, -1, fx, gs);
+        if (i == 0 && *r[i].facts)
+            check_facts(doc, r[i].facts, gs);
+    }
+}
+
+/* Runs the probe under the runner; returns the parsed document or NULL
+ * (then a probe-failed group says why). */
+static cJSON *run_probe(const bg_runner *rn, const opts *o, const char *context, const char *modes,
+                        nan_groups *gs, double *wall)
+{
+    char *guest[] = {(char *)o->probe, "--context", (char *)context, "--modes", (char *)modes, NULL};
+    char *argv[BG_RUNNER_MAX_ARGS + 8];
+    bg_runner_argv(rn, guest, argv, sizeof argv / sizeof argv[0]);
+    bg_proc_result pr;
+    bg_status st = bg_proc_run(argv, NULL, o->timeout, (size_t)256 << 20, &pr);
+    if (st != BG_OK) {
+        add_simple(gs, "probe-failed", st == BG_E_TARGET ? "output over 256 MiB" : "cannot start",
+                   rn->name, "JSON document", bg_status_name(st));
+        return NULL;
+    }
+    *wall = pr.wall_s;
+    char how[300];
+    bg_proc_describe(&pr, o->timeout, how, sizeof how);
+    cJSON *doc = NULL;
+    if (!pr.spawn_failed && !pr.timed_out && pr.exited && pr.code == 0) {
+        doc = cJSON_ParseWithLength(pr.out, pr.out_len);
+        if (!doc)
+            snprintf(how, sizeof how, "output is not JSON (%zu bytes)", pr.out_len);
+    }
+    if (!doc) {
+        char err[200];
+        snprintf(err, sizeof err, "stderr: %.*s", (int)strcspn(pr.err, "\n"), pr.err);
+        add_simple(gs, "probe-failed", how, context, "exit status 0 and a JSON document", how);
+        if (*pr.err)
+            note(gs, err);
+        fprintf(stderr, "buildgate: nan-check: runner %s, context %s: the probe %s\n", rn->name,
+                context, how);
+    }
+    bg_proc_result_free(&pr);
+    return doc;
+}
+
+static int write_fixture(const opts *o, const char *path, int argc, char **argv)
+{
+    char why[300];
+    bg_runner rn;
+    bg_status st = bg_runner_resolve("native", &rn, why, sizeof why);
+    if (st != BG_OK)
+        return bg_exit_code(bg_fail(st, "nan-check", "--write-fixture: %s", why));
+    nan_groups gs = {0};
+    double wall = 0;
+    cJSON *doc = run_probe(&rn, o, "main_thread", "all", &gs, &wall);
+    bg_runner_free(&rn);
+    nan_groups_free(&gs);
+    if (!doc)
+        return BG_EXIT_TARGET;
+    char cmd[2048] = "";
+    for (int i = 0; i < argc; i++) {
+        size_t len = strlen(cmd);
+        int quote = strchr(argv[i], ' ') != NULL;
+        snprintf(cmd + len, sizeof cmd - len, "%s%s%s%s", i ? " " : "", quote ? "'" : "", argv[i],
+                 quote ? "'" : "");
+    }
+    st = nan_fixture_write(path, doc, cmd, o->reason, o->replace);
+    cJSON_Delete(doc);
+    if (st == BG_OK)
+        printf("nan-check: wrote %s\n", path);
+    return bg_exit_code(st);
+}
+
+int main(int argc, char **argv)
+{
+    opts o = {.modes = "base", .timeout = 120, .fixtures = getenv("BG_FIXTURES_DIR")};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (strcmp(a, "--runner") == 0 && more) o.runner = argv[++i];
+        else if (strcmp(a, "--context") == 0 && more) o.context = argv[++i];
+        else if (strcmp(a, "--probe") == 0 && more) o.probe = argv[++i];
+        else if (strcmp(a, "--modes") == 0 && more) o.modes = argv[++i];
+        else if (strcmp(a, "--fixtures") == 0 && more) o.fixtures = argv[++i];
+        else if (strcmp(a, "--reason") == 0 && more) o.reason = argv[++i];
+        else if (strcmp(a, "--timeout") == 0 && more) o.timeout = atof(argv[++i]);
+        else if (strcmp(a, "--write-fixture") == 0) o.write_fixture = 1;
+        else if (strcmp(a, "--replace") == 0) o.replace = 1;
+        else {
+            char why[300];
+            snprintf(why, sizeof why, "unknown or incomplete argument '%s'", a);
+            return usage(why);
+        }
+    }
+    if (!o.probe)
+        return usage("--probe is required");
+    if (!o.fixtures || !*o.fixtures)
+        return usage("no fixtures root: pass --fixtures DIR or set BG_FIXTURES_DIR");
+    if (o.timeout <= 0)
+        return usage("--timeout must be a positive number of seconds");
+    if (strcmp(o.modes, "base") != 0 && strcmp(o.modes, "all") != 0)
+        return usage("--modes must be base or all");
+    char fixture[1200], known_dir[1200];
+    snprintf(fixture, sizeof fixture, "%s/nan_semantics/golden-x86_64.json", o.fixtures);
+    snprintf(known_dir, sizeof known_dir, "%s/nan_semantics/known", o.fixtures);
+    if (strncmp(o.probe, "none:", 5) == 0 && o.write_fixture)
+        return bg_exit_code(bg_fail(BG_E_UNSUPPORTED, "nan-check", "%s", o.probe + 5));
+    if (o.write_fixture)
+        return write_fixture(&o, fixture, argc, argv);
+    if (!o.runner || !o.context)
+        return usage("--runner and --context are required");
+    if (!nan_context_known(o.context)) {
+        char why[200];
+        snprintf(why, sizeof why, "unknown context '%s' (see docs/nan_semantics.md)", o.context);
+        return usage(why);
+    }
+    char why[300];
+    bg_runner rn;
+    bg_status st = bg_runner_resolve(o.runner, &rn, why, sizeof why);
+    if (st == BG_E_USAGE || st == BG_E_NOMEM)
+        return bg_exit_code(bg_fail(st, "nan-check", "%s", why));
+    bg_checks *c = bg_checks_open("nan_semantics");
+    if (!c)
+        return BG_EXIT_IO;
+    const char *test = getenv("BG_TEST_NAME");
+    char fallback[200];
+    snprintf(fallback, sizeof fallback, "nan.%s.%s", o.runner, o.context);
+    nan_run_info ri = {.test = test && *test ? test : fallback, .runner = o.runner,
+                       .version = rn.version, .context = o.context, .probe_ok = 1};
+    if (st != BG_OK || strncmp(o.probe, "none:", 5) == 0) {
+        const char *reason = st != BG_OK ? why : o.probe + 5;
+        cJSON *d = cJSON_CreateObject();
+        cJSON *m = cJSON_AddObjectToObject(d, "matrix");
+        cJSON_AddStringToObject(m, "table", "runner × context");
+        cJSON_AddStringToObject(m, "row", o.runner);
+        cJSON_AddStringToObject(m, "col", o.context);
+        cJSON_AddStringToObject(m, "cell", "not available");
+        bg_check_emit_str(c, ri.test, BG_SKIP, "runner available", reason, d);
+        bg_runner_free(&rn);
+        return bg_checks_close(c);
+    }
+    nan_fixture fx;
+    if ((st = nan_fixture_load(fixture, &fx)) != BG_OK) {
+        bg_checks_free(c);
+        bg_runner_free(&rn);
+        return bg_exit_code(st);
+    }
+    nan_known kd;
+    if ((st = nan_known_load(known_dir, o.runner, rn.version, o.context, &kd)) != BG_OK) {
+        nan_fixture_free(&fx);
+        bg_checks_free(c);
+        bg_runner_free(&rn);
+        return bg_exit_code(st);
+    }
+    nan_groups gs = {0};
+    const char *pm = strcmp(o.context, "main_thread") == 0 ? o.modes : "base";
+    cJSON *doc = run_probe(&rn, &o, o.context, pm, &gs, &ri.probe_wall_s);
+    ri.probe_ok = doc != NULL;
+    if (doc)
+        check_doc(doc, &o, &fx, &gs);
+    if (doc) {
+        const cJSON *sk = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "phases"), 0), "skipped_ops");
+        const cJSON *s;
+        cJSON_ArrayForEach(s, sk) {
+            if (cJSON_IsString(s))
+                note(&gs, s->valuestring);
+        }
+    }
+    char t[200];
+    snprintf(t, sizeof t, "fixture from %s, %s", fx.cpu_model, fx.date);
+    note(&gs, t);
+    cJSON_Delete(doc);
+    nan_report_emit(c, &ri, &gs, &kd);
+    nan_groups_free(&gs);
+    nan_known_free(&kd);
+    nan_fixture_free(&fx);
+    bg_runner_free(&rn);
+    return bg_checks_close(c);
+}

@@ -1,0 +1,251 @@
+/* nan_classify.c — see nan_classify.h. */
+#include "nan_classify.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct fmt {
+    int bits;
+    uint64_t sign, exp, frac, qbit;
+} fmt;
+
+static const fmt F32 = {32, 0x80000000u, 0x7f800000u, 0x007fffffu, 0x00400000u};
+static const fmt F64 = {64, 0x8000000000000000ull, 0x7ff0000000000000ull, 0x000fffffffffffffull,
+                        0x0008000000000000ull};
+
+static int is_nan(const fmt *f, uint64_t x) { return (x & f->exp) == f->exp && (x & f->frac); }
+static int is_snan(const fmt *f, uint64_t x) { return is_nan(f, x) && !(x & f->qbit); }
+static int is_sub(const fmt *f, uint64_t x) { return (x & f->exp) == 0 && (x & f->frac); }
+static int is_zero(const fmt *f, uint64_t x) { return (x & ~f->sign) == 0; }
+static uint64_t default_nan(const fmt *f) { return f->sign | f->exp | f->qbit; }
+
+/* A NaN of format `from` as the format `to` would carry it, quieted:
+ * sign kept, fraction MSB-aligned (Vol.1 4.8.3.5, CVTSS2SD/CVTSD2SS). */
+static uint64_t nan_convert(const fmt *from, const fmt *to, uint64_t x)
+{
+    uint64_t sign = (x & from->sign) ? to->sign : 0;
+    uint64_t frac = x & from->frac;
+    if (from->bits == 32 && to->bits == 64)
+        frac <<= 29;
+    else if (from->bits == 64 && to->bits == 32)
+        frac >>= 29;
+    return sign | to->exp | frac | to->qbit;
+}
+
+static uint64_t lane(const uint64_t v[2], int bits, int l)
+{
+    if (bits == 64)
+        return v[l];
+    return (v[l / 2] >> ((l % 2) * 32)) & 0xffffffffu;
+}
+
+static const fmt *src_fmt(nan_kind k)
+{
+    switch (k) {
+    case K_BIN_S64: case K_BIN_P64: case K_UN_S64: case K_UN_P64: case K_CVT2I_64: case K_FMA_P64:
+        return &F64;
+    default:
+        return &F32;
+    }
+}
+
+void nan_flag_names(unsigned bits, char *buf, unsigned n)
+{
+    static const char *const names[6] = {"IE", "DE", "ZE", "OE", "UE", "PE"};
+    buf[0] = '\0';
+    for (int b = 0; b < 6; b++) {
+        if (bits & (1u << b)) {
+            size_t len = strlen(buf);
+            snprintf(buf + len, n - len, "%s%s", len ? " " : "", names[b]);
+        }
+    }
+}
+
+static void add(nan_finding *out, int *n, const char *rule, const char *detail)
+{
+    for (int j = 0; j < *n; j++)
+        if (strcmp(out[j].rule, rule) == 0 && strcmp(out[j].detail, detail) == 0)
+            return;
+    if (*n >= NAN_MAX_FINDINGS)
+        return;
+    out[*n].rule = rule;
+    snprintf(out[*n].detail, sizeof out[*n].detail, "%s", detail);
+    (*n)++;
+}
+
+/* "RC=down" / "RC=up" / "RC=toward-zero": the rounding direction in force. */
+static const char *rc_name(int m)
+{
+    static const char *const names[4] = {"RC=nearest", "RC=down", "RC=up", "RC=toward-zero"};
+    return names[(nan_modes[m].mxcsr >> NAN_MXCSR_RC_SHIFT) & 3];
+}
+
+static const char *mode_cause(int m)
+{
+    uint32_t mx = nan_modes[m].mxcsr;
+    int ftz = !!(mx & NAN_MXCSR_FTZ), daz = !!(mx & NAN_MXCSR_DAZ);
+    return ftz && daz ? "FTZ+DAZ" : ftz ? "FTZ" : daz ? "DAZ" : "";
+}
+
+/* One destination element that differs: which rule explains it. */
+static void classify_float(int k, int m, const uint64_t *in, int n_in, uint64_t e, uint64_t o,
+                           const fmt *df, nan_finding *out, int *n)
+{
+    const fmt *sf = nan_ops[k].kind == K_I2F_32 || nan_ops[k].kind == K_I2F_64 ? NULL
+                                                                              : src_fmt(nan_ops[k].kind);
+    const char *name = nan_ops[k].name;
+    int any_nan = 0, any_sub = 0, all_zero = 1;
+    for (int j = 0; sf && j < n_in; j++) {
+        any_nan |= is_nan(sf, in[j]);
+        any_sub |= is_sub(sf, in[j]);
+        all_zero &= is_zero(sf, in[j]);
+    }
+    char d[64];
+    const char *cause = mode_cause(m);
+    if (*cause && (any_sub || is_sub(df, e) || is_sub(df, o))) {
+        /* the result depends on DAZ/FTZ: that is the root cause to report */
+        add(out, n, "daz-ftz", cause);
+        return;
+    }
+    if ((strncmp(name, "min", 3) == 0 || strncmp(name, "max", 3) == 0) && (any_nan || all_zero)) {
+        add(out, n, "minmax", any_nan ? "NaN operand" : "signed zeros");
+        return;
+    }
+    if (is_nan(df, e)) {
+        if (!is_nan(df, o)) {
+            add(out, n, "nan-propagation", "number instead of NaN");
+            return;
+        }
+        for (int j = 0; sf && j < n_in; j++) {
+            if (!is_nan(sf, in[j]))
+                continue;
+            uint64_t q = nan_convert(sf, df, in[j]);
+            if (o == q && e != q) {
+                add(out, n, "nan-operand-priority", "");
+                return;
+            }
+            if (is_snan(sf, in[j]) && sf == df && o == in[j]) {
+                add(out, n, "snan-quieting", "");
+                return;
+            }
+        }
+        if (e == default_nan(df)) {
+            if (df->bits == 32)
+                snprintf(d, sizeof d, "observed 0x%08llx", (unsigned long long)o);
+            else
+                snprintf(d, sizeof d, "observed 0x%016llx", (unsigned long long)o);
+            add(out, n, "default-nan", d);
+            return;
+        }
+        add(out, n, "nan-propagation", o == default_nan(df) ? "default NaN instead of operand NaN" : "");
+        return;
+    }
+    if (is_nan(df, o)) {
+        add(out, n, any_nan ? "nan-propagation" : "value", "NaN instead of a number");
+        return;
+    }
+    if (*cause && (is_zero(df, e) || is_zero(df, o))) {
+        add(out, n, "daz-ftz", cause);
+        return;
+    }
+    if ((nan_modes[m].mxcsr >> NAN_MXCSR_RC_SHIFT) & 3) {
+        add(out, n, "rounding", rc_name(m));
+        return;
+    }
+    add(out, n, "value", "");
+}
+
+/* 1 when an active lane has a subnormal input or a subnormal observed result. */
+static int case_has_subnormal(int k, const nan_case *c, const nan_rec *obs)
+{
+    const nan_op *op = &nan_ops[k];
+    const fmt *sf = src_fmt(op->kind);
+    const fmt *df = op->dst == D_F64 ? &F64 : op->dst == D_F32 ? &F32 : NULL;
+    for (int l = 0; l < op->lanes; l++) {
+        uint64_t in[3];
+        int n_in = 0;
+        nan_case_inputs(k, c, l, in, &n_in);
+        for (int j = 0; op->kind != K_I2F_32 && op->kind != K_I2F_64 && j < n_in; j++)
+            if (is_sub(sf, in[j]))
+                return 1;
+        if (df && is_sub(df, lane(obs->d, df->bits, l)))
+            return 1;
+    }
+    return 0;
+}
+
+int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, nan_finding *out)
+{
+    int n = 0;
+    const nan_op *op = &nan_ops[k];
+    nan_case c;
+    nan_case_get(k, i, &c);
+    char d[64];
+    int bits = (op->dst == D_F64 || op->dst == D_MASK64 || op->dst == D_GPR64) ? 64 : 32;
+    int total = op->dst == D_GPR32 || op->dst == D_GPR64 ? 1 : 128 / bits;
+    if (op->dst == D_GPR32) {
+        if ((exp->d[0] >> 32) != (obs->d[0] >> 32))
+            add(out, &n, "upper-lanes", "32-bit GPR write not zero-extended");
+        total = 1;
+    }
+    for (int l = 0; l < total; l++) {
+        uint64_t e = lane(exp->d, bits, l), o = lane(obs->d, bits, l);
+        if (op->dst == D_GPR32)
+            e &= 0xffffffffu, o &= 0xffffffffu;
+        if (e == o)
+            continue;
+        if (l >= op->lanes) {
+            add(out, &n, "upper-lanes", "unwritten destination elements changed");
+            continue;
+        }
+        uint64_t in[3];
+        int n_in = 0;
+        nan_case_inputs(k, &c, l, in, &n_in);
+        switch (op->dst) {
+        case D_F32: classify_float(k, m, in, n_in, e, o, &F32, out, &n); break;
+        case D_F64: classify_float(k, m, in, n_in, e, o, &F64, out, &n); break;
+        case D_MASK32: case D_MASK64:
+            if (*mode_cause(m) && case_has_subnormal(k, &c, obs))
+                add(out, &n, "daz-ftz", mode_cause(m));
+            else
+                add(out, &n, "compare-mask", "");
+            break;
+        case D_EFLAGS: add(out, &n, "upper-lanes", "COMIS changed its register operand"); break;
+        case D_I32: case D_GPR32: case D_GPR64: {
+            uint64_t ind = (op->dst == D_GPR64) ? 0x8000000000000000ull : 0x80000000u;
+            if (e == ind || o == ind)
+                add(out, &n, "integer-indefinite", "");
+            else if ((nan_modes[m].mxcsr >> NAN_MXCSR_RC_SHIFT) & 3)
+                add(out, &n, "rounding", rc_name(m));
+            else
+                add(out, &n, "value", "integer result");
+            break;
+        }
+        }
+    }
+    if (exp->s[0] != obs->s[0] || exp->s[1] != obs->s[1])
+        add(out, &n, "source-modified", "");
+    if (exp->eflags != obs->eflags) {
+        if (op->dst == D_EFLAGS && *mode_cause(m) && case_has_subnormal(k, &c, obs))
+            add(out, &n, "daz-ftz", mode_cause(m));
+        else
+            add(out, &n, op->dst == D_EFLAGS ? "comis-eflags" : "eflags-clobbered", "");
+    }
+    unsigned missing = exp->flags & ~obs->flags & 0x3f, extra = obs->flags & ~exp->flags & 0x3f;
+    char names[32];
+    if ((missing || extra) && *mode_cause(m) && case_has_subnormal(k, &c, obs)) {
+        /* flags that differ only because DAZ/FTZ was not applied: same root cause */
+        snprintf(d, sizeof d, "%s (status flags)", mode_cause(m));
+        add(out, &n, "daz-ftz", d);
+        return n;
+    }
+    /* one finding per flag: a runner that never sets DE is one root cause */
+    for (unsigned b = 0; b < 6; b++) {
+        if (!((missing | extra) & (1u << b)))
+            continue;
+        nan_flag_names(1u << b, names, sizeof names);
+        snprintf(d, sizeof d, "%s %s", (missing & (1u << b)) ? "missing" : "spurious", names);
+        add(out, &n, "status-flag", d);
+    }
+    return n;
+}

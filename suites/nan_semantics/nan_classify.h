@@ -1,0 +1,55 @@
+/* nan_classify.h — which x86 rule a deviating case breaks.
+ *
+ * Rules (ids are stable; they key known deviations, fixtures/nan_semantics/known/):
+ *   nan-operand-priority  the first source operand's NaN wins when both are NaN
+ *                         (Intel SDM Vol.1 4.8.3.5, Table 4-7)
+ *   default-nan           an invalid operation with no NaN input returns the QNaN
+ *                         floating-point indefinite 0xFFC00000 / 0xFFF8000000000000
+ *                         (Vol.1 4.8.3.7, Table 4-3)
+ *   snan-quieting         an SNaN operand is returned quieted (fraction MSB set)
+ *                         (Vol.1 4.8.3.4, Table 4-7)
+ *   nan-propagation       another NaN than any operand's (payload/sign lost)
+ *   daz-ftz               DAZ (denormal inputs -> signed 0) or FTZ (denormal results
+ *                         -> signed 0, with UE+PE) ignored or misapplied (Vol.1 10.2.3.3-4)
+ *   rounding              the MXCSR rounding control not honoured (Vol.1 4.8.4)
+ *   value                 any other wrong numeric result
+ *   minmax                MIN/MAX return the second operand when either is NaN or both
+ *                         are zero of either sign (Vol.2B MINSS/MAXSS "Operation")
+ *   integer-indefinite    out-of-range/NaN conversion gives 0x80000000 /
+ *                         0x8000000000000000 with IE (Vol.1 4.2.2, 11.5.2.1)
+ *   compare-mask          CMPPS/CMPPD predicate result (Vol.2A CMPPS Table 3-1)
+ *   comis-eflags          COMISS/UCOMISS ZF/PF/CF (Vol.2A COMISS "Operation")
+ *   eflags-clobbered      an SSE arithmetic instruction changed EFLAGS
+ *   status-flag           an MXCSR status flag missing or spurious (Vol.1 10.2.3.1)
+ *   upper-lanes           destination elements the instruction does not write were
+ *                         changed (scalar ops keep bits 127:32 / 127:64; a 32-bit GPR
+ *                         write zero-extends to 64 bits, Vol.1 3.4.1.1)
+ *   source-modified       a source register changed
+ * Context rules (checked by the checker, not per case): mxcsr-readback,
+ * handler-mxcsr, mxcsr-inheritance, context-fact, trap-not-delivered,
+ * trap-si-code, trap-handler-mxcsr, trap-saved-status, probe-failed, op-missing.
+ */
+#ifndef NAN_CLASSIFY_H
+#define NAN_CLASSIFY_H
+
+#include <stdint.h>
+
+#include "nan_cases.h"
+
+typedef struct nan_finding {
+    const char *rule;
+    char detail[64];    /* sub-cause, part of the group key ("" when none) */
+} nan_finding;
+
+#define NAN_MAX_FINDINGS 16
+
+/* Compares expected vs observed record of case i of op k under MXCSR mode
+ * m (nan_modes index).  Writes up to NAN_MAX_FINDINGS findings (one per
+ * broken aspect: destination value, untouched lanes, source, flags, EFLAGS)
+ * and returns their number (0: identical). */
+int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, nan_finding *out);
+
+/* "IE DE" style names of MXCSR status bits (Vol.1 Figure 10-3) into buf. */
+void nan_flag_names(unsigned bits, char *buf, unsigned n);
+
+#endif

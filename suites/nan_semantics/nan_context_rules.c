@@ -1,0 +1,41 @@
+/* nan_context_rules.c — see nan_context_rules.h. */
+#include "nan_context_rules.h"
+
+#include <string.h>
+
+#include "nan_cases.h"
+
+static const nan_context_rule rules[] = {
+    {"pthread", "thread", NAN_MXCSR_DEFAULT, "mxcsr-inheritance", ""},
+    {"signal_raise", "handler", NAN_MXCSR_DEFAULT, "handler-mxcsr", "handler_ran,handler_stack_aligned"},
+    {"signal_pthread_kill", "handler", NAN_MXCSR_DEFAULT, "handler-mxcsr", "handler_ran,handler_stack_aligned"},
+    {"after_handler", "after_handler", NAN_MXCSR_WRITTEN, "mxcsr-inheritance", "handler_ran,handler_stack_aligned"},
+    {"sigaltstack", "handler", NAN_MXCSR_DEFAULT, "handler-mxcsr", "handler_ran,handler_stack_aligned,on_altstack"},
+    {"siglongjmp", "after_siglongjmp", NAN_MXCSR_DEFAULT, "mxcsr-inheritance", "jumped,handler_stack_aligned"},
+    {"mxcsr_write", "written", NAN_MXCSR_WRITTEN, "mxcsr-readback", ""},
+    {"mxcsr_write", "restored", NAN_MXCSR_DEFAULT, "mxcsr-readback", ""},
+    {"mxcsr_write_pthread", "thread", NAN_MXCSR_WRITTEN, "mxcsr-inheritance", ""},
+    {"fork", "child", NAN_MXCSR_WRITTEN, "mxcsr-inheritance", ""},
+    {"exec", "exec_child", NAN_MXCSR_DEFAULT, "mxcsr-inheritance", ""},
+};
+
+int nan_context_rules(const char *context, const nan_context_rule **out)
+{
+    int n = 0;
+    *out = NULL;
+    for (unsigned i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        if (strcmp(rules[i].context, context) != 0)
+            continue;
+        if (!*out)
+            *out = &rules[i];
+        n++;
+    }
+    return n;
+}
+
+int nan_context_known(const char *context)
+{
+    const nan_context_rule *r;
+    return strcmp(context, "main_thread") == 0 || strcmp(context, "trap") == 0 ||
+           nan_context_rules(context, &r) > 0;
+}

@@ -1,0 +1,53 @@
+/* nan_fixture.h — the golden fixture: expected records per MXCSR mode.
+ *
+ * File: fixtures/nan_semantics/golden-x86_64.json (written by
+ * `nan-check --write-fixture --reason TEXT [--replace]`, never by hand):
+ *   {"schema":1,
+ *    "provenance":{"command","host":{cpu_model,os,kernel,key},"date","source","reason"},
+ *    "case_table":"<fnv64 hex, nan_case_table_digest()>",
+ *    "record":"<layout, nan_cases.h>",
+ *    "skipped_ops":[...ops the fixture host could not run...],
+ *    "modes":{"default":{"mxcsr":"0x1f80","results":{"<op>":"<records>"}},
+ *             "<mode>":{"mxcsr":"0x....","base":"<mode>",
+                       "diff":{"<op>":{"<case index>":"<record>"}}}}}
+ * Every mode but "default" stores only the cases whose record differs from
+ * its base mode's (nan_mode_base(): same FTZ/DAZ, round to nearest; for
+ * ftz/daz/ftz_daz the default mode), since most NaN/inf cases do not depend
+ * on the mode.
+ */
+#ifndef NAN_FIXTURE_H
+#define NAN_FIXTURE_H
+
+#include <cjson/cJSON.h>
+
+#include "buildgate/bg_error.h"
+#include "nan_cases.h"
+
+typedef struct nan_fixture {
+    char path[1024];
+    char cpu_model[128];
+    char date[40];
+    int has_op[256];                    /* by op index */
+    nan_rec *exp[NAN_MODE_COUNT];       /* nan_case_total() records, NULL if absent */
+} nan_fixture;
+
+/* Loads and verifies the fixture (schema, provenance, case-table digest,
+ * every record's length and digits).  On error prints one line
+ * "buildgate: nan-check: fixture <path>: <why>" and returns BG_E_FIXTURE
+ * (BG_E_NOMEM when memory runs out). */
+bg_status nan_fixture_load(const char *path, nan_fixture *f);
+
+void nan_fixture_free(nan_fixture *f);
+
+/* Writes a fixture from a probe document (context main_thread, all modes)
+ * to path.  Refuses (BG_E_EXISTS) when path exists and replace is 0;
+ * reason must be non-empty (BG_E_USAGE).  One error line on failure. */
+bg_status nan_fixture_write(const char *path, const cJSON *probe_doc, const char *command,
+                            const char *reason, int replace);
+
+/* Decodes a probe phase's "results" object into recs[nan_case_total()]; sets
+ * present[k] for each op found.  Returns the op index of the first malformed
+ * string (wrong length or digit) or -1 when all are well-formed. */
+int nan_results_decode(const cJSON *results, nan_rec *recs, int *present);
+
+#endif

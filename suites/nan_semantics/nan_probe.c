@@ -1,0 +1,517 @@
+/* nan-probe — the x86-64 guest program of nan_semantics.
+ *
+ * Usage: nan-probe --context CONTEXT [--modes base|all|NAME[,NAME...]]
+ *
+ * Runs the case table (nan_cases.h, nan_ops.def) in one context and prints
+ * one JSON document on stdout:
+ *   {"probe":"nan_semantics","schema":1,"context":C,"os":"linux",
+ *    "case_table":"<fnv64 hex>","features":{"sse41":0|1,"fma":0|1},
+ *    "phases":[{"phase":P,"mode":M|null,"mxcsr":"0x1f80",
+ *               "results":{"<op>":"<records, 68 hex digits each>",...},
+ *               "skipped_ops":["<op>: <why>",...]}],
+ *    "facts":{...context-specific booleans/numbers...},
+ *    "traps":[{"exception":"IE","delivered":true,"si_code":7,
+ *              "handler_mxcsr":"0x1f80","saved_status":"0x01"}]}
+ * Context list and what each phase means: docs/nan_semantics.md.  A phase
+ * with "mode" set runs with that MXCSR mode loaded; otherwise it runs with
+ * the control bits it found ("mxcsr": the MXCSR read at the phase's start).
+ * Exit: 0 printed; 2 usage (one line on stderr); 3 the context could not be
+ * set up (fork/exec/thread failed: one line).
+ */
+#define _GNU_SOURCE
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "buildgate/bg_error.h"
+#include "nan_table.h"
+
+#define MAX_PHASES NAN_MODE_COUNT
+
+typedef struct phase {
+    const char *name;
+    int mode;          /* nan_modes index, or -1: inherit the control bits */
+    uint32_t *mxcsr;   /* MXCSR at the phase's start (shared memory) */
+    nan_rec *recs;     /* nan_case_total() records (shared memory) */
+} phase;
+
+static phase phases[MAX_PHASES];
+static int nphases;
+static cJSON *facts;
+static volatile sig_atomic_t sig_count;
+static sigjmp_buf jump;
+
+static void die(int code, const char *what, const char *why)
+{
+    bg_errorf("nan-probe", "%s: %s", what, why);
+    exit(code);
+}
+
+/* Allocates a phase's records; shared memory so a forked child can fill it. */
+static phase *add_phase(const char *name, int mode)
+{
+    if (nphases >= MAX_PHASES)
+        die(3, "phases", "too many");
+    phase *p = &phases[nphases++];
+    p->name = name, p->mode = mode;
+    size_t bytes = 64 + nan_case_total() * sizeof(nan_rec);
+    char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED)
+        die(3, "mmap", strerror(errno));
+    p->mxcsr = (uint32_t *)mem;
+    p->recs = (nan_rec *)(mem + 64);
+    return p;
+}
+
+/* Async-signal-safe: runs the table in the phase's mode or the inherited one. */
+static void run_phase(phase *p)
+{
+    uint32_t entry = nan_mxcsr_get();
+    if (p->mode >= 0) {
+        nan_mxcsr_set(nan_modes[p->mode].mxcsr);
+        *p->mxcsr = nan_mxcsr_get();
+    } else {
+        *p->mxcsr = entry;
+    }
+    nan_table_run(*p->mxcsr, p->recs);
+    nan_mxcsr_set(entry);
+}
+
+static void fact_bool(const char *k, int v) { cJSON_AddBoolToObject(facts, k, v); }
+
+/* ---- signal contexts ---- */
+static phase *handler_phase;
+static char *alt_lo, *alt_hi;
+static volatile sig_atomic_t on_alt;
+
+/* Handler entry stubs: record rsp % 16 at entry (the SysV ABI and the Linux
+ * signal frame give 8: rsp + 8 is 16-byte aligned), then jump to the C
+ * handler, which realigns its own frame (force_align_arg_pointer) so a
+ * runner that misaligns the handler's stack is reported as a fact instead of
+ * crashing the probe on the first movaps. */
+volatile int nan_sig_rsp_mod = -1;
+#if defined(__APPLE__)
+#define NAN_SYM(x) "_" #x /* Mach-O prefixes C symbols with '_' */
+#else
+#define NAN_SYM(x) #x
+#endif
+#define NAN_STUB(stub, target)                                                                   \
+    __asm__(".text\n\t.p2align 4\n" NAN_SYM(stub) ":\n\t"                                      \
+            "movq %rsp, %rax\n\tandl $15, %eax\n\t"                                              \
+            "movl %eax, " NAN_SYM(nan_sig_rsp_mod) "(%rip)\n\tjmp " NAN_SYM(target) "\n");        \
+    void stub(int)
+#define NAN_HANDLER __attribute__((force_align_arg_pointer, used))
+
+static void record_alignment(void) { fact_bool("handler_stack_aligned", nan_sig_rsp_mod == 8); }
+
+NAN_HANDLER void nan_on_usr1_run(int sig);
+NAN_HANDLER void nan_on_usr1_scribble(int sig);
+NAN_HANDLER void nan_on_usr1_jump(int sig);
+NAN_HANDLER void nan_on_fpe(int sig, siginfo_t *si, void *uc);
+NAN_STUB(nan_stub_usr1_run, nan_on_usr1_run);
+NAN_STUB(nan_stub_usr1_scribble, nan_on_usr1_scribble);
+NAN_STUB(nan_stub_usr1_jump, nan_on_usr1_jump);
+NAN_STUB(nan_stub_fpe, nan_on_fpe);
+
+NAN_HANDLER void nan_on_usr1_run(int sig)
+{
+    (void)sig;
+    char here;
+    on_alt = alt_lo && &here >= alt_lo && &here < alt_hi;
+    run_phase(handler_phase);
+    sig_count++;
+}
+
+NAN_HANDLER void nan_on_usr1_scribble(int sig) /* changes MXCSR; sigreturn must restore */
+{
+    (void)sig;
+    nan_mxcsr_set(nan_modes[nan_mode_find("daz")].mxcsr);
+    sig_count++;
+}
+
+NAN_HANDLER void nan_on_usr1_jump(int sig)
+{
+    (void)sig;
+    sig_count++;
+    siglongjmp(jump, 1);
+}
+
+static void handle(int sig, void (*fn)(int), int flags)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fn;
+    sa.sa_flags = flags;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(sig, &sa, NULL) != 0)
+        die(3, "sigaction", strerror(errno));
+}
+
+static void ctx_signal_raise(void)
+{
+    handler_phase = add_phase("handler", -1);
+    handle(SIGUSR1, nan_stub_usr1_run, 0);
+    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    raise(SIGUSR1);
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fact_bool("handler_ran", sig_count == 1);
+    record_alignment();
+}
+
+static pthread_t main_thread;
+static void *killer(void *arg)
+{
+    (void)arg;
+    pthread_kill(main_thread, SIGUSR1);
+    return NULL;
+}
+
+static void ctx_signal_pthread_kill(void)
+{
+    handler_phase = add_phase("handler", -1);
+    handle(SIGUSR1, nan_stub_usr1_run, 0);
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    main_thread = pthread_self();
+    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    pthread_t t;
+    if (pthread_create(&t, NULL, killer, NULL) != 0)
+        die(3, "pthread_create", "failed");
+    sigset_t wait_mask = old;
+    sigdelset(&wait_mask, SIGUSR1);
+    while (sig_count == 0)
+        sigsuspend(&wait_mask);
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    pthread_join(t, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    fact_bool("handler_ran", sig_count == 1);
+    record_alignment();
+}
+
+static void ctx_after_handler(void)
+{
+    phase *p = add_phase("after_handler", -1);
+    handle(SIGUSR1, nan_stub_usr1_scribble, 0);
+    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    raise(SIGUSR1);
+    run_phase(p);
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fact_bool("handler_ran", sig_count == 1);
+    record_alignment();
+}
+
+static void ctx_sigaltstack(void)
+{
+    handler_phase = add_phase("handler", -1);
+    size_t size = 1 << 18;
+    stack_t ss = {.ss_sp = malloc(size), .ss_size = size, .ss_flags = 0};
+    if (!ss.ss_sp || sigaltstack(&ss, NULL) != 0)
+        die(3, "sigaltstack", strerror(errno));
+    alt_lo = ss.ss_sp, alt_hi = alt_lo + size;
+    handle(SIGUSR1, nan_stub_usr1_run, SA_ONSTACK);
+    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    raise(SIGUSR1);
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fact_bool("handler_ran", sig_count == 1);
+    record_alignment();
+    fact_bool("on_altstack", on_alt);
+}
+
+static void ctx_siglongjmp(void)
+{
+    phase *p = add_phase("after_siglongjmp", -1);
+    handle(SIGUSR1, nan_stub_usr1_jump, 0);
+    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    if (sigsetjmp(jump, 1) == 0) {
+        raise(SIGUSR1);
+        fact_bool("jumped", 0);
+    } else {
+        fact_bool("jumped", 1);
+        record_alignment();
+    }
+    run_phase(p);
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+}
+
+/* ---- threads, writes, fork, exec ---- */
+static void *thread_main(void *arg)
+{
+    run_phase(arg);
+    return NULL;
+}
+
+static void in_thread(phase *p)
+{
+    pthread_t t;
+    if (pthread_create(&t, NULL, thread_main, p) != 0)
+        die(3, "pthread_create", "failed");
+    pthread_join(t, NULL);
+}
+
+static void ctx_mxcsr_write(void)
+{
+    phase *w = add_phase("written", -1), *r = add_phase("restored", -1);
+    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    run_phase(w);
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    run_phase(r);
+}
+
+static void ctx_fork(void)
+{
+    phase *p = add_phase("child", -1);
+    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        die(3, "fork", strerror(errno));
+    if (pid == 0) {
+        run_phase(p);
+        _exit(0);
+    }
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    int st = 0;
+    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        die(3, "fork", "the child did not exit 0");
+}
+
+static void ctx_exec(const char *self)
+{
+    if (!strchr(self, '/'))
+        die(3, "exec", "argv[0] must be a path to re-execute the probe");
+    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    char *argv[] = {(char *)self, "--context", "exec_child", NULL};
+    execv(self, argv);
+    die(3, "exec", strerror(errno));
+}
+
+/* ---- unmasked exceptions (Intel SDM Vol.1 11.5.1: #XM -> SIGFPE) ---- */
+static volatile sig_atomic_t trap_code, trap_hits;
+static volatile uint32_t trap_mxcsr, trap_saved;
+
+NAN_HANDLER void nan_on_fpe(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig;
+    trap_hits++;
+    trap_code = si->si_code;
+    trap_mxcsr = nan_mxcsr_get();
+#if defined(__linux__)
+    ucontext_t *u = uc;
+    trap_saved = u->uc_mcontext.fpregs ? u->uc_mcontext.fpregs->mxcsr : 0xffffffffu;
+#else
+    (void)uc;
+    trap_saved = 0xffffffffu;
+#endif
+    siglongjmp(jump, 1);
+}
+
+static void one_trap(cJSON *traps, const char *exc, uint32_t unmask, uint32_t a, uint32_t b, int div)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = (void (*)(int, siginfo_t *, void *))(void (*)(void))nan_stub_fpe;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGFPE, &sa, NULL);
+    trap_hits = 0, trap_code = 0, trap_mxcsr = 0, trap_saved = 0;
+    uint32_t mx = NAN_MXCSR_DEFAULT & ~unmask;
+    volatile int delivered = 0;
+    if (sigsetjmp(jump, 1) == 0) {
+        uint32_t x = a;
+        if (div)
+            __asm__ volatile("ldmxcsr %[m]\n\tmovd %[x], %%xmm0\n\tmovd %[y], %%xmm1\n\t"
+                             "divss %%xmm1, %%xmm0\n\tmovd %%xmm0, %[x]"
+                             : [x] "+r"(x) : [m] "m"(mx), [y] "r"(b) : "xmm0", "xmm1");
+        else
+            __asm__ volatile("ldmxcsr %[m]\n\tmovd %[x], %%xmm0\n\tmovd %[y], %%xmm1\n\t"
+                             "addss %%xmm1, %%xmm0\n\tmovd %%xmm0, %[x]"
+                             : [x] "+r"(x) : [m] "m"(mx), [y] "r"(b) : "xmm0", "xmm1");
+        nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    } else {
+        delivered = 1;
+    }
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    char h[16], s[16];
+    snprintf(h, sizeof h, "0x%04x", (unsigned)trap_mxcsr);
+    snprintf(s, sizeof s, "0x%02x", (unsigned)(trap_saved & 0x3f));
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "exception", exc);
+    cJSON_AddBoolToObject(t, "delivered", delivered);
+    cJSON_AddNumberToObject(t, "si_code", delivered ? trap_code : -1);
+    cJSON_AddStringToObject(t, "handler_mxcsr", delivered ? h : "");
+    cJSON_AddStringToObject(t, "saved_status", delivered && trap_saved != 0xffffffffu ? s : "");
+    cJSON_AddItemToArray(traps, t);
+}
+
+/* ---- output ---- */
+static cJSON *phase_json(const phase *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    char mx[16];
+    snprintf(mx, sizeof mx, "0x%04x", (unsigned)*p->mxcsr);
+    cJSON_AddStringToObject(o, "phase", p->name);
+    if (p->mode >= 0)
+        cJSON_AddStringToObject(o, "mode", nan_modes[p->mode].name);
+    else
+        cJSON_AddNullToObject(o, "mode");
+    cJSON_AddStringToObject(o, "mxcsr", mx);
+    cJSON *res = cJSON_AddObjectToObject(o, "results");
+    cJSON *skipped = cJSON_AddArrayToObject(o, "skipped_ops");
+    for (int k = 0; k < nan_op_count; k++) {
+        if (!nan_table_op_supported(k)) {
+            char why[96];
+            snprintf(why, sizeof why, "%s: the guest CPU lacks %s", nan_ops[k].name,
+                     nan_ops[k].feat == F_FMA ? "FMA (CPUID.1:ECX.FMA with OS YMM state)"
+                                             : "SSE4.1 (CPUID.1:ECX.SSE4_1)");
+            cJSON_AddItemToArray(skipped, cJSON_CreateString(why));
+            continue;
+        }
+        int n = nan_case_count(k);
+        char *s = malloc((size_t)n * NAN_REC_HEX + 1);
+        if (!s)
+            die(3, "output", "out of memory");
+        const nan_rec *r = p->recs + nan_case_offset(k);
+        for (int i = 0; i < n; i++)
+            nan_rec_encode(&r[i], s + (size_t)i * NAN_REC_HEX);
+        s[(size_t)n * NAN_REC_HEX] = '\0';
+        cJSON_AddStringToObject(res, nan_ops[k].name, s);
+        free(s);
+    }
+    return o;
+}
+
+static const char *self_path;
+
+static void ctx_pthread(void) { in_thread(add_phase("thread", -1)); }
+
+static void ctx_mxcsr_write_pthread(void)
+{
+    phase *p = add_phase("thread", -1);
+    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    in_thread(p);
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+}
+
+static void ctx_exec_self(void) { ctx_exec(self_path); }
+
+static void ctx_exec_child(void) { run_phase(add_phase("exec_child", -1)); }
+
+/* Contexts that run the table in phases (main_thread and trap are special). */
+static const struct {
+    const char *name;
+    void (*run)(void);
+} contexts[] = {
+    {"pthread", ctx_pthread},
+    {"signal_raise", ctx_signal_raise},
+    {"signal_pthread_kill", ctx_signal_pthread_kill},
+    {"after_handler", ctx_after_handler},
+    {"sigaltstack", ctx_sigaltstack},
+    {"siglongjmp", ctx_siglongjmp},
+    {"mxcsr_write", ctx_mxcsr_write},
+    {"mxcsr_write_pthread", ctx_mxcsr_write_pthread},
+    {"fork", ctx_fork},
+    {"exec", ctx_exec_self},
+    {"exec_child", ctx_exec_child},
+};
+
+static int parse_modes(const char *spec)
+{
+    for (int m = 0; m < NAN_MODE_COUNT; m++) {
+        if (strcmp(spec, "all") == 0 || (strcmp(spec, "base") == 0 && nan_modes[m].base))
+            add_phase(nan_modes[m].name, m);
+    }
+    if (nphases > 0)
+        return 0;
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", spec);
+    char *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int m = nan_mode_find(t);
+        if (m < 0)
+            return -1;
+        add_phase(nan_modes[m].name, m);
+    }
+    return nphases > 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *context = NULL, *modes = "base";
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--context") == 0 && i + 1 < argc)
+            context = argv[++i];
+        else if (strcmp(argv[i], "--modes") == 0 && i + 1 < argc)
+            modes = argv[++i];
+        else
+            die(2, "usage", "nan-probe --context CONTEXT [--modes base|all|NAME,...]");
+    }
+    if (!context)
+        die(2, "usage", "nan-probe --context CONTEXT [--modes base|all|NAME,...]");
+    (void)nan_table_op_supported(0); /* CPUID once, outside any handler */
+    facts = cJSON_CreateObject();
+    cJSON *traps = cJSON_CreateArray();
+    const char *shown = strcmp(context, "exec_child") == 0 ? "exec" : context;
+    if (strcmp(context, "main_thread") == 0) {
+        if (parse_modes(modes) != 0)
+            die(2, "--modes", "not base, all or a list of known mode names");
+        for (int i = 0; i < nphases; i++)
+            run_phase(&phases[i]);
+    } else if (strcmp(context, "trap") == 0) {
+        one_trap(traps, "IE", 0x0080, 0x7f800001u, 0x3f800000u, 0); /* SNaN + 1, IM clear */
+        one_trap(traps, "ZE", 0x0200, 0x3f800000u, 0x00000000u, 1); /* 1 / 0, ZM clear */
+    } else {
+        self_path = argv[0];
+        unsigned i = 0;
+        while (i < sizeof contexts / sizeof contexts[0] && strcmp(contexts[i].name, context) != 0)
+            i++;
+        if (i == sizeof contexts / sizeof contexts[0])
+            die(2, "--context", "unknown context (see docs/nan_semantics.md)");
+        contexts[i].run();
+    }
+    char digest[20];
+    snprintf(digest, sizeof digest, "%016llx", (unsigned long long)nan_case_table_digest());
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "probe", "nan_semantics");
+    cJSON_AddNumberToObject(root, "schema", 1);
+    cJSON_AddStringToObject(root, "context", shown);
+#if defined(__APPLE__)
+    cJSON_AddStringToObject(root, "os", "macos");
+#else
+    cJSON_AddStringToObject(root, "os", "linux");
+#endif
+    cJSON_AddStringToObject(root, "case_table", digest);
+    cJSON *feat = cJSON_AddObjectToObject(root, "features");
+    int sse41 = -1, fma = -1;
+    for (int k = 0; k < nan_op_count; k++) {
+        if (nan_ops[k].feat == F_SSE41)
+            sse41 = nan_table_op_supported(k);
+        if (nan_ops[k].feat == F_FMA)
+            fma = nan_table_op_supported(k);
+    }
+    cJSON_AddBoolToObject(feat, "sse41", sse41 == 1);
+    cJSON_AddBoolToObject(feat, "fma", fma == 1);
+    cJSON *arr = cJSON_AddArrayToObject(root, "phases");
+    for (int i = 0; i < nphases; i++)
+        cJSON_AddItemToArray(arr, phase_json(&phases[i]));
+    cJSON_AddItemToObject(root, "facts", facts);
+    cJSON_AddItemToObject(root, "traps", traps);
+    char *text = cJSON_PrintUnformatted(root);
+    if (!text)
+        die(3, "output", "out of memory");
+    fputs(text, stdout);
+    fputc('\n', stdout);
+    free(text);
+    cJSON_Delete(root);
+    return fflush(stdout) == 0 ? 0 : 3;
+}

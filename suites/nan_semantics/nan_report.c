@@ -1,0 +1,195 @@
+/* nan_report.c — see nan_report.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "nan_report.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+nan_group *nan_groups_add(nan_groups *gs, const char *rule, const char *detail, const char *op,
+                          int *fresh)
+{
+    *fresh = 0;
+    nan_group *g = NULL;
+    for (int i = 0; i < gs->n && !g; i++)
+        if (strcmp(gs->g[i].rule, rule) == 0 && strcmp(gs->g[i].detail, detail) == 0)
+            g = &gs->g[i];
+    if (!g) {
+        nan_group *ng = realloc(gs->g, (size_t)(gs->n + 1) * sizeof *ng);
+        if (!ng)
+            return NULL;
+        gs->g = ng;
+        g = &gs->g[gs->n++];
+        memset(g, 0, sizeof *g);
+        snprintf(g->rule, sizeof g->rule, "%s", rule);
+        snprintf(g->detail, sizeof g->detail, "%s", detail);
+        *fresh = 1;
+    }
+    g->count++;
+    /* op list: comma-separated, each once, "..." once full */
+    size_t ol = strlen(op), len = strlen(g->ops);
+    const char *p = g->ops;
+    int seen = 0;
+    while ((p = strstr(p, op)) != NULL) {
+        if ((p == g->ops || p[-1] == ' ') && (p[ol] == ',' || p[ol] == '\0'))
+            seen = 1;
+        p += ol;
+    }
+    if (!seen && !strstr(g->ops, "...")) {
+        if (len + ol + 6 < sizeof g->ops)
+            snprintf(g->ops + len, sizeof g->ops - len, "%s%s", len ? ", " : "", op);
+        else
+            snprintf(g->ops + len, sizeof g->ops - len, ", ...");
+    }
+    return g;
+}
+
+void nan_groups_free(nan_groups *gs)
+{
+    for (int i = 0; i < gs->n; i++)
+        cJSON_Delete(gs->g[i].example);
+    free(gs->g);
+    cJSON_Delete(gs->notes);
+    memset(gs, 0, sizeof *gs);
+}
+
+static void slug(const char *in, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; *in && k + 1 < n; in++)
+        out[k++] = isalnum((unsigned char)*in) ? (char)tolower((unsigned char)*in) : '_';
+    out[k] = '\0';
+}
+
+static cJSON *matrix(const nan_run_info *ri, const char *cell)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "table", "runner × context");
+    cJSON_AddStringToObject(m, "row", ri->runner);
+    cJSON_AddStringToObject(m, "col", ri->context);
+    cJSON_AddStringToObject(m, "cell", cell);
+    return m;
+}
+
+static void write_fragment(const nan_run_info *ri, const nan_groups *gs, const bg_verdict *v,
+                           nan_known *kd)
+{
+    const char *cf = getenv("BG_CHECKS_FILE");
+    if (!cf || !*cf)
+        return;
+    char path[2048];
+    const char *slash = strrchr(cf, '/');
+    snprintf(path, sizeof path, "%.*s/nan_semantics--%s.md", slash ? (int)(slash - cf) : 1,
+             slash ? cf : ".", ri->test);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "#### %s: %s (%s), context %s\n\n", ri->test, ri->runner, ri->version, ri->context);
+    fprintf(f, "%ld cases compared, %ld not compared; %d deviation group(s).\n\n", gs->checked,
+            gs->skipped, gs->n);
+    if (gs->n > 0) {
+        fprintf(f, "| verdict | rule | detail | cases | ops | example: expected | observed |\n");
+        fprintf(f, "|---|---|---|---|---|---|---|\n");
+        for (int i = 0; i < gs->n; i++) {
+            const nan_group *g = &gs->g[i];
+            fprintf(f, "| %s | %s | %s | %ld | %s | `%s` | `%s` |\n", bg_verdict_name(v[i]), g->rule,
+                    g->detail, g->count, g->ops, g->expected, g->observed);
+        }
+    }
+    for (int i = 0; i < kd->n; i++)
+        if (!kd->lines[i].used)
+            fprintf(f, "\nKnown deviation %s:%d (%s %s) was not observed.\n", kd->path,
+                    kd->lines[i].lineno, kd->lines[i].rule, kd->lines[i].detail);
+    fclose(f);
+}
+
+bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, nan_known *kd)
+{
+    bg_status st = BG_OK;
+    int fails = 0, xfails = 0;
+    bg_verdict *v = calloc((size_t)gs->n + 1, sizeof *v);
+    if (!v)
+        return BG_E_NOMEM;
+    for (int i = 0; i < gs->n; i++) {
+        nan_group *g = &gs->g[i];
+        nan_known_line *kl = nan_known_match(kd, g->rule, g->detail);
+        v[i] = kl ? BG_XFAIL : BG_FAIL;
+        kl ? xfails++ : fails++;
+        char name[512], ds[100];
+        slug(g->detail, ds, sizeof ds);
+        snprintf(name, sizeof name, "%s.%s%s%s", ri->test, g->rule, *ds ? "." : "", ds);
+        cJSON *d = cJSON_CreateObject();
+        cJSON_AddStringToObject(d, "rule", g->rule);
+        cJSON_AddStringToObject(d, "detail", g->detail);
+        cJSON_AddNumberToObject(d, "cases", (double)g->count);
+        cJSON_AddStringToObject(d, "ops", g->ops);
+        cJSON_AddStringToObject(d, "runner", ri->runner);
+        cJSON_AddStringToObject(d, "runner_version", ri->version);
+        if (kl) {
+            char where[1100];
+            snprintf(where, sizeof where, "%s:%d", kd->path, kl->lineno);
+            cJSON_AddStringToObject(d, "known", where);
+            cJSON_AddStringToObject(d, "reference", kl->reference);
+        }
+        if (g->example) {
+            cJSON_AddItemToObject(d, "example", g->example);
+            g->example = NULL;
+        }
+        if (bg_check_emit(c, name, v[i], cJSON_CreateString(g->expected),
+                          cJSON_CreateString(g->observed), d) != BG_OK)
+            st = BG_E_IO;
+    }
+    for (int i = 0; i < kd->n; i++) {
+        nan_known_line *l = &kd->lines[i];
+        if (l->used)
+            continue;
+        char name[512], exp[400], where[1100];
+        snprintf(name, sizeof name, "%s.known.%s", ri->test, l->rule);
+        snprintf(exp, sizeof exp, "deviation %s (%s) as listed", l->rule, l->detail);
+        snprintf(where, sizeof where, "%s:%d", kd->path, l->lineno);
+        cJSON *d = cJSON_CreateObject();
+        cJSON_AddStringToObject(d, "known", where);
+        cJSON_AddStringToObject(d, "reference", l->reference);
+        cJSON_AddStringToObject(d, "action", ri->probe_ok ? "the runner no longer deviates here: "
+                                                            "remove the line"
+                                                          : "not checkable: the probe did not finish");
+        if (bg_check_emit(c, name, ri->probe_ok ? BG_XPASS : BG_INCONCLUSIVE, cJSON_CreateString(exp),
+                          cJSON_CreateString("not observed"), d) != BG_OK)
+            st = BG_E_IO;
+    }
+    int stale = 0;
+    for (int i = 0; i < kd->n; i++)
+        stale += !kd->lines[i].used && ri->probe_ok;
+    char cell[96], obs[200];
+    if (fails)
+        snprintf(cell, sizeof cell, "%d unexpected", fails);
+    else if (stale)
+        snprintf(cell, sizeof cell, "%d known not seen", stale);
+    else if (xfails)
+        snprintf(cell, sizeof cell, "%d known", xfails);
+    else
+        snprintf(cell, sizeof cell, "%ld ok", gs->checked);
+    snprintf(obs, sizeof obs, "%ld cases compared, %d unexpected and %d known deviation groups, "
+             "%d known deviations not seen", gs->checked, fails, xfails, stale);
+    cJSON *d = cJSON_CreateObject();
+    cJSON_AddStringToObject(d, "runner", ri->runner);
+    cJSON_AddStringToObject(d, "runner_version", ri->version);
+    cJSON_AddStringToObject(d, "context", ri->context);
+    cJSON_AddNumberToObject(d, "cases_compared", (double)gs->checked);
+    cJSON_AddNumberToObject(d, "cases_not_compared", (double)gs->skipped);
+    cJSON_AddNumberToObject(d, "probe_wall_s", ri->probe_wall_s);
+    if (gs->notes) {
+        cJSON_AddItemToObject(d, "notes", gs->notes);
+        gs->notes = NULL;
+    }
+    cJSON_AddItemToObject(d, "matrix", matrix(ri, cell));
+    bg_verdict sv = fails ? BG_FAIL : stale ? BG_XPASS : xfails ? BG_XFAIL : BG_PASS;
+    if (bg_check_emit(c, ri->test, sv,
+                      cJSON_CreateString("0 unexpected deviation groups, every known one seen"),
+                      cJSON_CreateString(obs), d) != BG_OK)
+        st = BG_E_IO;
+    write_fragment(ri, gs, v, kd);
+    free(v);
+    return st;
+}

@@ -1,0 +1,59 @@
+/* nan_report.h — deviation groups, their checks and the report fragment.
+ *
+ * A group is one root cause: rule + detail (nan_classify.h).  It counts the
+ * deviating cases, lists the ops it touched and keeps the first case as its
+ * example (op, phase, mode, case index, operands, expected vs observed bits).
+ * Emitting turns each group into one check (fail, or xfail when a known
+ * deviation line matches), each unused applicable known line into an xpass
+ * (inconclusive when the probe did not run to the end), plus one summary
+ * check carrying details.matrix {table "runner × context"} and the runner's
+ * version, and writes the grouped list as a Markdown fragment
+ * $(dirname $BG_CHECKS_FILE)/nan_semantics--<test>.md.
+ */
+#ifndef NAN_REPORT_H
+#define NAN_REPORT_H
+
+#include <cjson/cJSON.h>
+
+#include "buildgate/bg_check.h"
+#include "nan_known.h"
+
+typedef struct nan_group {
+    char rule[48];
+    char detail[96];
+    long count;
+    char ops[200];
+    char expected[256];   /* example, bits */
+    char observed[256];
+    cJSON *example;       /* owned */
+} nan_group;
+
+typedef struct nan_groups {
+    nan_group *g;
+    int n;
+    long checked;         /* cases compared */
+    long skipped;         /* cases not compared (op unsupported by guest or fixture) */
+    cJSON *notes;         /* array of strings (skips, runner facts) */
+} nan_groups;
+
+/* Adds one deviating case to the group rule+detail (created on first use).
+ * Returns the group and sets *fresh when it was just created, so the caller
+ * fills expected/observed/example once. */
+nan_group *nan_groups_add(nan_groups *gs, const char *rule, const char *detail, const char *op,
+                          int *fresh);
+
+void nan_groups_free(nan_groups *gs);
+
+typedef struct nan_run_info {
+    const char *test;      /* BG_TEST_NAME or a fallback */
+    const char *runner;
+    const char *version;
+    const char *context;
+    int probe_ok;          /* 0: the probe crashed/hung/printed garbage */
+    double probe_wall_s;
+} nan_run_info;
+
+/* Emits the checks and the fragment; returns BG_OK or BG_E_IO. */
+bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, nan_known *kd);
+
+#endif

@@ -1,0 +1,362 @@
+/* nan-selftest — proves that each nan-check check can fail and says why.
+ *
+ * Usage: nan-selftest SCENARIO NAN_CHECK PROBE FIXTURES_ROOT WORK_DIR RUNNERS_DIR
+ *
+ * Each scenario runs nan-check on purpose-broken input in WORK_DIR (its own
+ * BG_CHECKS_FILE, fixtures root and known-deviation files; the real ones are
+ * never written) and asserts the exit status, the one stderr line and the
+ * checks it records.  Records one check "nan.selftest.<scenario>": pass when
+ * the failure was detected with the right message, else fail with expected
+ * vs observed.  Scenarios:
+ *   known_removed      a known-deviation line of qemu-x86_64 removed -> that
+ *                      deviation is a fail check (skip without qemu)
+ *   known_not_observed a known line the runner does not show -> xpass
+ *   mutant_runner      runner flipping the default NaN's sign -> default-nan fail
+ *   corrupt_fixture    fixture truncated -> exit 5, one "fixture" line
+ *   bad_record         fixture with a non-hex digit in a record -> exit 5
+ *   unknown_runner     --runner nosuch -> exit 2, one line
+ *   missing_runner     BG_X86_RUNNERS command that does not exist -> skip (77)
+ *   hanging_runner     runner that sleeps -> probe-failed "timed out after 2 s"
+ *   crashing_runner    runner killed by SIGSEGV -> probe-failed "killed by signal 11"
+ *   fixture_no_replace --write-fixture on an existing fixture -> exit 6
+ * Exit: as bg_checks_close (0 pass, 1 fail, 77 skip); 2 usage.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buildgate/bg_check.h"
+#include "buildgate/bg_json.h"
+#include "buildgate/bg_proc.h"
+
+typedef struct ctx {
+    const char *check, *probe, *fixtures, *work, *runners;
+    char checks_file[1200], root[1200];
+} ctx;
+
+typedef struct outcome {
+    int code;        /* exit status, or -signal */
+    char err[4096];  /* stderr */
+    int err_lines;
+    cJSON *checks;   /* array of the checks nan-check recorded */
+} outcome;
+
+static int write_file(const char *path, const char *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t w = fwrite(data, 1, n, f);
+    return (fclose(f) == 0 && w == n) ? 0 : -1;
+}
+
+/* The whole file, NUL-terminated (caller frees); NULL when unreadable. */
+static char *read_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *b = NULL;
+    long size = (fseek(f, 0, SEEK_END) == 0) ? ftell(f) : -1;
+    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)size + 1)) != NULL) {
+        *n = fread(b, 1, (size_t)size, f);
+        b[*n] = '\0';
+    }
+    fclose(f);
+    return b;
+}
+
+/* A fixtures root in WORK_DIR/<name>: golden fixture linked from the real
+ * one (or written from data), known/ empty. */
+static int make_root(ctx *c, const char *name, const char *golden_data, size_t golden_len)
+{
+    char p[1400];
+    snprintf(c->root, sizeof c->root, "%s/%s", c->work, name);
+    mkdir(c->work, 0755);
+    mkdir(c->root, 0755);
+    snprintf(p, sizeof p, "%s/nan_semantics", c->root);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/nan_semantics/known", c->root);
+    mkdir(p, 0755);
+    char cmd[3000];
+    snprintf(cmd, sizeof cmd, "rm -f '%s'/nan_semantics/known/*.tsv '%s'/nan_semantics/golden-x86_64.json",
+             c->root, c->root);
+    if (system(cmd) != 0)
+        return -1;
+    snprintf(p, sizeof p, "%s/nan_semantics/golden-x86_64.json", c->root);
+    if (golden_data)
+        return write_file(p, golden_data, golden_len);
+    char real[1400];
+    snprintf(real, sizeof real, "%s/nan_semantics/golden-x86_64.json", c->fixtures);
+    return symlink(real, p);
+}
+
+static outcome run_check(ctx *c, char **args, const char *extra_env)
+{
+    outcome o = {0};
+    snprintf(c->checks_file, sizeof c->checks_file, "%s/checks.jsonl", c->work);
+    unlink(c->checks_file);
+    char *argv[32];
+    int n = 0;
+    argv[n++] = (char *)c->check;
+    for (int i = 0; args[i] && n < 30; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    char e1[1300], e2[1300], e3[2000];
+    snprintf(e1, sizeof e1, "BG_CHECKS_FILE=%s", c->checks_file);
+    snprintf(e2, sizeof e2, "BG_FIXTURES_DIR=%s", c->root);
+    snprintf(e3, sizeof e3, "%s", extra_env ? extra_env : "BG_SELFTEST=1");
+    char *env[] = {e1, e2, "BG_TEST_NAME=nan.selftest.inner", e3, NULL};
+    bg_proc_result r;
+    if (bg_proc_run(argv, env, 120, (size_t)64 << 20, &r) != BG_OK) {
+        o.code = -1000;
+        return o;
+    }
+    o.code = r.exited ? r.code : -r.sig;
+    snprintf(o.err, sizeof o.err, "%s", r.err);
+    for (const char *p = r.err; *p; p++)
+        o.err_lines += *p == '\n';
+    bg_proc_result_free(&r);
+    o.checks = cJSON_CreateArray();
+    size_t len;
+    char *text = read_file(c->checks_file, &len);
+    for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+        cJSON *j = cJSON_Parse(line);
+        if (j)
+            cJSON_AddItemToArray(o.checks, j);
+    }
+    free(text);
+    return o;
+}
+
+/* First recorded check with this verdict whose details.rule (and detail
+ * prefix, if given) match; NULL if none. */
+static const cJSON *find(const outcome *o, const char *verdict, const char *rule, const char *detail)
+{
+    const cJSON *ch;
+    cJSON_ArrayForEach(ch, o->checks) {
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(ch, "details");
+        const char *v = bg_json_str(ch, "verdict"), *r = bg_json_str(d, "rule"),
+                   *dt = bg_json_str(d, "detail");
+        if (v && strcmp(v, verdict) == 0 && (!rule || (r && strcmp(r, rule) == 0)) &&
+            (!detail || (dt && strncmp(dt, detail, strlen(detail)) == 0)))
+            return ch;
+    }
+    return NULL;
+}
+
+static int has_verdict(const outcome *o, const char *verdict)
+{
+    const cJSON *ch;
+    cJSON_ArrayForEach(ch, o->checks) {
+        const char *v = bg_json_str(ch, "verdict");
+        if (v && strcmp(v, verdict) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Verdict of a scenario: exp/obs describe what was asserted. */
+typedef struct result {
+    bg_verdict v;
+    char exp[2048], obs[2048];
+} result;
+
+static void expect_exit_line(result *res, const outcome *o, int code, const char *prefix)
+{
+    int ok = o->code == code && o->err_lines == 1 && strncmp(o->err, prefix, strlen(prefix)) == 0;
+    res->v = ok ? BG_PASS : BG_FAIL;
+    snprintf(res->exp, sizeof res->exp, "exit %d and one stderr line starting '%s'", code, prefix);
+    snprintf(res->obs, sizeof res->obs, "exit %d, %d stderr line(s): %.600s", o->code, o->err_lines, o->err);
+}
+
+static void expect_group(result *res, const outcome *o, int code, const char *verdict, const char *rule,
+                         const char *detail)
+{
+    const cJSON *ch = find(o, verdict, rule, detail);
+    res->v = (o->code == code && ch) ? BG_PASS : BG_FAIL;
+    snprintf(res->exp, sizeof res->exp, "exit %d and a %s check for rule %s%s%s", code, verdict, rule,
+             detail ? " detail " : "", detail ? detail : "");
+    char *names = cJSON_PrintUnformatted(o->checks);
+    snprintf(res->obs, sizeof res->obs, "exit %d, checks: %.900s", o->code, names ? names : "?");
+    free(names);
+}
+
+static int scenario(ctx *c, const char *name, result *res)
+{
+    char probe_arg[1300];
+    snprintf(probe_arg, sizeof probe_arg, "%s", c->probe);
+    if (strncmp(c->probe, "none:", 5) == 0) {
+        res->v = BG_SKIP;
+        snprintf(res->obs, sizeof res->obs, "%s", c->probe + 5);
+        return 0;
+    }
+    outcome o = {0};
+    char env[1400];
+    if (strcmp(name, "known_removed") == 0 || strcmp(name, "known_not_observed") == 0) {
+        int removed = strcmp(name, "known_removed") == 0;
+        const char *runner = removed ? "qemu-x86_64" : "native";
+        char src[1400], dst[1400];
+        if (make_root(c, name, NULL, 0) != 0)
+            return -1;
+        snprintf(dst, sizeof dst, "%s/nan_semantics/known/%s.tsv", c->root, runner);
+        char rule[64] = "", detail[128] = "";
+        if (removed) {
+            /* copy qemu's list without its first main_thread line */
+            snprintf(src, sizeof src, "%s/nan_semantics/known/%s.tsv", c->fixtures, runner);
+            size_t n;
+            char *text = read_file(src, &n);
+            if (!text) {
+                res->v = BG_FAIL;
+                snprintf(res->exp, sizeof res->exp, "a known-deviation list %s", src);
+                snprintf(res->obs, sizeof res->obs, "cannot read it: %s", strerror(errno));
+                return 0;
+            }
+            FILE *f = fopen(dst, "w");
+            if (!f) {
+                free(text);
+                return -1;
+            }
+            for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+                char copy[2048];
+                snprintf(copy, sizeof copy, "%s", line);
+                char *col[6] = {0};
+                int k = 0;
+                for (char *p = copy; k < 6 && p; k++) {
+                    col[k] = p;
+                    p = strchr(p, '\t');
+                    if (p)
+                        *p++ = '\0';
+                }
+                if (!*rule && line[0] != '#' && k == 6 && col[2] && strstr(col[2], "main_thread")) {
+                    snprintf(rule, sizeof rule, "%s", col[3]);
+                    snprintf(detail, sizeof detail, "%s", strcmp(col[4], "-") == 0 ? "" : col[4]);
+                    continue;
+                }
+                fprintf(f, "%s\n", line);
+            }
+            fclose(f);
+            free(text);
+        } else {
+            const char *line = "# a deviation the native CPU never shows\n"
+                               "native\t*\tmain_thread\tdefault-nan\tobserved 0x7fc00000\tobserved here (self-test)\n";
+            if (write_file(dst, line, strlen(line)) != 0)
+                return -1;
+        }
+        char *args[] = {"--runner", (char *)runner, "--context", "main_thread", "--probe", probe_arg, NULL};
+        char qpath[1024];
+        if (removed && bg_proc_which("qemu-x86_64", qpath, sizeof qpath) != BG_OK) {
+            res->v = BG_SKIP;
+            snprintf(res->obs, sizeof res->obs, "qemu-x86_64 is not installed");
+            return 0;
+        }
+        o = run_check(c, args, NULL);
+        if (removed)
+            expect_group(res, &o, 1, "fail", rule, detail);
+        else {
+            res->v = (o.code == 1 && has_verdict(&o, "xpass")) ? BG_PASS : BG_FAIL;
+            snprintf(res->exp, sizeof res->exp, "exit 1 and an xpass check for the unobserved line");
+            char *all = cJSON_PrintUnformatted(o.checks);
+            snprintf(res->obs, sizeof res->obs, "exit %d, checks: %.900s", o.code, all ? all : "?");
+            free(all);
+        }
+    } else if (strcmp(name, "mutant_runner") == 0) {
+        make_root(c, name, NULL, 0);
+        snprintf(env, sizeof env, "BG_X86_RUNNERS=mutant=%s/mutant-runner.sh", c->runners);
+        char *args[] = {"--runner", "mutant", "--context", "main_thread", "--probe", probe_arg, NULL};
+        o = run_check(c, args, env);
+        expect_group(res, &o, 1, "fail", "default-nan", "observed 0x7fc00000");
+    } else if (strcmp(name, "corrupt_fixture") == 0 || strcmp(name, "bad_record") == 0) {
+        char real[1400];
+        snprintf(real, sizeof real, "%s/nan_semantics/golden-x86_64.json", c->fixtures);
+        size_t n;
+        char *text = read_file(real, &n);
+        if (!text)
+            return -1;
+        if (strcmp(name, "corrupt_fixture") == 0) {
+            n /= 2; /* truncated in the middle of a record string */
+        } else {
+            char *p = strstr(text, "\"addss\":");
+            p = p ? strchr(p + 8, '"') : NULL;
+            if (p)
+                p[1] = 'z'; /* a non-hex digit in the first record */
+        }
+        int rc = make_root(c, name, text, n);
+        free(text);
+        if (rc != 0)
+            return -1;
+        char *args[] = {"--runner", "native", "--context", "main_thread", "--probe", probe_arg, NULL};
+        o = run_check(c, args, NULL);
+        expect_exit_line(res, &o, 5, "buildgate: nan-check: fixture");
+    } else if (strcmp(name, "unknown_runner") == 0) {
+        make_root(c, name, NULL, 0);
+        char *args[] = {"--runner", "nosuch", "--context", "main_thread", "--probe", probe_arg, NULL};
+        o = run_check(c, args, NULL);
+        expect_exit_line(res, &o, 2, "buildgate: nan-check: unknown runner 'nosuch'");
+    } else if (strcmp(name, "missing_runner") == 0) {
+        make_root(c, name, NULL, 0);
+        char *args[] = {"--runner", "gone", "--context", "main_thread", "--probe", probe_arg, NULL};
+        o = run_check(c, args, "BG_X86_RUNNERS=gone=/nonexistent/translator");
+        const cJSON *sk = NULL, *ch;
+        cJSON_ArrayForEach(ch, o.checks) {
+            const char *v = bg_json_str(ch, "verdict"), *ob = bg_json_str(ch, "observed");
+            if (v && strcmp(v, "skip") == 0 && ob && strstr(ob, "/nonexistent/translator"))
+                sk = ch;
+        }
+        res->v = (o.code == 77 && sk) ? BG_PASS : BG_FAIL;
+        snprintf(res->exp, sizeof res->exp, "exit 77 and a skip check naming /nonexistent/translator");
+        char *all = cJSON_PrintUnformatted(o.checks);
+        snprintf(res->obs, sizeof res->obs, "exit %d, checks: %.900s", o.code, all ? all : "?");
+        free(all);
+    } else if (strcmp(name, "hanging_runner") == 0 || strcmp(name, "crashing_runner") == 0) {
+        int hang = strcmp(name, "hanging_runner") == 0;
+        make_root(c, name, NULL, 0);
+        snprintf(env, sizeof env, "BG_X86_RUNNERS=%s=%s/%s-runner.sh", hang ? "hang" : "crash",
+                 c->runners, hang ? "hang" : "crash");
+        char *args[] = {"--runner", hang ? "hang" : "crash", "--context", "pthread", "--probe", probe_arg,
+                        "--timeout", "2", NULL};
+        o = run_check(c, args, env);
+        expect_group(res, &o, 1, "fail", "probe-failed", hang ? "timed out after 2 s" : "killed by signal 11");
+    } else if (strcmp(name, "fixture_no_replace") == 0) {
+        make_root(c, name, NULL, 0);
+        char *args[] = {"--write-fixture", "--reason", "self-test", "--probe", probe_arg, NULL};
+        o = run_check(c, args, NULL);
+        expect_exit_line(res, &o, 6, "buildgate: nan-check: fixture");
+    } else {
+        return -2;
+    }
+    cJSON_Delete(o.checks);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 7) {
+        bg_errorf("nan-selftest", "usage: nan-selftest SCENARIO NAN_CHECK PROBE FIXTURES_ROOT WORK_DIR RUNNERS_DIR");
+        return BG_EXIT_USAGE;
+    }
+    ctx c = {.check = argv[2], .probe = argv[3], .fixtures = argv[4], .work = argv[5], .runners = argv[6]};
+    result res = {.v = BG_FAIL};
+    int rc = scenario(&c, argv[1], &res);
+    if (rc == -2) {
+        bg_errorf("nan-selftest", "unknown scenario '%s'", argv[1]);
+        return BG_EXIT_USAGE;
+    }
+    if (rc != 0) {
+        res.v = BG_FAIL;
+        snprintf(res.exp, sizeof res.exp, "scenario set up in %s", c.work);
+        snprintf(res.obs, sizeof res.obs, "could not prepare it: %s", strerror(errno));
+    }
+    bg_checks *chk = bg_checks_open("nan_semantics");
+    if (!chk)
+        return BG_EXIT_IO;
+    char name[200];
+    snprintf(name, sizeof name, "nan.selftest.%s", argv[1]);
+    bg_check_emit_str(chk, name, res.v, res.exp, res.obs, NULL);
+    return bg_checks_close(chk);
+}
