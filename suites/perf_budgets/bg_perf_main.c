@@ -8,9 +8,9 @@
  *     Same-job A/B: runs base and head interleaved (round r runs AB when r is
  *     even, BA when odd), K repetitions each per round, then compares; the
  *     benchmarks found inconclusive are rerun (just those, max_reruns times).
- * bg-perf baseline --baseline FILE --exe EXE [--filter RE] [--rounds N] [--reps K]
+ * bg-perf baseline --baseline FILE|DIR --exe EXE [--filter RE] [--rounds N] [--reps K]
  *     [--min-time S] [--work-dir D] [--budgets B] [--env K=V]...
- *     Head against the stored per-host baseline.  A missing baseline is a
+ *     Head against the stored per-host baseline (DIR: DIR/<host key>.json).  A missing baseline is a
  *     `skip` naming the host key and the command that records one.
  * bg-perf record --out FILE --reason R --from F... [--commit C] [--flags S]
  *     [--build-type T] [--budgets B] [--force]      (ci/update-baselines)
@@ -287,8 +287,13 @@ static int mode_baseline(opts *o, const cJSON *budgets)
 {
     if (!o->baseline || !o->head_exe)
         return bg_exit_code(usage("baseline needs --baseline FILE and --exe EXE"));
-    char key[160];
+    char key[160], path[1200];
     host_key(key, sizeof key);
+    struct stat sb;
+    if (stat(o->baseline, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        snprintf(path, sizeof path, "%s/%s.json", o->baseline, key);
+        o->baseline = path;
+    }
     FILE *f = fopen(o->baseline, "r");
     if (!f)
         return perf_report_no_baseline(key, o->baseline);
@@ -315,6 +320,12 @@ static int mode_record(const opts *o, const cJSON *budgets, int argc, char **arg
         size_t k = strlen(cmd);
         snprintf(cmd + k, sizeof cmd - k, "%s%s", i ? " " : "", argv[i]);
     }
+    const char *base = strrchr(o->out, '/');
+    base = base ? base + 1 : o->out;
+    size_t kl = strlen(key);
+    if (strncmp(base, key, kl) != 0 || strcmp(base + kl, ".json") != 0)
+        return bg_exit_code(bg_fail(BG_E_USAGE, "update-baselines",
+                                    "%s is not this host's baseline file (%s.json): refusing", o->out, key));
     perf_set set = {0};
     bg_status st = BG_OK;
     const char *metric = perf_budgets_metric(budgets);

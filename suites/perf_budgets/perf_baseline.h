@@ -34,8 +34,9 @@ typedef struct perf_record_opts {
  * set->context) atomically, keeping the history of the file it replaces and
  * printing each benchmark's old -> new median.  Refuses (BG_E_USAGE, nothing
  * written): an empty reason; build_type Debug or a Google Benchmark context
- * with "library_build_type": "debug" or "cpu_scaling_enabled": true, unless
- * force; an existing file of another host or schema (BG_E_FIXTURE). */
+ * with "cpu_scaling_enabled": true, unless force (a Google Benchmark library
+ * that reports "library_build_type": "debug", as Debian 12's does, is only
+ * noted: the context is stored in the provenance); an existing file of another host or schema (BG_E_FIXTURE). */
 bg_status perf_baseline_record(const perf_record_opts *o, const perf_set *set);
 
 #endif
