@@ -5,6 +5,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -147,8 +149,36 @@ void bg_bench_register_cxx_reference(void)
     benchmark::RegisterBenchmark("bg_bench/overhead/cxx_loop", cxx_reference)->Arg(88172645463325252LL);
 }
 
+// Takes --bg_iterations=N out of argv (before Google Benchmark sees it) and
+// fixes every registered benchmark to N iterations.  0 when absent, -1 bad.
+static long long take_fixed_iterations(int *argc, char **argv)
+{
+    long long n = 0;
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (std::strncmp(argv[i], "--bg_iterations=", 16) == 0) {
+            char *end;
+            n = std::strtoll(argv[i] + 16, &end, 10);
+            if (*end || n < 1)
+                return -1;
+            continue;
+        }
+        argv[out++] = argv[i];
+    }
+    *argc = out;
+    argv[out] = nullptr;
+    for (bg_bench *b : registry())
+        if (n > 0)
+            b->gb->Iterations(n);
+    return n;
+}
+
 int bg_bench_main(int argc, char **argv)
 {
+    if (take_fixed_iterations(&argc, argv) < 0) {
+        std::fprintf(stderr, "buildgate: bench: --bg_iterations=N needs an integer N >= 1\n");
+        return 2;
+    }
     benchmark::Initialize(&argc, argv);
     if (argc > 1) {
         std::fprintf(stderr, "buildgate: bench: unknown argument '%s' (flags: --benchmark_*)\n", argv[1]);

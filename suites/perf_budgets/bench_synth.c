@@ -2,7 +2,7 @@
  * knob-scaled dependent xorshift64 chain (a kernel whose work is exact, for the
  * gate's self-tests and the A/A and detection studies).
  *
- * synth/chain: 256 dependent xorshift64 steps per iteration (x (100+p)/100
+ * synth/chain: 1000 dependent xorshift64 steps per iteration (x (100+p)/100
  *   with the knob), items = iterations.
  * bg_bench/overhead/c_batch: one xorshift64 step per iteration in a C batch
  *   loop; compare with bg_bench/overhead/cxx_loop (same kernel, C++ range-for).
@@ -15,7 +15,7 @@
 static void chain_run(bg_bench_state *st, uint64_t n, void *ctx)
 {
     (void)ctx;
-    uint64_t steps = perf_knob_scale(256);
+    uint64_t steps = perf_knob_scale(1000);
     uint64_t x = 88172645463325252ULL;
     for (uint64_t i = 0; i < n; i++) {
         for (uint64_t k = 0; k < steps; k++)

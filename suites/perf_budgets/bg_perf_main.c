@@ -14,6 +14,10 @@
  *     `skip` naming the host key and the command that records one.
  * bg-perf record --out FILE --reason R --from F... [--commit C] [--flags S]
  *     [--build-type T] [--budgets B] [--force]      (ci/update-baselines)
+ * bg-perf callgrind --base-exe EXE --head-exe EXE [--base-env K=V]... [--head-env K=V]...
+ *     [--filter RE] [--iterations N=20000] [--work-dir D] [--budgets B]
+ *     Instruction counts (valgrind callgrind Ir per iteration, perf_callgrind.h),
+ *     deterministic, judged against ir_band.  No valgrind: skip (exit 77).
  * bg-perf calibrate --exe EXE [--filter RE] [--rounds N] [--reps K] [--min-time S]
  *     [--work-dir D]   A/A: runs EXE against itself and prints proposed bands.
  *
@@ -35,6 +39,7 @@
 #include "buildgate/bg_host.h"
 #include "perf_baseline.h"
 #include "perf_budget.h"
+#include "perf_callgrind.h"
 #include "perf_gate.h"
 #include "perf_report.h"
 #include "perf_run.h"
@@ -48,7 +53,7 @@ typedef struct opts {
     int nbase, nhead, nbenv, nhenv, nprefix;
     const char *base_exe, *head_exe, *filter, *work_dir, *budgets_path, *baseline, *out, *reason,
         *commit, *flags, *build_type;
-    int rounds, reps, force;
+    int rounds, reps, force, iterations;
     double min_time;
 } opts;
 
@@ -78,7 +83,7 @@ static bg_status parse_int(const char *s, int lo, int hi, int *out)
 
 static bg_status parse(int argc, char **argv, opts *o)
 {
-    *o = (opts){.rounds = 5, .reps = 2, .min_time = 0.05, .work_dir = "bg-perf-work"};
+    *o = (opts){.rounds = 5, .reps = 2, .iterations = 20000, .min_time = 0.05, .work_dir = "bg-perf-work"};
     if (argc < 2)
         return usage("missing mode: compare, ab, baseline, record or calibrate");
     o->mode = argv[1];
@@ -110,6 +115,7 @@ static bg_status parse(int argc, char **argv, opts *o)
         else if (!strcmp(a, "--build-type")) o->build_type = v;
         else if (!strcmp(a, "--rounds")) st = parse_int(v, 1, 1000, &o->rounds);
         else if (!strcmp(a, "--reps")) st = parse_int(v, 1, 1000, &o->reps);
+        else if (!strcmp(a, "--iterations")) st = parse_int(v, 2, 1000000000, &o->iterations);
         else if (!strcmp(a, "--min-time")) {
             char *end;
             o->min_time = strtod(v, &end);
@@ -149,8 +155,8 @@ static void exact_filter(const perf_result *r, size_t n, char *buf, size_t cap)
 static bg_status run_round(const opts *o, int r, const char *filter, perf_set *base, perf_set *head,
                            const char *metric, int with_base)
 {
-    perf_cmd cb = {o->base_exe, o->nprefix ? o->prefix : NULL, o->nbenv ? o->base_env : NULL};
-    perf_cmd ch = {o->head_exe, o->nprefix ? o->prefix : NULL, o->nhenv ? o->head_env : NULL};
+    perf_cmd cb = {o->base_exe, o->nprefix ? o->prefix : NULL, o->nbenv ? o->base_env : NULL, NULL};
+    perf_cmd ch = {o->head_exe, o->nprefix ? o->prefix : NULL, o->nhenv ? o->head_env : NULL, NULL};
     for (int side = 0; side < 2; side++) {
         int is_head = (r % 2 == 0) ? side == 1 : side == 0; /* AB, BA, AB, ... */
         if (!is_head && !with_base)
@@ -276,6 +282,30 @@ static int mode_ab(opts *o, const cJSON *budgets, int aa)
     return rc;
 }
 
+static int mode_callgrind(const opts *o, const cJSON *budgets)
+{
+    if (!o->head_exe || !o->base_exe)
+        return bg_exit_code(usage("callgrind needs --base-exe and --head-exe"));
+    bg_status st = make_work_dir(o->work_dir);
+    perf_cmd cb = {o->base_exe, NULL, o->nbenv ? o->base_env : NULL, NULL};
+    perf_cmd ch = {o->head_exe, NULL, o->nhenv ? o->head_env : NULL, NULL};
+    perf_result *r = NULL;
+    size_t n = 0;
+    perf_set names = {0};
+    if (st == BG_OK)
+        st = perf_callgrind_compare(&cb, &ch, o->filter, o->iterations, o->work_dir, budgets, &r, &n,
+                                    &names);
+    int rc;
+    if (st == BG_E_UNSUPPORTED)
+        rc = perf_report_skip("perf.callgrind.valgrind", "valgrind installed",
+                              "valgrind is not installed: instruction-count mode skipped");
+    else
+        rc = st == BG_OK ? perf_report("callgrind", r, n, 0) : bg_exit_code(st);
+    free(r);
+    perf_set_free(&names);
+    return rc;
+}
+
 static void host_key(char *buf, unsigned n)
 {
     bg_host h;
@@ -357,10 +387,12 @@ int main(int argc, char **argv)
         rc = mode_ab(&o, budgets, 1);
     else if (!strcmp(o.mode, "baseline"))
         rc = mode_baseline(&o, budgets);
+    else if (!strcmp(o.mode, "callgrind"))
+        rc = mode_callgrind(&o, budgets);
     else if (!strcmp(o.mode, "record"))
         rc = mode_record(&o, budgets, argc, argv);
     else
-        rc = bg_exit_code(bg_fail(BG_E_USAGE, "bg-perf", "unknown mode '%s': compare, ab, baseline, record or calibrate", o.mode));
+        rc = bg_exit_code(bg_fail(BG_E_USAGE, "bg-perf", "unknown mode '%s': compare, ab, baseline, callgrind, record or calibrate", o.mode));
     cJSON_Delete(budgets);
     return rc;
 }

@@ -6,7 +6,7 @@
 
 #include "buildgate/bg_json.h"
 
-static const perf_budget builtin = {0.05, 0.01, 0.95, 5, 2000, 2, "real_time"};
+static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 5, 2000, 2, "real_time"};
 
 static void apply(const cJSON *o, perf_budget *b, int allow_metric)
 {
@@ -15,6 +15,7 @@ static void apply(const cJSON *o, perf_budget *b, int allow_metric)
     b->band = bg_json_num(o, "band", b->band);
     b->alpha = bg_json_num(o, "alpha", b->alpha);
     b->level = bg_json_num(o, "level", b->level);
+    b->ir_band = bg_json_num(o, "ir_band", b->ir_band);
     b->min_repetitions = (int)bg_json_num(o, "min_repetitions", b->min_repetitions);
     b->resamples = (int)bg_json_num(o, "resamples", b->resamples);
     b->max_reruns = (int)bg_json_num(o, "max_reruns", b->max_reruns);
@@ -27,6 +28,8 @@ static const char *invalid(const perf_budget *b)
 {
     if (!(b->band > 0 && b->band < 1))
         return "band must be in (0, 1)";
+    if (!(b->ir_band > 0 && b->ir_band < 1))
+        return "ir_band must be in (0, 1)";
     if (!(b->alpha > 0 && b->alpha <= 0.5))
         return "alpha must be in (0, 0.5]";
     if (!(b->level > 0.5 && b->level < 1))

@@ -4,13 +4,14 @@
  *   {"schema": 1,
  *    "defaults": {"band": 0.05, "alpha": 0.01, "min_repetitions": 5,
  *                 "metric": "real_time", "level": 0.95, "resamples": 2000,
- *                 "max_reruns": 2},
+ *                 "max_reruns": 2, "ir_band": 0.002},
  *    "benchmarks": {"<name prefix>": {<any of the default keys>}, ...}}
  * band: relative tolerance (0.05 = the median may move 5%); alpha: the
  * Benjamini-Hochberg false-discovery level; min_repetitions: fewer samples on
  * either side is `inconclusive`; metric: see perf_samples.h; level: bootstrap
  * interval coverage; resamples: bootstrap resamples; max_reruns: how many
- * times `ab` reruns the inconclusive benchmarks.  "metric" is read from
+ * times `ab` reruns the inconclusive benchmarks; ir_band: the band of the
+ * instruction-count mode (callgrind Ir per iteration, deterministic).  "metric" is read from
  * "defaults" only (one metric per run; a per-benchmark one is an error).  For a benchmark the longest
  * matching name prefix wins, then the defaults, then the built-in values above.
  */
@@ -22,7 +23,7 @@
 #include "buildgate/bg_error.h"
 
 typedef struct perf_budget {
-    double band, alpha, level;
+    double band, alpha, level, ir_band;
     int min_repetitions, resamples, max_reruns;
     char metric[64];
 } perf_budget;

@@ -119,6 +119,12 @@ void perf_result_line(const perf_result *r, char *buf, size_t n)
         snprintf(buf, n, "%s: skip (not in the base/baseline; %zu head samples)", r->name, r->n_head);
         return;
     }
+    if (isnan(r->p)) {
+        snprintf(buf, n, "%s: %s ratio %.5f band +-%.2f%% (deterministic, %s per iteration %.6g -> %.6g)",
+                 r->name, perf_outcome_name(r->outcome), r->ratio, 100 * r->budget.band,
+                 r->budget.metric, r->med_base, r->med_head);
+        return;
+    }
     snprintf(buf, n,
              "%s: %s ratio %.4f [%.4f, %.4f] band +-%.1f%% p=%.2g q=%.2g alpha=%.3g (n %zu/%zu, "
              "median %.6g -> %.6g %s)",

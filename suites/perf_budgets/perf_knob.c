@@ -6,12 +6,12 @@
 uint64_t perf_knob_scale(uint64_t units)
 {
     const char *s = getenv("BG_PERF_SLOWDOWN_PCT");
-    long p = 0;
+    double p = 0;
     if (s && *s) {
         char *end;
-        p = strtol(s, &end, 10);
-        if (*end || p < 0 || p > 1000)
+        p = strtod(s, &end);
+        if (*end || !(p >= 0 && p <= 1000))
             p = 0; /* documented range; anything else is ignored, never a crash */
     }
-    return units * (uint64_t)(100 + p) / 100;
+    return (uint64_t)((double)units * (100.0 + p) / 100.0 + 1e-9);
 }

@@ -117,18 +117,23 @@ int perf_report(const char *mode, const perf_result *r, size_t n, int reruns)
     return bg_checks_close(c);
 }
 
-int perf_report_no_baseline(const char *host_key, const char *path)
+int perf_report_skip(const char *name, const char *expected, const char *why)
 {
     bg_checks *c = bg_checks_open("perf_budgets");
     if (!c)
         return BG_EXIT_IO;
+    printf("bg-perf: skip: %s\n", why);
+    bg_check_emit_str(c, name, BG_SKIP, expected, why, NULL);
+    return bg_checks_close(c);
+}
+
+int perf_report_no_baseline(const char *host_key, const char *path)
+{
     char obs[1024];
     snprintf(obs, sizeof obs,
              "no baseline for host %s (%s); record one with: ci/update-baselines --approve \"<reason>\"",
              host_key, path);
-    printf("bg-perf: skip: %s\n", obs);
-    bg_check_emit_str(c, "perf.baseline.host", BG_SKIP, "a baseline for this host", obs, NULL);
-    return bg_checks_close(c);
+    return perf_report_skip("perf.baseline.host", "a baseline for this host", obs);
 }
 
 int perf_calibrate_print(const perf_set *a1, const perf_set *a2, const cJSON *budgets)

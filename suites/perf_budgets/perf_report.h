@@ -18,6 +18,9 @@ int perf_report(const char *mode, const perf_result *r, size_t n, int reruns);
  * command that records one.  Returns 77. */
 int perf_report_no_baseline(const char *host_key, const char *path);
 
+/* One `skip` check with the reason (e.g. a missing tool).  Returns 77. */
+int perf_report_skip(const char *name, const char *expected, const char *why);
+
 /* calibrate: A/A results -> proposed per-benchmark bands as a budgets
  * fragment on stdout: band = max(0.01, 2 x the largest distance of the A/A
  * interval from 1), rounded up to 0.5%.  Returns 0 or an error exit code. */

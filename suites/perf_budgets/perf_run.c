@@ -30,6 +30,8 @@ bg_status perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, doub
     argv[k++] = a_reps;
     argv[k++] = a_min;
     argv[k++] = a_filter;
+    for (int i = 0; cmd->args && cmd->args[i] && k < 62; i++)
+        argv[k++] = cmd->args[i];
     argv[k] = NULL;
     unlink(out);
     pid_t pid = fork();

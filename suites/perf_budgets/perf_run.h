@@ -3,7 +3,7 @@
  * perf_run_bench runs
  *   <prefix...> <exe> --benchmark_out=<out> --benchmark_out_format=json
  *       --benchmark_repetitions=<reps> --benchmark_min_time=<min_time>
- *       [--benchmark_filter=<filter>]
+ *       [--benchmark_filter=<filter>] <args...>
  * with env (NULL-terminated "K=V" strings) added to the environment, its
  * stdout/stderr appended to <out>.log, and waits.  A `prefix` lets a runner
  * (valgrind ..., qemu-x86_64) wrap the program.
@@ -21,6 +21,7 @@ typedef struct perf_cmd {
     const char *exe;
     const char *const *prefix; /* NULL or NULL-terminated */
     const char *const *env;    /* NULL or NULL-terminated "K=V" */
+    const char *const *args;   /* NULL or NULL-terminated: extra arguments after exe */
 } perf_cmd;
 
 bg_status perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, double min_time,

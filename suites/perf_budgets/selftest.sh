@@ -16,6 +16,15 @@ case "$case_" in
     exec "$expect" "$name" --exit 1 --contains "synth/chain: fail ratio" --contains "band +-3.0%" -- \
       "$perf" ab --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=10 \
       --filter '^synth/chain$' --rounds 4 --reps 2 --min-time 0.03 --work-dir "$w" --budgets "$budgets" ;;
+  callgrind_slowdown)  # 0.5% more instructions must fail the instruction-count mode
+    exec "$expect" "$name" --exit 1 --contains "synth/chain: fail ratio 1.005" -- \
+      "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=0.5 \
+      --filter '^synth/chain$' --work-dir "$w" --budgets "$budgets" ;;
+  no_valgrind)  # no valgrind on PATH: one line, a skip (77)
+    mkdir -p "$w/path"; ln -s "$(command -v env)" "$w/path/env"
+    exec "$expect" "$name" --exit 77 --contains "valgrind is not installed" -- \
+      env PATH="$w/path" "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --filter '^synth/chain$' \
+      --work-dir "$w" --budgets "$budgets" ;;
   truncated)
     good; head -c 700 "$w/good.json" >"$w/t.json"
     exec "$expect" "$name" --exit 4 --contains "buildgate: benchmark results:" -- \
