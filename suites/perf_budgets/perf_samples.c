@@ -26,18 +26,27 @@ static double unit_to_ns(const char *unit)
     return 0.0;
 }
 
+/* Makes room for one more element in *arr (n used of *cap, elem bytes each),
+ * doubling from 16. */
+static bg_status grow(void **arr, size_t n, size_t *cap, size_t elem)
+{
+    if (n < *cap)
+        return BG_OK;
+    size_t nc = *cap ? *cap * 2 : 16;
+    void *na = realloc(*arr, nc * elem);
+    if (!na)
+        return BG_E_NOMEM;
+    *arr = na;
+    *cap = nc;
+    return BG_OK;
+}
+
 bg_status perf_set_push(perf_set *set, const char *name, double v)
 {
     perf_series *s = (perf_series *)perf_set_find(set, name);
     if (!s) {
-        if (set->n == set->cap) {
-            size_t cap = set->cap ? set->cap * 2 : 16;
-            perf_series *ns = realloc(set->s, cap * sizeof *ns);
-            if (!ns)
-                return BG_E_NOMEM;
-            set->s = ns;
-            set->cap = cap;
-        }
+        if (grow((void **)&set->s, set->n, &set->cap, sizeof *set->s) != BG_OK)
+            return BG_E_NOMEM;
         s = &set->s[set->n];
         *s = (perf_series){0};
         s->name = strdup(name);
@@ -45,14 +54,8 @@ bg_status perf_set_push(perf_set *set, const char *name, double v)
             return BG_E_NOMEM;
         set->n++;
     }
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 16;
-        double *nv = realloc(s->v, cap * sizeof *nv);
-        if (!nv)
-            return BG_E_NOMEM;
-        s->v = nv;
-        s->cap = cap;
-    }
+    if (grow((void **)&s->v, s->n, &s->cap, sizeof *s->v) != BG_OK)
+        return BG_E_NOMEM;
     s->v[s->n++] = v;
     return BG_OK;
 }

@@ -11,11 +11,20 @@ key=$("$bin/../../lib/bg-host" --key)
 good() { "$bench" --benchmark_filter='^synth/chain$' --benchmark_repetitions=6 \
            --benchmark_min_time=0.01 --benchmark_out="$w/good.json" >/dev/null; }
 name="perf.selftest.$case_"
+# baseline_mutated SED-EXPR TEXT: records a real baseline, mutates it, and
+# expects `bg-perf baseline` to refuse it (exit 5, TEXT) without touching it.
+baseline_mutated() {
+  good; mkdir -p "$w/b"
+  "$perf" record --out "$w/b/$key.json" --from "$w/good.json" --reason selftest --budgets "$budgets" >/dev/null
+  sed "$1" "$w/b/$key.json" >"$w/b/tmp" && mv "$w/b/tmp" "$w/b/$key.json"
+  exec "$expect" "$name" --exit 5 --contains "$2" --unchanged "$w/b/$key.json" -- \
+    "$perf" baseline --baseline "$w/b" --exe "$bench" --filter '^synth/chain$' --budgets "$budgets" --work-dir "$w"
+}
 case "$case_" in
   slowdown10)  # a real 10% slowdown (the knob) must fail, naming the benchmark and its interval
     exec "$expect" "$name" --exit 1 --contains "synth/chain: fail ratio" --contains "band +-3.0%" -- \
       "$perf" ab --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=10 \
-      --filter '^synth/chain$' --rounds 4 --reps 2 --min-time 0.03 --work-dir "$w" --budgets "$budgets" ;;
+      --filter '^synth/chain$' --rounds 5 --reps 3 --min-time 0.03 --work-dir "$w" --budgets "$budgets" ;;
   callgrind_slowdown)  # 0.5% more instructions must fail the instruction-count mode
     exec "$expect" "$name" --exit 1 --contains "synth/chain: fail ratio 1.005" -- \
       "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=0.5 \
@@ -43,17 +52,10 @@ case "$case_" in
     exec "$expect" "$name" --exit 7 --contains "benchmark synth/chain reported an error: injected" -- \
       "$perf" compare --base "$w/good.json" --head "$w/e.json" --budgets "$budgets" ;;
   other_host)
-    good; mkdir -p "$w/b"
-    "$perf" record --out "$w/b/$key.json" --from "$w/good.json" --reason selftest --budgets "$budgets" >/dev/null
-    sed "s/\"host\":[[:space:]]*\"$key\"/\"host\": \"linux-x86_64-other-cpu-64c\"/" "$w/b/$key.json" >"$w/b/tmp" && mv "$w/b/tmp" "$w/b/$key.json"
-    exec "$expect" "$name" --exit 5 --contains "recorded on host linux-x86_64-other-cpu-64c" --unchanged "$w/b/$key.json" -- \
-      "$perf" baseline --baseline "$w/b" --exe "$bench" --filter '^synth/chain$' --budgets "$budgets" --work-dir "$w" ;;
+    baseline_mutated "s/\"host\":[[:space:]]*\"$key\"/\"host\": \"linux-x86_64-other-cpu-64c\"/" \
+      "recorded on host linux-x86_64-other-cpu-64c" ;;
   other_schema)
-    good; mkdir -p "$w/b"
-    "$perf" record --out "$w/b/$key.json" --from "$w/good.json" --reason selftest --budgets "$budgets" >/dev/null
-    sed 's/"schema":[[:space:]]*1,/"schema": 99,/' "$w/b/$key.json" >"$w/b/tmp" && mv "$w/b/tmp" "$w/b/$key.json"
-    exec "$expect" "$name" --exit 5 --contains "schema 99" --unchanged "$w/b/$key.json" -- \
-      "$perf" baseline --baseline "$w/b" --exe "$bench" --filter '^synth/chain$' --budgets "$budgets" --work-dir "$w" ;;
+    baseline_mutated 's/"schema":[[:space:]]*1,/"schema": 99,/' "schema 99" ;;
   no_baseline)
     mkdir -p "$w/b"
     exec "$expect" "$name" --exit 77 --contains "no baseline for host $key" --contains 'ci/update-baselines --approve' -- \

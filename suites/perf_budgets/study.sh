@@ -4,7 +4,9 @@
 #      perf.ab.aa_synth_aes selection), counting runs with any `fail`;
 #   2. detection rate of injected slowdowns of 2, 3, 5, 10% (BG_PERF_SLOWDOWN_PCT)
 #      on synth/chain (band 3%) and aes/rounds threads:1 (band 5%), N/2 runs each;
-#   3. the wall time of each.
+#   3. instruction-count mode (callgrind): N/4 A/A runs and N/4 runs with 0.5%
+#      injected, on synth/chain (ir_band 0.2%);
+#   4. the wall time of each.
 # Prints one line per run and a summary; writes nothing outside BINDIR/study.
 set -uo pipefail
 bin=$1 n=${2:-20}
@@ -31,4 +33,16 @@ for pct in 2 3 5 10; do
     t1=$(date +%s)
     echo "SUMMARY slowdown $pct% $b: detected $det of $m; $(( (t1 - t0) / m )) s per run"
   done
+done
+cg() { # cg <head-pct> -> exit code
+  "$bin/bg-perf" callgrind --base-exe "$bin/perf-bench" --head-exe "$bin/perf-bench" \
+    --head-env "BG_PERF_SLOWDOWN_PCT=$1" --filter '^synth/chain$' \
+    --budgets "$src/budgets.json" --work-dir "$w" >"$w/last.log" 2>&1
+  echo $?
+}
+for pct in 0 0.5; do
+  hit=0 m=$((n / 4)) t0=$(date +%s)
+  for i in $(seq 1 "$m"); do rc=$(cg "$pct"); [ "$rc" = 1 ] && hit=$((hit + 1)); done
+  t1=$(date +%s)
+  echo "SUMMARY callgrind $pct%: failed $hit of $m; $(( (t1 - t0) / m )) s per run"
 done
