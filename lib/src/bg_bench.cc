@@ -33,6 +33,9 @@ std::vector<bg_bench *> &registry()
     return all;
 }
 
+// The C++ reference benchmark, so --bg_iterations fixes it too.
+benchmark::internal::Benchmark *cxx_reference_bench = nullptr;
+
 void run_c_benchmark(benchmark::State &state, bg_bench *b)
 {
     bg_bench_state st{&state};
@@ -146,7 +149,8 @@ static void cxx_reference(benchmark::State &state)
 
 void bg_bench_register_cxx_reference(void)
 {
-    benchmark::RegisterBenchmark("bg_bench/overhead/cxx_loop", cxx_reference)->Arg(88172645463325252LL);
+    cxx_reference_bench =
+        benchmark::RegisterBenchmark("bg_bench/overhead/cxx_loop", cxx_reference)->Arg(88172645463325252LL);
 }
 
 // Takes --bg_iterations=N out of argv (before Google Benchmark sees it) and
@@ -167,9 +171,12 @@ static long long take_fixed_iterations(int *argc, char **argv)
     }
     *argc = out;
     argv[out] = nullptr;
-    for (bg_bench *b : registry())
-        if (n > 0)
+    if (n > 0) {
+        for (bg_bench *b : registry())
             b->gb->Iterations(n);
+        if (cxx_reference_bench)
+            cxx_reference_bench->Iterations(n);
+    }
     return n;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# study.sh BINDIR [N] — the figures of docs/performance.md (a benchmark, not a test):
+# study.sh BINDIR [N [BUDGETS]] — the figures of docs/performance.md (a benchmark, not a test):
 #   1. false-alarm rate: N (default 20) A/A suite comparisons (bg-perf ab, the
 #      perf.ab.aa_synth_aes selection), counting runs with any `fail`;
 #   2. detection rate of injected slowdowns of 2, 3, 5, 10% (BG_PERF_SLOWDOWN_PCT)
@@ -7,16 +7,20 @@
 #   3. instruction-count mode (callgrind): N/4 A/A runs and N/4 runs with 0.5%
 #      injected, on synth/chain (ir_band 0.2%);
 #   4. the wall time of each.
-# Prints one line per run and a summary; writes nothing outside BINDIR/study.
+# BUDGETS: a budgets file (default suites/perf_budgets/budgets.json), e.g. one
+# with tighter bands, to see what a band costs in false alarms and buys in
+# detection.  Prints one line per run and a summary; writes nothing outside
+# BINDIR/study.
 set -uo pipefail
 bin=$1 n=${2:-20}
 src=$(cd "$(dirname "$0")" && pwd)
+budgets=${3:-$src/budgets.json}
 w="$bin/study"; mkdir -p "$w"
 aa_filter='^(synth/chain|aes/rounds/real_time/threads:[0-9]+|bg_bench/overhead/.*)$'
 run() { # run <head-pct> <filter>  -> prints exit code
   "$bin/bg-perf" ab --base-exe "$bin/perf-bench" --head-exe "$bin/perf-bench" \
     --head-env "BG_PERF_SLOWDOWN_PCT=$1" --filter "$2" --rounds 5 --reps 2 --min-time 0.05 \
-    --budgets "$src/budgets.json" --work-dir "$w" >"$w/last.log" 2>&1
+    --budgets "$budgets" --work-dir "$w" >"$w/last.log" 2>&1
   echo $?
 }
 fa=0 t0=$(date +%s)
@@ -37,7 +41,7 @@ done
 cg() { # cg <head-pct> -> exit code
   "$bin/bg-perf" callgrind --base-exe "$bin/perf-bench" --head-exe "$bin/perf-bench" \
     --head-env "BG_PERF_SLOWDOWN_PCT=$1" --filter '^synth/chain$' \
-    --budgets "$src/budgets.json" --work-dir "$w" >"$w/last.log" 2>&1
+    --budgets "$budgets" --work-dir "$w" >"$w/last.log" 2>&1
   echo $?
 }
 for pct in 0 0.5; do
