@@ -59,4 +59,4 @@ fi
 "$work/head/suites/perf_budgets/bg-perf" ab \
   --base-exe "$work/base/suites/perf_budgets/perf-bench" --head-exe "$work/head/suites/perf_budgets/perf-bench" \
   --filter "$filter" --rounds "$rounds" --reps "$reps" --budgets "$root/suites/perf_budgets/budgets.json" \
-  --work-dir "$work/runs" "${extra[@]}"
+  --work-dir "$work/runs" ${extra[@]+"${extra[@]}"}

@@ -20,7 +20,7 @@
 #include "buildgate/bg_cpu.h"
 #include "perf_knob.h"
 
-#define AES_ROUNDS_PER_LANE 64
+#define AES_ROUNDS_PER_LANE 100
 
 #if defined(__x86_64__)
 #include <wmmintrin.h>

@@ -4,7 +4,7 @@
  * knob-aware benchmarks (synth and aes groups) do (100+p)/100 times their
  * work per iteration, rounded down to whole units, so p = 10 is a real 10%
  * regression of instructions and time (synth/chain has 1000 units, so steps
- * of 0.1% are exact; aes/rounds has 64 per lane).
+ * of 0.1% are exact; aes/rounds has 100 per lane, so whole percents are).
  * Used by the self-tests and the detection-rate study (docs/performance.md).
  */
 #ifndef PERF_KNOB_H

@@ -22,7 +22,7 @@ baseline_mutated() {
 }
 case "$case_" in
   slowdown10)  # a real 10% slowdown (the knob) must fail, naming the benchmark and its interval
-    exec "$expect" "$name" --exit 1 --contains "synth/chain: fail ratio" --contains "band +-3.0%" -- \
+    exec "$expect" "$name" --exit 1 --contains "synth/chain: fail ratio" --contains "band +-1.0%" -- \
       "$perf" ab --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=10 \
       --filter '^synth/chain$' --rounds 5 --reps 3 --min-time 0.03 --work-dir "$w" --budgets "$budgets" ;;
   callgrind_slowdown)  # 0.5% more instructions must fail the instruction-count mode
