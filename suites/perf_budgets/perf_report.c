@@ -44,14 +44,15 @@ static cJSON *details_of(const perf_result *r, int reruns)
     return d;
 }
 
-/* A 41-column chart of the interval on [0.8, 1.2]: '|' at 1, '+' at 1+band,
- * '=' over the interval, '*' at the ratio. */
+/* A 41-column chart of the interval on [0.9, 1.1] (0.5% per column, values
+ * outside clamped to the edges): '|' at 1, '+' at 1+band, '=' over the
+ * interval, '*' at the ratio. */
 static void chart(const perf_result *r, char *buf)
 {
     const int w = 41;
     memset(buf, '.', (size_t)w);
     buf[w] = 0;
-#define COL(x) ((int)lround(((x) - 0.8) / 0.4 * (w - 1)))
+#define COL(x) ((int)lround((fmin(fmax((x), 0.9), 1.1) - 0.9) / 0.2 * (w - 1)))
     int c1 = COL(1.0), cb = COL(1.0 + r->budget.band);
     for (int c = COL(r->lo); c <= COL(r->hi); c++)
         if (c >= 0 && c < w)
@@ -83,11 +84,15 @@ static void write_md(const char *mode, const perf_result *r, size_t n)
         return;
     fprintf(f, "#### perf %s%s%s\n\n| benchmark | base | head | ratio [interval] | band | p (q) | verdict |\n"
                "|---|---|---|---|---|---|---|\n", mode, test ? ": " : "", test ? test : "");
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "| `%s` | %.4g | %.4g | %.4f [%.4f, %.4f] | ±%.1f%% | %.2g (%.2g) | %s |\n", r[i].name,
-                r[i].med_base, r[i].med_head, r[i].ratio, r[i].lo, r[i].hi, 100 * r[i].budget.band,
-                r[i].p, r[i].q, perf_outcome_name(r[i].outcome));
-    fprintf(f, "\nRatios (head/base, >1 slower) on 0.8 … 1.2: `|` = 1, `+` = 1 + band, `=` interval, `*` median ratio\n\n```\n");
+    for (size_t i = 0; i < n; i++) {
+        char pq[64] = "— (deterministic)";
+        if (!isnan(r[i].p))
+            snprintf(pq, sizeof pq, "%.2g (%.2g)", r[i].p, r[i].q);
+        fprintf(f, "| `%s` | %.4g | %.4g | %.4f [%.4f, %.4f] | ±%.1f%% | %s | %s |\n", r[i].name,
+                r[i].med_base, r[i].med_head, r[i].ratio, r[i].lo, r[i].hi, 100 * r[i].budget.band, pq,
+                perf_outcome_name(r[i].outcome));
+    }
+    fprintf(f, "\nRatios (head/base, >1 slower) on 0.9 … 1.1 (clamped): `|` = 1, `+` = 1 + band, `=` interval, `*` median ratio\n\n```\n");
     for (size_t i = 0; i < n; i++) {
         char c[64];
         if (r[i].outcome == PERF_SKIP)
