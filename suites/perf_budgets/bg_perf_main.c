@@ -163,11 +163,11 @@ static bg_status run_round(const opts *o, int r, const char *filter, perf_set *b
             continue;
         char out[1024];
         snprintf(out, sizeof out, "%s/%s-%03d.json", o->work_dir, is_head ? "head" : "base", r);
-        bg_status st = perf_run_bench(is_head ? &ch : &cb, filter, o->reps, o->min_time, out);
-        if (st != BG_OK && st != BG_E_TARGET)
-            return st;
+        int rr = perf_run_bench(is_head ? &ch : &cb, filter, o->reps, o->min_time, out);
+        if (rr < 0)
+            return (bg_status)rr;
         bg_status ld = perf_set_add_file(is_head ? head : base, out, metric);
-        if (st == BG_E_TARGET && ld == BG_OK)
+        if (rr == PERF_RUN_BENCH_ERROR && ld == BG_OK)
             return bg_fail(BG_E_TARGET, "bg-perf", "%s failed (log: %s.log)",
                            is_head ? o->head_exe : o->base_exe, out);
         if (ld != BG_OK)

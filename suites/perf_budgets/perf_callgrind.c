@@ -81,10 +81,10 @@ static bg_status one_ir(const perf_cmd *cmd, const char *tag, size_t idx, const 
     const char *args[] = {a_iter, NULL};
     perf_cmd c = {cmd->exe, prefix, cmd->env, args};
     snprintf(json, sizeof json, "%s/cg-%s-%zu-%lld.json", work_dir, tag, idx, iters);
-    bg_status st = perf_run_bench(&c, filter, 1, 0.001, json);
-    if (st == BG_E_TARGET)
-        return bg_fail(BG_E_TARGET, "callgrind", "%s under valgrind failed (log: %s.log)", name, json);
-    return st != BG_OK ? st : read_ir(cg_out, ir);
+    int rr = perf_run_bench(&c, filter, 1, 0.001, json);
+    if (rr == PERF_RUN_BENCH_ERROR)
+        return bg_fail(BG_E_TARGET, "callgrind", "%s reported an error under valgrind (log: %s.log)", name, json);
+    return rr < 0 ? (bg_status)rr : read_ir(cg_out, ir);
 }
 
 static bg_status ir_per_iteration(const perf_cmd *cmd, const char *tag, size_t idx, const char *name,
@@ -119,7 +119,10 @@ bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, con
     unlink(log);
     const char *ls[] = {"--benchmark_list_tests=true", NULL};
     perf_cmd lc = {head->exe, NULL, head->env, ls};
-    bg_status st = perf_run_bench(&lc, filter, 1, 0.001, list);
+    int rr = perf_run_bench(&lc, filter, 1, 0.001, list);
+    bg_status st = rr == PERF_RUN_BENCH_ERROR
+                       ? bg_fail(BG_E_TARGET, "callgrind", "%s --benchmark_list_tests failed", head->exe)
+                       : (bg_status)rr;
     FILE *f = st == BG_OK ? fopen(log, "r") : NULL;
     while (f && st == BG_OK && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = 0;

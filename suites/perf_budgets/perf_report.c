@@ -152,8 +152,8 @@ int perf_calibrate_print(const perf_set *a1, const perf_set *a2, const cJSON *bu
     for (size_t i = 0; i < n; i++) {
         if (r[i].outcome == PERF_SKIP)
             continue;
-        double d = fmax(fabs(r[i].lo - 1.0), fabs(r[i].hi - 1.0));
-        double band = fmax(0.01, ceil(2 * d * 200.0) / 200.0);
+        double d = 2 * fabs(r[i].ratio - 1.0) + r[i].mad_head / r[i].med_head;
+        double band = fmax(0.01, ceil(d * 200.0) / 200.0);
         printf("calibrate: %s: A/A ratio %.4f [%.4f, %.4f] MAD/median %.2f%% -> band %.3f\n",
                r[i].name, r[i].ratio, r[i].lo, r[i].hi, 100 * r[i].mad_head / r[i].med_head, band);
         cJSON *e = cJSON_AddObjectToObject(bm, r[i].name);

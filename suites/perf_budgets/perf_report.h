@@ -22,8 +22,10 @@ int perf_report_no_baseline(const char *host_key, const char *path);
 int perf_report_skip(const char *name, const char *expected, const char *why);
 
 /* calibrate: A/A results -> proposed per-benchmark bands as a budgets
- * fragment on stdout: band = max(0.01, 2 x the largest distance of the A/A
- * interval from 1), rounded up to 0.5%.  Returns 0 or an error exit code. */
+ * fragment on stdout: band = max(1%, 2 |A/A median ratio - 1| + MAD/median),
+ * rounded up to 0.5%: twice the systematic A/A shift plus one sample's noise
+ * (the interval itself already carries the noise of the medians).  Returns 0
+ * or an error exit code. */
 int perf_calibrate_print(const perf_set *a1, const perf_set *a2, const cJSON *budgets);
 
 #endif

@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-bg_status perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, double min_time,
-                         const char *out)
+int perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, double min_time,
+                   const char *out)
 {
     char a_out[1024], a_reps[64], a_min[64], a_filter[1024], log[1100];
     snprintf(a_out, sizeof a_out, "--benchmark_out=%s", out);
@@ -68,7 +68,7 @@ bg_status perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, doub
     if (rc == 127)
         return bg_fail(BG_E_IO, "bg-perf", "cannot run %s (log: %s)", argv[0], log);
     if (rc == 7)
-        return BG_E_TARGET; /* silent: the caller reads <out> to name the benchmark */
+        return PERF_RUN_BENCH_ERROR; /* silent: the caller reads <out> to name the benchmark */
     if (rc != 0)
         return bg_fail(BG_E_TARGET, "bg-perf", "%s exited with status %d (log: %s)", cmd->exe, rc,
                        log);

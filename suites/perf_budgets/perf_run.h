@@ -9,8 +9,9 @@
  * (valgrind ..., qemu-x86_64) wrap the program.
  * Errors (one line printed): BG_E_IO cannot start; BG_E_TARGET killed by a
  * signal or exited non-zero (the log is named).  Exit 7 from bg_bench_main
- * (a benchmark reported an error) returns BG_E_TARGET without a line: the
- * caller loads <out>, whose error row names the benchmark (perf_samples.h).
+ * (a benchmark reported an error) returns PERF_RUN_BENCH_ERROR without a
+ * line: the caller loads <out>, whose error row names the benchmark
+ * (perf_samples.h).
  */
 #ifndef PERF_RUN_H
 #define PERF_RUN_H
@@ -24,7 +25,9 @@ typedef struct perf_cmd {
     const char *const *args;   /* NULL or NULL-terminated: extra arguments after exe */
 } perf_cmd;
 
-bg_status perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, double min_time,
-                         const char *out);
+/* Returns 0, PERF_RUN_BENCH_ERROR (exit 7, silent), or a negative bg_status. */
+#define PERF_RUN_BENCH_ERROR 1
+int perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, double min_time,
+                   const char *out);
 
 #endif

@@ -51,6 +51,11 @@ case "$case_" in
       "$w/good.json" >"$w/e.json"
     exec "$expect" "$name" --exit 7 --contains "benchmark synth/chain reported an error: injected" -- \
       "$perf" compare --base "$w/good.json" --head "$w/e.json" --budgets "$budgets" ;;
+  bench_crash)  # a benchmark program killed by a signal: exit 7, the signal named
+    printf '#!/bin/sh\nkill -SEGV $$\n' >"$w/crash.sh"; chmod +x "$w/crash.sh"
+    exec "$expect" "$name" --exit 7 --contains "killed by signal 11" -- \
+      "$perf" ab --base-exe "$bench" --head-exe "$w/crash.sh" --filter '^synth/chain$' --rounds 1 --reps 1 \
+      --min-time 0.01 --work-dir "$w" --budgets "$budgets" ;;
   other_host)
     baseline_mutated "s/\"host\":[[:space:]]*\"$key\"/\"host\": \"linux-x86_64-other-cpu-64c\"/" \
       "recorded on host linux-x86_64-other-cpu-64c" ;;
