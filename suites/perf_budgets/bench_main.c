@@ -1,0 +1,18 @@
+/* perf-bench — the perf_budgets benchmarks, a Google Benchmark program.
+ *
+ * Usage: perf-bench [--benchmark_* flags]   (e.g. --benchmark_filter=synth
+ *        --benchmark_repetitions=5 --benchmark_out=run.json)
+ * Environment: BG_PERF_SLOWDOWN_PCT (perf_knob.h).
+ * Exit: 0; 2 bad flag; 7 a benchmark reported an error (bg_bench_main).
+ */
+#include "bench.h"
+
+#include "buildgate/bg_bench.h"
+
+int main(int argc, char **argv)
+{
+    perf_register_synth();
+    perf_register_aes();
+    perf_register_randomx();
+    return bg_bench_main(argc, argv);
+}

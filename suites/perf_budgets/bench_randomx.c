@@ -1,0 +1,206 @@
+/* bench_randomx.c — RandomX through its C API (randomx.h, librandomx).
+ *
+ * randomx/hash/<mode>-<vm>-<aes>: hashes/s (items_per_second) for
+ *   mode light (256 MiB cache) or full (2 GiB dataset), vm interp or jit,
+ *   aes soft or hard.  The cache/dataset is built once per process per
+ *   variant (not timed); each iteration hashes a 68-byte message whose first
+ *   8 bytes are the iteration counter (the chain's message layout,
+ *   docs/chain.md, without the chaining).
+ * randomx/init/cache-<argon2>: cache initialisation (randomx_init_cache),
+ *   seconds per iteration (manual time).
+ * randomx/init/dataset: dataset initialisation over all threads (from a
+ *   JIT-compiled cache where the JIT exists), seconds (manual time); full-memory benchmarks and this one take >= 25 s and are
+ *   run under the CTest label `long` only.
+ * A variant the library or CPU refuses (randomx_alloc_* / create_vm NULL)
+ * reports a benchmark error naming the flags.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <pthread.h>
+#include <randomx.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buildgate/bg_bench.h"
+
+static const char rx_key[] = "relay-jit-profile-fixed-key-v1";
+
+typedef struct rx_variant {
+    const char *name;
+    int full, jit, hard_aes;
+} rx_variant;
+
+static const rx_variant rx_variants[] = {
+    {"randomx/hash/light-interp-soft", 0, 0, 0}, {"randomx/hash/light-interp-hard", 0, 0, 1},
+    {"randomx/hash/light-jit-soft", 0, 1, 0},    {"randomx/hash/light-jit-hard", 0, 1, 1},
+    {"randomx/hash/full-interp-soft", 1, 0, 0},  {"randomx/hash/full-interp-hard", 1, 0, 1},
+    {"randomx/hash/full-jit-soft", 1, 1, 0},     {"randomx/hash/full-jit-hard", 1, 1, 1},
+};
+
+/* One cache (per JIT flag) and one dataset per process: built on first use. */
+static pthread_mutex_t rx_lock = PTHREAD_MUTEX_INITIALIZER;
+static randomx_cache *rx_caches[2];
+static randomx_dataset *rx_dataset;
+
+static randomx_flags argon2_flags(void)
+{
+    return (randomx_flags)(randomx_get_flags() & RANDOMX_FLAG_ARGON2);
+}
+
+static randomx_cache *rx_cache(int jit)
+{
+    pthread_mutex_lock(&rx_lock);
+    if (!rx_caches[jit]) {
+        randomx_flags f = (randomx_flags)(argon2_flags() | (jit ? RANDOMX_FLAG_JIT : 0));
+        rx_caches[jit] = randomx_alloc_cache(f);
+        if (rx_caches[jit])
+            randomx_init_cache(rx_caches[jit], rx_key, sizeof rx_key - 1);
+    }
+    randomx_cache *c = rx_caches[jit];
+    pthread_mutex_unlock(&rx_lock);
+    return c;
+}
+
+typedef struct ds_job {
+    randomx_dataset *ds;
+    randomx_cache *cache;
+    unsigned long start, count;
+} ds_job;
+
+static void *ds_worker(void *arg)
+{
+    ds_job *j = arg;
+    randomx_init_dataset(j->ds, j->cache, j->start, j->count);
+    return NULL;
+}
+
+/* Initialises ds from cache with up to 16 threads; returns seconds taken. */
+static double rx_init_dataset(randomx_dataset *ds, randomx_cache *cache)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned nt = ncpu < 1 ? 1 : ncpu > 16 ? 16 : (unsigned)ncpu;
+    unsigned long total = randomx_dataset_item_count(), per = total / nt;
+    pthread_t th[16];
+    ds_job jobs[16];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (unsigned i = 0; i < nt; i++) {
+        jobs[i] = (ds_job){ds, cache, i * per, i + 1 == nt ? total - i * per : per};
+        if (pthread_create(&th[i], NULL, ds_worker, &jobs[i]) != 0)
+            ds_worker(&jobs[i]), th[i] = 0;
+    }
+    for (unsigned i = 0; i < nt; i++)
+        if (th[i])
+            pthread_join(th[i], NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/* 1 when the library offers a JIT here: the dataset is then built from a
+ * JIT-compiled cache (its superscalar programs compiled), several times
+ * faster than from an interpreted one. */
+static int rx_jit_available(void)
+{
+    return (randomx_get_flags() & RANDOMX_FLAG_JIT) != 0;
+}
+
+static randomx_dataset *rx_full_dataset(void)
+{
+    randomx_cache *cache = rx_cache(rx_jit_available());
+    pthread_mutex_lock(&rx_lock);
+    if (!rx_dataset && cache) {
+        rx_dataset = randomx_alloc_dataset(argon2_flags());
+        if (rx_dataset)
+            rx_init_dataset(rx_dataset, cache);
+    }
+    randomx_dataset *d = rx_dataset;
+    pthread_mutex_unlock(&rx_lock);
+    return d;
+}
+
+static void *hash_setup(bg_bench_state *st, void *user)
+{
+    const rx_variant *v = user;
+    randomx_flags f = (randomx_flags)((v->jit ? RANDOMX_FLAG_JIT : 0) |
+                                      (v->hard_aes ? RANDOMX_FLAG_HARD_AES : 0) |
+                                      (v->full ? RANDOMX_FLAG_FULL_MEM : 0));
+    randomx_cache *cache = v->full ? NULL : rx_cache(v->jit);
+    randomx_dataset *ds = v->full ? rx_full_dataset() : NULL;
+    randomx_vm *vm = (cache || ds) ? randomx_create_vm(f, cache, ds) : NULL;
+    if (!vm) {
+        char why[96];
+        snprintf(why, sizeof why, "randomx: cannot create a VM with flags %d", (int)f);
+        bg_bench_error(st, why);
+    }
+    return vm;
+}
+
+static void hash_teardown(bg_bench_state *st, void *ctx)
+{
+    (void)st;
+    if (ctx)
+        randomx_destroy_vm(ctx);
+}
+
+static void hash_run(bg_bench_state *st, uint64_t n, void *ctx)
+{
+    uint8_t msg[68] = {0}, out[RANDOMX_HASH_SIZE];
+    for (uint64_t i = 0; i < n; i++) {
+        memcpy(msg, &i, sizeof i);
+        randomx_calculate_hash(ctx, msg, sizeof msg, out);
+    }
+    bg_bench_keep(out, sizeof out);
+    bg_bench_set_items_processed(st, (int64_t)n);
+}
+
+static void cache_init_run(bg_bench_state *st, uint64_t n, void *ctx)
+{
+    (void)ctx;
+    randomx_cache *c = randomx_alloc_cache(argon2_flags());
+    if (!c) {
+        bg_bench_error(st, "randomx_alloc_cache returned NULL");
+        return;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (uint64_t i = 0; i < n; i++)
+        randomx_init_cache(c, rx_key, sizeof rx_key - 1);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    randomx_release_cache(c);
+    bg_bench_set_batch_time(st, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+}
+
+static void dataset_init_run(bg_bench_state *st, uint64_t n, void *ctx)
+{
+    (void)ctx;
+    randomx_cache *cache = rx_cache(rx_jit_available());
+    randomx_dataset *ds = randomx_alloc_dataset(argon2_flags());
+    if (!cache || !ds) {
+        if (ds)
+            randomx_release_dataset(ds);
+        bg_bench_error(st, "randomx: cannot allocate the cache or the 2 GiB dataset");
+        return;
+    }
+    double s = 0;
+    for (uint64_t i = 0; i < n; i++)
+        s += rx_init_dataset(ds, cache);
+    randomx_release_dataset(ds);
+    bg_bench_set_batch_time(st, s);
+}
+
+void perf_register_randomx(void)
+{
+    for (size_t i = 0; i < sizeof rx_variants / sizeof rx_variants[0]; i++) {
+        bg_bench *b = bg_bench_register(rx_variants[i].name, hash_run);
+        bg_bench_user(b, (void *)&rx_variants[i]);
+        bg_bench_setup(b, hash_setup, hash_teardown);
+        bg_bench_unit_ms(b);
+    }
+    bg_bench_iterations(bg_bench_unit_ms(bg_bench_manual_time(
+                            bg_bench_register("randomx/init/cache", cache_init_run))), 1);
+    bg_bench_iterations(bg_bench_unit_ms(bg_bench_manual_time(
+                            bg_bench_register("randomx/init/dataset", dataset_init_run))), 1);
+}

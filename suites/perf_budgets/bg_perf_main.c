@@ -1,0 +1,398 @@
+/* bg-perf — the performance gate (suites/perf_budgets, docs/perf_budgets.md).
+ *
+ * bg-perf compare --base F [--base F]... --head F [--head F]... [--budgets B]
+ *     Google Benchmark JSON files (--benchmark_out) of the base and the head.
+ * bg-perf ab --base-exe EXE --head-exe EXE [--base-env K=V]... [--head-env K=V]...
+ *     [--filter RE] [--rounds N=5] [--reps K=2] [--min-time S=0.05] [--work-dir D]
+ *     [--budgets B] [--prefix CMD]...
+ *     Same-job A/B: runs base and head interleaved (round r runs AB when r is
+ *     even, BA when odd), K repetitions each per round, then compares; the
+ *     benchmarks found inconclusive are rerun (just those, max_reruns times).
+ * bg-perf baseline --baseline FILE|DIR --exe EXE [--filter RE] [--rounds N] [--reps K]
+ *     [--min-time S] [--work-dir D] [--budgets B] [--env K=V]...
+ *     Head against the stored per-host baseline (DIR: DIR/<host key>.json).  A missing baseline is a
+ *     `skip` naming the host key and the command that records one.
+ * bg-perf record --out FILE --reason R --from F... [--commit C] [--flags S]
+ *     [--build-type T] [--budgets B] [--force]      (ci/update-baselines)
+ * bg-perf callgrind --base-exe EXE --head-exe EXE [--base-env K=V]... [--head-env K=V]...
+ *     [--filter RE] [--iterations N=20000] [--work-dir D] [--budgets B]
+ *     Instruction counts (valgrind callgrind Ir per iteration, perf_callgrind.h),
+ *     deterministic, judged against ir_band.  No valgrind: skip (exit 77).
+ * bg-perf calibrate --exe EXE [--filter RE] [--rounds N] [--reps K] [--min-time S]
+ *     [--work-dir D]   A/A: runs EXE against itself and prints proposed bands.
+ *
+ * Checks: one per benchmark, "perf.<mode>.<benchmark>", into $BG_CHECKS_FILE
+ * (bg_check.h); `improved` is a pass with details.note = "improved".
+ * Exit: 0 pass (inconclusive included, reported), 1 a regression, 77 skip,
+ *       2 usage, 3 I/O, 4 malformed JSON / zero repetitions, 5 baseline of
+ *       another schema/host/metric, 7 a benchmark crashed or reported an error,
+ *       8 out of memory (bg_error.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "buildgate/bg_check.h"
+#include "buildgate/bg_host.h"
+#include "perf_baseline.h"
+#include "perf_budget.h"
+#include "perf_callgrind.h"
+#include "perf_gate.h"
+#include "perf_report.h"
+#include "perf_run.h"
+
+#define MAX_LIST 32
+
+typedef struct opts {
+    const char *mode;
+    const char *base[MAX_LIST], *head[MAX_LIST], *base_env[MAX_LIST + 1], *head_env[MAX_LIST + 1],
+        *prefix[MAX_LIST + 1];
+    int nbase, nhead, nbenv, nhenv, nprefix;
+    const char *base_exe, *head_exe, *filter, *work_dir, *budgets_path, *baseline, *out, *reason,
+        *commit, *flags, *build_type;
+    int rounds, reps, force, iterations;
+    double min_time;
+} opts;
+
+static bg_status usage(const char *why)
+{
+    return bg_fail(BG_E_USAGE, "bg-perf", "%s (see the header of bg_perf_main.c or docs/perf_budgets.md)", why);
+}
+
+static bg_status push(const char **list, int *n, const char *v)
+{
+    if (*n >= MAX_LIST)
+        return usage("too many values for a repeated option");
+    list[(*n)++] = v;
+    list[*n] = NULL;
+    return BG_OK;
+}
+
+static bg_status parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end || v < lo || v > hi)
+        return usage("a count is out of range");
+    *out = (int)v;
+    return BG_OK;
+}
+
+static bg_status parse(int argc, char **argv, opts *o)
+{
+    *o = (opts){.rounds = 5, .reps = 2, .iterations = 20000, .min_time = 0.05, .work_dir = "bg-perf-work"};
+    if (argc < 2)
+        return usage("missing mode: compare, ab, baseline, record or calibrate");
+    o->mode = argv[1];
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--force") == 0) {
+            o->force = 1;
+            continue;
+        }
+        if (i + 1 >= argc)
+            return usage("an option is missing its value");
+        const char *v = argv[++i];
+        bg_status st = BG_OK;
+        if (!strcmp(a, "--base")) st = push(o->base, &o->nbase, v);
+        else if (!strcmp(a, "--head") || !strcmp(a, "--from")) st = push(o->head, &o->nhead, v);
+        else if (!strcmp(a, "--base-env")) st = push(o->base_env, &o->nbenv, v);
+        else if (!strcmp(a, "--head-env") || !strcmp(a, "--env")) st = push(o->head_env, &o->nhenv, v);
+        else if (!strcmp(a, "--prefix")) st = push(o->prefix, &o->nprefix, v);
+        else if (!strcmp(a, "--base-exe")) o->base_exe = v;
+        else if (!strcmp(a, "--head-exe") || !strcmp(a, "--exe")) o->head_exe = v;
+        else if (!strcmp(a, "--filter")) o->filter = v;
+        else if (!strcmp(a, "--work-dir")) o->work_dir = v;
+        else if (!strcmp(a, "--budgets")) o->budgets_path = v;
+        else if (!strcmp(a, "--baseline")) o->baseline = v;
+        else if (!strcmp(a, "--out")) o->out = v;
+        else if (!strcmp(a, "--reason")) o->reason = v;
+        else if (!strcmp(a, "--commit")) o->commit = v;
+        else if (!strcmp(a, "--flags")) o->flags = v;
+        else if (!strcmp(a, "--build-type")) o->build_type = v;
+        else if (!strcmp(a, "--rounds")) st = parse_int(v, 1, 1000, &o->rounds);
+        else if (!strcmp(a, "--reps")) st = parse_int(v, 1, 1000, &o->reps);
+        else if (!strcmp(a, "--iterations")) st = parse_int(v, 2, 1000000000, &o->iterations);
+        else if (!strcmp(a, "--min-time")) {
+            char *end;
+            o->min_time = strtod(v, &end);
+            if (*end || !(o->min_time > 0 && o->min_time <= 60))
+                st = usage("--min-time must be in (0, 60] seconds");
+        } else
+            st = bg_fail(BG_E_USAGE, "bg-perf", "unknown option '%s'", a);
+        if (st != BG_OK)
+            return st;
+    }
+    return BG_OK;
+}
+
+/* Filter that selects exactly the named benchmarks: ^(a|b)$ with regex
+ * metacharacters of the names escaped. */
+static void exact_filter(const perf_result *r, size_t n, char *buf, size_t cap)
+{
+    size_t k = 0;
+    k += (size_t)snprintf(buf + k, cap - k, "^(");
+    int first = 1;
+    for (size_t i = 0; i < n && k + 8 < cap; i++) {
+        if (r[i].outcome != PERF_INCONCLUSIVE)
+            continue;
+        if (!first)
+            buf[k++] = '|';
+        first = 0;
+        for (const char *c = r[i].name; *c && k + 4 < cap; c++) {
+            if (strchr(".[]()*+?^$|\\{}", *c))
+                buf[k++] = '\\';
+            buf[k++] = *c;
+        }
+    }
+    snprintf(buf + k, cap - k, ")$");
+}
+
+/* One round of runs: r-th base file and head file into the sets. */
+static bg_status run_round(const opts *o, int r, const char *filter, perf_set *base, perf_set *head,
+                           const char *metric, int with_base)
+{
+    perf_cmd cb = {o->base_exe, o->nprefix ? o->prefix : NULL, o->nbenv ? o->base_env : NULL, NULL};
+    perf_cmd ch = {o->head_exe, o->nprefix ? o->prefix : NULL, o->nhenv ? o->head_env : NULL, NULL};
+    for (int side = 0; side < 2; side++) {
+        int is_head = (r % 2 == 0) ? side == 1 : side == 0; /* AB, BA, AB, ... */
+        if (!is_head && !with_base)
+            continue;
+        char out[1024];
+        snprintf(out, sizeof out, "%s/%s-%03d.json", o->work_dir, is_head ? "head" : "base", r);
+        int rr = perf_run_bench(is_head ? &ch : &cb, filter, o->reps, o->min_time, out);
+        if (rr < 0)
+            return (bg_status)rr;
+        bg_status ld = perf_set_add_file(is_head ? head : base, out, metric);
+        if (rr == PERF_RUN_BENCH_ERROR && ld == BG_OK)
+            return bg_fail(BG_E_TARGET, "bg-perf", "%s failed (log: %s.log)",
+                           is_head ? o->head_exe : o->base_exe, out);
+        if (ld != BG_OK)
+            return ld;
+    }
+    return BG_OK;
+}
+
+static bg_status run_rounds(const opts *o, int first, const char *filter, perf_set *base,
+                            perf_set *head, const char *metric, int with_base)
+{
+    for (int r = first; r < first + o->rounds; r++) {
+        bg_status st = run_round(o, r, filter, base, head, metric, with_base);
+        if (st != BG_OK)
+            return st;
+    }
+    return BG_OK;
+}
+
+static int max_reruns(const cJSON *budgets, const perf_result *r, size_t n)
+{
+    perf_budget b;
+    perf_budget_for(budgets, "", &b);
+    int m = b.max_reruns;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].budget.max_reruns > m)
+            m = r[i].budget.max_reruns;
+    return m;
+}
+
+static size_t count(const perf_result *r, size_t n, perf_outcome o)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += r[i].outcome == o;
+    return k;
+}
+
+/* Compares, reruns the inconclusive ones when rerun is set, reports. */
+static int judge(const opts *o, const char *mode, perf_set *base, perf_set *head, const cJSON *budgets,
+                 int rerun, int with_base)
+{
+    perf_result *r = NULL;
+    size_t n = 0;
+    bg_status st = perf_gate_compare(base, head, budgets, &r, &n);
+    int reruns = 0, limit = rerun ? max_reruns(budgets, r, n) : 0;
+    while (st == BG_OK && reruns < limit && count(r, n, PERF_INCONCLUSIVE) > 0) {
+        char filter[4096];
+        exact_filter(r, n, filter, sizeof filter);
+        reruns++;
+        printf("bg-perf: rerun %d/%d of %zu inconclusive benchmark(s): %s\n", reruns, limit,
+               count(r, n, PERF_INCONCLUSIVE), filter);
+        free(r);
+        r = NULL;
+        st = run_rounds(o, 1000 * reruns, filter, base, head, perf_budgets_metric(budgets), with_base);
+        if (st == BG_OK)
+            st = perf_gate_compare(base, head, budgets, &r, &n);
+    }
+    if (st != BG_OK) {
+        free(r);
+        return bg_exit_code(st);
+    }
+    int rc = perf_report(mode, r, n, reruns);
+    free(r);
+    return rc;
+}
+
+static int mode_compare(const opts *o, const cJSON *budgets)
+{
+    if (o->nbase == 0 || o->nhead == 0)
+        return bg_exit_code(usage("compare needs --base FILE and --head FILE"));
+    perf_set base = {0}, head = {0};
+    bg_status st = BG_OK;
+    const char *metric = perf_budgets_metric(budgets);
+    for (int i = 0; i < o->nbase && st == BG_OK; i++)
+        st = perf_set_add_file(&base, o->base[i], metric);
+    for (int i = 0; i < o->nhead && st == BG_OK; i++)
+        st = perf_set_add_file(&head, o->head[i], metric);
+    int rc = st == BG_OK ? judge(o, "compare", &base, &head, budgets, 0, 0) : bg_exit_code(st);
+    perf_set_free(&base);
+    perf_set_free(&head);
+    return rc;
+}
+
+static bg_status make_work_dir(const char *d)
+{
+    if (mkdir(d, 0755) != 0) {
+        struct stat sb;
+        if (stat(d, &sb) != 0 || !S_ISDIR(sb.st_mode))
+            return bg_fail(BG_E_IO, "bg-perf", "cannot create the work directory %s", d);
+    }
+    return BG_OK;
+}
+
+static int mode_ab(opts *o, const cJSON *budgets, int aa)
+{
+    if (!o->head_exe || (!aa && !o->base_exe))
+        return bg_exit_code(usage(aa ? "calibrate needs --exe" : "ab needs --base-exe and --head-exe"));
+    if (aa)
+        o->base_exe = o->head_exe;
+    bg_status st = make_work_dir(o->work_dir);
+    perf_set base = {0}, head = {0};
+    const char *metric = perf_budgets_metric(budgets);
+    if (st == BG_OK)
+        st = run_rounds(o, 0, o->filter, &base, &head, metric, 1);
+    int rc = bg_exit_code(st);
+    if (st == BG_OK)
+        rc = aa ? perf_calibrate_print(&base, &head, budgets)
+                : judge(o, "ab", &base, &head, budgets, 1, 1);
+    perf_set_free(&base);
+    perf_set_free(&head);
+    return rc;
+}
+
+static int mode_callgrind(const opts *o, const cJSON *budgets)
+{
+    if (!o->head_exe || !o->base_exe)
+        return bg_exit_code(usage("callgrind needs --base-exe and --head-exe"));
+    bg_status st = make_work_dir(o->work_dir);
+    perf_cmd cb = {o->base_exe, NULL, o->nbenv ? o->base_env : NULL, NULL};
+    perf_cmd ch = {o->head_exe, NULL, o->nhenv ? o->head_env : NULL, NULL};
+    perf_result *r = NULL;
+    size_t n = 0;
+    perf_set names = {0};
+    if (st == BG_OK)
+        st = perf_callgrind_compare(&cb, &ch, o->filter, o->iterations, o->work_dir, budgets, &r, &n,
+                                    &names);
+    int rc;
+    if (st == BG_E_UNSUPPORTED)
+        rc = perf_report_skip("perf.callgrind.valgrind", "valgrind installed",
+                              "valgrind is not installed: instruction-count mode skipped");
+    else
+        rc = st == BG_OK ? perf_report("callgrind", r, n, 0) : bg_exit_code(st);
+    free(r);
+    perf_set_free(&names);
+    return rc;
+}
+
+static void host_key(char *buf, unsigned n)
+{
+    bg_host h;
+    bg_host_probe(&h);
+    bg_host_key(&h, buf, n);
+}
+
+static int mode_baseline(opts *o, const cJSON *budgets)
+{
+    if (!o->baseline || !o->head_exe)
+        return bg_exit_code(usage("baseline needs --baseline FILE and --exe EXE"));
+    char key[160], path[1200];
+    host_key(key, sizeof key);
+    struct stat sb;
+    if (stat(o->baseline, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        snprintf(path, sizeof path, "%s/%s.json", o->baseline, key);
+        o->baseline = path;
+    }
+    FILE *f = fopen(o->baseline, "r");
+    if (!f)
+        return perf_report_no_baseline(key, o->baseline);
+    fclose(f);
+    perf_set base = {0}, head = {0};
+    bg_status st = perf_baseline_load(o->baseline, key, perf_budgets_metric(budgets), &base);
+    if (st == BG_OK)
+        st = make_work_dir(o->work_dir);
+    if (st == BG_OK)
+        st = run_rounds(o, 0, o->filter, &base, &head, perf_budgets_metric(budgets), 0);
+    int rc = st == BG_OK ? judge(o, "baseline", &base, &head, budgets, 1, 0) : bg_exit_code(st);
+    perf_set_free(&base);
+    perf_set_free(&head);
+    return rc;
+}
+
+static int mode_record(const opts *o, const cJSON *budgets, int argc, char **argv)
+{
+    if (!o->out || o->nhead == 0)
+        return bg_exit_code(usage("record needs --out FILE and --from RESULTS.json"));
+    char key[160], cmd[2048] = "";
+    host_key(key, sizeof key);
+    for (int i = 0; i < argc; i++) {
+        size_t k = strlen(cmd);
+        snprintf(cmd + k, sizeof cmd - k, "%s%s", i ? " " : "", argv[i]);
+    }
+    const char *base = strrchr(o->out, '/');
+    base = base ? base + 1 : o->out;
+    size_t kl = strlen(key);
+    if (strncmp(base, key, kl) != 0 || strcmp(base + kl, ".json") != 0)
+        return bg_exit_code(bg_fail(BG_E_USAGE, "update-baselines",
+                                    "%s is not this host's baseline file (%s.json): refusing", o->out, key));
+    perf_set set = {0};
+    bg_status st = BG_OK;
+    const char *metric = perf_budgets_metric(budgets);
+    for (int i = 0; i < o->nhead && st == BG_OK; i++)
+        st = perf_set_add_file(&set, o->head[i], metric);
+    perf_record_opts ro = {o->out, key, o->reason, o->commit, o->flags, o->build_type, cmd, metric, o->force};
+    if (st == BG_OK)
+        st = perf_baseline_record(&ro, &set);
+    perf_set_free(&set);
+    return bg_exit_code(st);
+}
+
+int main(int argc, char **argv)
+{
+    opts o;
+    bg_status st = parse(argc, argv, &o);
+    if (st != BG_OK)
+        return bg_exit_code(st);
+    cJSON *budgets = NULL;
+    st = perf_budgets_load(o.budgets_path, &budgets);
+    if (st != BG_OK)
+        return bg_exit_code(st);
+    int rc;
+    if (!strcmp(o.mode, "compare"))
+        rc = mode_compare(&o, budgets);
+    else if (!strcmp(o.mode, "ab"))
+        rc = mode_ab(&o, budgets, 0);
+    else if (!strcmp(o.mode, "calibrate"))
+        rc = mode_ab(&o, budgets, 1);
+    else if (!strcmp(o.mode, "baseline"))
+        rc = mode_baseline(&o, budgets);
+    else if (!strcmp(o.mode, "callgrind"))
+        rc = mode_callgrind(&o, budgets);
+    else if (!strcmp(o.mode, "record"))
+        rc = mode_record(&o, budgets, argc, argv);
+    else
+        rc = bg_exit_code(bg_fail(BG_E_USAGE, "bg-perf", "unknown mode '%s': compare, ab, baseline, callgrind, record or calibrate", o.mode));
+    cJSON_Delete(budgets);
+    return rc;
+}

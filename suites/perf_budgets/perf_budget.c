@@ -1,0 +1,107 @@
+/* perf_budget.c — see perf_budget.h. */
+#include "perf_budget.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "buildgate/bg_json.h"
+
+static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 5, 2000, 2, "real_time"};
+
+static void apply(const cJSON *o, perf_budget *b, int allow_metric)
+{
+    if (!cJSON_IsObject(o))
+        return;
+    b->band = bg_json_num(o, "band", b->band);
+    b->alpha = bg_json_num(o, "alpha", b->alpha);
+    b->level = bg_json_num(o, "level", b->level);
+    b->ir_band = bg_json_num(o, "ir_band", b->ir_band);
+    b->min_repetitions = (int)bg_json_num(o, "min_repetitions", b->min_repetitions);
+    b->resamples = (int)bg_json_num(o, "resamples", b->resamples);
+    b->max_reruns = (int)bg_json_num(o, "max_reruns", b->max_reruns);
+    const char *m = allow_metric ? bg_json_str(o, "metric") : NULL;
+    if (m)
+        snprintf(b->metric, sizeof b->metric, "%s", m);
+}
+
+static const char *invalid(const perf_budget *b)
+{
+    if (!(b->band > 0 && b->band < 1))
+        return "band must be in (0, 1)";
+    if (!(b->ir_band > 0 && b->ir_band < 1))
+        return "ir_band must be in (0, 1)";
+    if (!(b->alpha > 0 && b->alpha <= 0.5))
+        return "alpha must be in (0, 0.5]";
+    if (!(b->level > 0.5 && b->level < 1))
+        return "level must be in (0.5, 1)";
+    if (b->min_repetitions < 2)
+        return "min_repetitions must be >= 2";
+    if (b->resamples < 100)
+        return "resamples must be >= 100";
+    if (b->max_reruns < 0 || b->max_reruns > 10)
+        return "max_reruns must be in 0..10";
+    return NULL;
+}
+
+void perf_budget_for(const cJSON *budgets, const char *name, perf_budget *b)
+{
+    *b = builtin;
+    if (!budgets)
+        return;
+    apply(cJSON_GetObjectItemCaseSensitive(budgets, "defaults"), b, 1);
+    const cJSON *best = NULL, *e;
+    size_t best_len = 0;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(budgets, "benchmarks"))
+    {
+        size_t k = strlen(e->string);
+        if (strncmp(name, e->string, k) == 0 && (!best || k > best_len)) {
+            best = e;
+            best_len = k;
+        }
+    }
+    apply(best, b, 0);
+}
+
+const char *perf_budgets_metric(const cJSON *budgets)
+{
+    const cJSON *d = budgets ? cJSON_GetObjectItemCaseSensitive(budgets, "defaults") : NULL;
+    const char *m = d ? bg_json_str(d, "metric") : NULL;
+    return m ? m : builtin.metric;
+}
+
+bg_status perf_budgets_load(const char *path, cJSON **out)
+{
+    *out = NULL;
+    if (!path)
+        return BG_OK;
+    cJSON *doc = NULL;
+    bg_status st = bg_json_load(path, "budgets", &doc);
+    if (st != BG_OK)
+        return st;
+    if (bg_json_num(doc, "schema", 0) != 1) {
+        cJSON_Delete(doc);
+        return bg_fail(BG_E_PARSE, "budgets", "%s: \"schema\" must be 1", path);
+    }
+    perf_budget b = builtin;
+    apply(cJSON_GetObjectItemCaseSensitive(doc, "defaults"), &b, 1);
+    const char *why = invalid(&b);
+    const cJSON *e;
+    const char *where = "defaults";
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "benchmarks"))
+    {
+        if (why)
+            break;
+        perf_budget bb = b;
+        apply(e, &bb, 0);
+        why = cJSON_GetObjectItemCaseSensitive(e, "metric")
+                  ? "\"metric\" is set in \"defaults\" only (one metric per run)"
+                  : invalid(&bb);
+        where = e->string;
+    }
+    if (why) {
+        cJSON_Delete(doc);
+        return bg_fail(BG_E_PARSE, "budgets", "%s: %s: %s", path, where, why);
+    }
+    *out = doc;
+    return BG_OK;
+}

@@ -1,0 +1,134 @@
+/* perf_gate.c — see perf_gate.h. */
+#include "perf_gate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildgate/bg_stats.h"
+
+const char *perf_outcome_name(perf_outcome o)
+{
+    static const char *const names[] = {"pass", "improved", "inconclusive", "fail", "skip"};
+    return (unsigned)o < 5 ? names[o] : "?";
+}
+
+/* FNV-1a of the name: the bootstrap seed, so each benchmark has its own
+ * stream and a rerun of the same data gives the same interval. */
+static uint64_t name_seed(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+    return h;
+}
+
+static bg_status measure(const perf_series *a, const perf_series *b, perf_result *r)
+{
+    int lower_better = perf_metric_lower_better(r->budget.metric);
+    r->n_base = a->n;
+    r->n_head = b->n;
+    r->med_base = bg_median(a->v, a->n);
+    r->med_head = bg_median(b->v, b->n);
+    r->mad_base = bg_mad(a->v, a->n);
+    r->mad_head = bg_mad(b->v, b->n);
+    double lo, hi;
+    /* time: head/base; rate: base/head = 1 / (head/base) */
+    bg_status st = bg_bootstrap_median_ratio(a->v, a->n, b->v, b->n, (unsigned)r->budget.resamples,
+                                             r->budget.level, name_seed(r->name), &lo, &hi);
+    if (st != BG_OK)
+        return st;
+    r->ratio = r->med_head / r->med_base;
+    if (!lower_better) {
+        r->ratio = 1.0 / r->ratio;
+        double t = lo;
+        lo = 1.0 / hi;
+        hi = 1.0 / t;
+    }
+    r->lo = lo;
+    r->hi = hi;
+    return bg_mann_whitney(a->v, a->n, b->v, b->n, &r->u, &r->p);
+}
+
+static perf_outcome decide(const perf_result *r)
+{
+    const perf_budget *b = &r->budget;
+    if (r->n_base < (size_t)b->min_repetitions || r->n_head < (size_t)b->min_repetitions)
+        return PERF_INCONCLUSIVE;
+    int sig = r->q < b->alpha;
+    if (r->lo > 1.0 + b->band)
+        return sig ? PERF_FAIL : PERF_INCONCLUSIVE;
+    if (r->hi > 1.0 + b->band)
+        return PERF_INCONCLUSIVE;
+    if (r->hi < 1.0 - b->band && sig)
+        return PERF_IMPROVED;
+    return PERF_PASS;
+}
+
+bg_status perf_gate_compare(const perf_set *base, const perf_set *head, const cJSON *budgets,
+                            perf_result **out, size_t *n_out)
+{
+    *out = NULL;
+    *n_out = 0;
+    perf_result *r = calloc(head->n ? head->n : 1, sizeof *r);
+    double *p = calloc(head->n ? head->n : 1, sizeof *p);
+    size_t *idx = calloc(head->n ? head->n : 1, sizeof *idx);
+    if (!r || !p || !idx) {
+        free(r);
+        free(p);
+        free(idx);
+        return BG_E_NOMEM;
+    }
+    size_t m = 0;
+    bg_status st = BG_OK;
+    for (size_t i = 0; i < head->n && st == BG_OK; i++) {
+        r[i].name = head->s[i].name;
+        perf_budget_for(budgets, r[i].name, &r[i].budget);
+        const perf_series *a = perf_set_find(base, r[i].name);
+        if (!a) {
+            r[i].outcome = PERF_SKIP;
+            r[i].n_head = head->s[i].n;
+            r[i].p = r[i].q = NAN;
+            continue;
+        }
+        st = measure(a, &head->s[i], &r[i]);
+        p[m] = r[i].p;
+        idx[m++] = i;
+    }
+    if (st == BG_OK)
+        st = bg_benjamini_hochberg(p, m, p);
+    for (size_t k = 0; k < m && st == BG_OK; k++) {
+        r[idx[k]].q = p[k];
+        r[idx[k]].outcome = decide(&r[idx[k]]);
+    }
+    free(p);
+    free(idx);
+    if (st != BG_OK) {
+        free(r);
+        return st;
+    }
+    *out = r;
+    *n_out = head->n;
+    return BG_OK;
+}
+
+void perf_result_line(const perf_result *r, char *buf, size_t n)
+{
+    if (r->outcome == PERF_SKIP) {
+        snprintf(buf, n, "%s: skip (not in the base/baseline; %zu head samples)", r->name, r->n_head);
+        return;
+    }
+    if (isnan(r->p)) {
+        snprintf(buf, n, "%s: %s ratio %.5f band +-%.2f%% (deterministic, %s per iteration %.6g -> %.6g)",
+                 r->name, perf_outcome_name(r->outcome), r->ratio, 100 * r->budget.band,
+                 r->budget.metric, r->med_base, r->med_head);
+        return;
+    }
+    snprintf(buf, n,
+             "%s: %s ratio %.4f [%.4f, %.4f] band +-%.1f%% p=%.2g q=%.2g alpha=%.3g (n %zu/%zu, "
+             "median %.6g -> %.6g %s)",
+             r->name, perf_outcome_name(r->outcome), r->ratio, r->lo, r->hi, 100 * r->budget.band,
+             r->p, r->q, r->budget.alpha, r->n_base, r->n_head, r->med_base, r->med_head,
+             r->budget.metric);
+}

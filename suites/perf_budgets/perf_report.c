@@ -1,0 +1,169 @@
+/* perf_report.c — see perf_report.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "perf_report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildgate/bg_check.h"
+
+static bg_verdict verdict_of(perf_outcome o)
+{
+    switch (o) {
+    case PERF_FAIL: return BG_FAIL;
+    case PERF_INCONCLUSIVE: return BG_INCONCLUSIVE;
+    case PERF_SKIP: return BG_SKIP;
+    default: return BG_PASS;
+    }
+}
+
+static cJSON *details_of(const perf_result *r, int reruns)
+{
+    cJSON *d = cJSON_CreateObject();
+    cJSON_AddStringToObject(d, "metric", r->budget.metric);
+    cJSON_AddNumberToObject(d, "median_base", r->med_base);
+    cJSON_AddNumberToObject(d, "median_head", r->med_head);
+    cJSON_AddNumberToObject(d, "mad_base", r->mad_base);
+    cJSON_AddNumberToObject(d, "mad_head", r->mad_head);
+    cJSON_AddNumberToObject(d, "n_base", (double)r->n_base);
+    cJSON_AddNumberToObject(d, "n_head", (double)r->n_head);
+    cJSON_AddNumberToObject(d, "ratio", r->ratio);
+    cJSON *ci = cJSON_AddArrayToObject(d, "interval");
+    cJSON_AddItemToArray(ci, cJSON_CreateNumber(r->lo));
+    cJSON_AddItemToArray(ci, cJSON_CreateNumber(r->hi));
+    cJSON_AddNumberToObject(d, "level", r->budget.level);
+    cJSON_AddNumberToObject(d, "band", r->budget.band);
+    cJSON_AddNumberToObject(d, "p", r->p);
+    cJSON_AddNumberToObject(d, "q", r->q);
+    cJSON_AddNumberToObject(d, "alpha", r->budget.alpha);
+    cJSON_AddNumberToObject(d, "reruns", reruns);
+    if (r->outcome == PERF_IMPROVED)
+        cJSON_AddStringToObject(d, "note", "improved: the whole interval is below 1 - band");
+    return d;
+}
+
+/* A 41-column chart of the interval on [0.9, 1.1] (0.5% per column, values
+ * outside clamped to the edges): '|' at 1, '+' at 1+band, '=' over the
+ * interval, '*' at the ratio. */
+static void chart(const perf_result *r, char *buf)
+{
+    const int w = 41;
+    memset(buf, '.', (size_t)w);
+    buf[w] = 0;
+#define COL(x) ((int)lround((fmin(fmax((x), 0.9), 1.1) - 0.9) / 0.2 * (w - 1)))
+    int c1 = COL(1.0), cb = COL(1.0 + r->budget.band);
+    for (int c = COL(r->lo); c <= COL(r->hi); c++)
+        if (c >= 0 && c < w)
+            buf[c] = '=';
+    if (cb >= 0 && cb < w)
+        buf[cb] = '+';
+    buf[c1] = '|';
+    int cr = COL(r->ratio);
+    if (cr >= 0 && cr < w)
+        buf[cr] = '*';
+#undef COL
+}
+
+static void write_md(const char *mode, const perf_result *r, size_t n)
+{
+    const char *checks = getenv("BG_CHECKS_FILE"), *test = getenv("BG_TEST_NAME");
+    if (!checks || !*checks)
+        return;
+    char dir[1024], path[1400];
+    snprintf(dir, sizeof dir, "%s", checks);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    snprintf(path, sizeof path, "%s/perf_budgets--%s.md", dir, test ? test : mode);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    fprintf(f, "#### perf %s%s%s\n\n| benchmark | base | head | ratio [interval] | band | p (q) | verdict |\n"
+               "|---|---|---|---|---|---|---|\n", mode, test ? ": " : "", test ? test : "");
+    for (size_t i = 0; i < n; i++) {
+        char pq[64] = "— (deterministic)";
+        if (!isnan(r[i].p))
+            snprintf(pq, sizeof pq, "%.2g (%.2g)", r[i].p, r[i].q);
+        fprintf(f, "| `%s` | %.4g | %.4g | %.4f [%.4f, %.4f] | ±%.1f%% | %s | %s |\n", r[i].name,
+                r[i].med_base, r[i].med_head, r[i].ratio, r[i].lo, r[i].hi, 100 * r[i].budget.band, pq,
+                perf_outcome_name(r[i].outcome));
+    }
+    fprintf(f, "\nRatios (head/base, >1 slower) on 0.9 … 1.1 (clamped): `|` = 1, `+` = 1 + band, `=` interval, `*` median ratio\n\n```\n");
+    for (size_t i = 0; i < n; i++) {
+        char c[64];
+        if (r[i].outcome == PERF_SKIP)
+            continue;
+        chart(&r[i], c);
+        fprintf(f, "%-44.44s %s %.3f\n", r[i].name, c, r[i].ratio);
+    }
+    fprintf(f, "```\n");
+    fclose(f);
+}
+
+int perf_report(const char *mode, const perf_result *r, size_t n, int reruns)
+{
+    bg_checks *c = bg_checks_open("perf_budgets");
+    if (!c)
+        return BG_EXIT_IO;
+    for (size_t i = 0; i < n; i++) {
+        char name[512], line[768], exp[160];
+        snprintf(name, sizeof name, "perf.%s.%s", mode, r[i].name);
+        perf_result_line(&r[i], line, sizeof line);
+        printf("bg-perf: %s\n", line);
+        snprintf(exp, sizeof exp, "interval not wholly above %.4f (band +%.1f%%) with q < %.3g",
+                 1 + r[i].budget.band, 100 * r[i].budget.band, r[i].budget.alpha);
+        bg_check_emit_str(c, name, verdict_of(r[i].outcome), exp, line, details_of(&r[i], reruns));
+    }
+    write_md(mode, r, n);
+    return bg_checks_close(c);
+}
+
+int perf_report_skip(const char *name, const char *expected, const char *why)
+{
+    bg_checks *c = bg_checks_open("perf_budgets");
+    if (!c)
+        return BG_EXIT_IO;
+    printf("bg-perf: skip: %s\n", why);
+    bg_check_emit_str(c, name, BG_SKIP, expected, why, NULL);
+    return bg_checks_close(c);
+}
+
+int perf_report_no_baseline(const char *host_key, const char *path)
+{
+    char obs[1024];
+    snprintf(obs, sizeof obs,
+             "no baseline for host %s (%s); record one with: ci/update-baselines --approve \"<reason>\"",
+             host_key, path);
+    return perf_report_skip("perf.baseline.host", "a baseline for this host", obs);
+}
+
+int perf_calibrate_print(const perf_set *a1, const perf_set *a2, const cJSON *budgets)
+{
+    perf_result *r = NULL;
+    size_t n = 0;
+    bg_status st = perf_gate_compare(a1, a2, budgets, &r, &n);
+    if (st != BG_OK)
+        return bg_exit_code(st);
+    cJSON *doc = cJSON_CreateObject(), *bm = cJSON_AddObjectToObject(doc, "benchmarks");
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].outcome == PERF_SKIP)
+            continue;
+        double d = 2 * fabs(r[i].ratio - 1.0) + r[i].mad_head / r[i].med_head;
+        double band = fmax(0.01, ceil(d * 200.0) / 200.0);
+        printf("calibrate: %s: A/A ratio %.4f [%.4f, %.4f] MAD/median %.2f%% -> band %.3f\n",
+               r[i].name, r[i].ratio, r[i].lo, r[i].hi, 100 * r[i].mad_head / r[i].med_head, band);
+        cJSON *e = cJSON_AddObjectToObject(bm, r[i].name);
+        cJSON_AddNumberToObject(e, "band", band);
+    }
+    char *s = cJSON_Print(doc);
+    if (s)
+        printf("%s\n", s);
+    free(s);
+    cJSON_Delete(doc);
+    free(r);
+    return 0;
+}

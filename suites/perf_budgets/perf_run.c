@@ -1,0 +1,76 @@
+/* perf_run.c — see perf_run.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "perf_run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, double min_time,
+                   const char *out)
+{
+    char a_out[1024], a_reps[64], a_min[64], a_filter[1024], log[1100];
+    snprintf(a_out, sizeof a_out, "--benchmark_out=%s", out);
+    snprintf(a_reps, sizeof a_reps, "--benchmark_repetitions=%d", reps);
+    snprintf(a_min, sizeof a_min, "--benchmark_min_time=%g", min_time);
+    snprintf(a_filter, sizeof a_filter, "--benchmark_filter=%s", filter ? filter : ".");
+    snprintf(log, sizeof log, "%s.log", out);
+    const char *argv[64];
+    int k = 0;
+    for (int i = 0; cmd->prefix && cmd->prefix[i] && k < 50; i++)
+        argv[k++] = cmd->prefix[i];
+    argv[k++] = cmd->exe;
+    argv[k++] = a_out;
+    argv[k++] = "--benchmark_out_format=json";
+    argv[k++] = a_reps;
+    argv[k++] = a_min;
+    argv[k++] = a_filter;
+    for (int i = 0; cmd->args && cmd->args[i] && k < 62; i++)
+        argv[k++] = cmd->args[i];
+    argv[k] = NULL;
+    unlink(out);
+    pid_t pid = fork();
+    if (pid < 0)
+        return bg_fail(BG_E_IO, "bg-perf", "cannot fork: %s", strerror(errno));
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        for (int i = 0; cmd->env && cmd->env[i]; i++) {
+            char kv[512];
+            snprintf(kv, sizeof kv, "%s", cmd->env[i]);
+            char *eq = strchr(kv, '=');
+            if (eq) {
+                *eq = 0;
+                setenv(kv, eq + 1, 1);
+            }
+        }
+        execvp(argv[0], (char *const *)argv);
+        fprintf(stderr, "buildgate: bg-perf: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return bg_fail(BG_E_IO, "bg-perf", "waitpid: %s", strerror(errno));
+    if (WIFSIGNALED(status))
+        return bg_fail(BG_E_TARGET, "bg-perf", "%s killed by signal %d (log: %s)", cmd->exe,
+                       WTERMSIG(status), log);
+    int rc = WEXITSTATUS(status);
+    if (rc == 127)
+        return bg_fail(BG_E_IO, "bg-perf", "cannot run %s (log: %s)", argv[0], log);
+    if (rc == 7)
+        return PERF_RUN_BENCH_ERROR; /* silent: the caller reads <out> to name the benchmark */
+    if (rc != 0)
+        return bg_fail(BG_E_TARGET, "bg-perf", "%s exited with status %d (log: %s)", cmd->exe, rc,
+                       log);
+    return BG_OK;
+}
