@@ -29,7 +29,7 @@ function(bg_add_test)
     SKIP_RETURN_CODE 77
     TIMEOUT ${ctest_timeout}
     LABELS "${T_LABELS}"
-    ENVIRONMENT "BG_FIXTURES_DIR=${BG_FIXTURES_DIR};${T_ENVIRONMENT}")
+    ENVIRONMENT "BG_FIXTURES_DIR=${BG_FIXTURES_DIR};BG_SUITE=${T_SUITE};${T_ENVIRONMENT}")
   foreach(kind IN ITEMS SETUP REQUIRED CLEANUP)
     if(T_FIXTURES_${kind})
       set_tests_properties(${T_NAME} PROPERTIES FIXTURES_${kind} "${T_FIXTURES_${kind}}")

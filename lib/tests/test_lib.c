@@ -170,6 +170,9 @@ static void group_report(const char *exe, const char *work)
     mkdir(work, 0777);
     mkdir(dir, 0777);
     snprintf(path, sizeof path, "%s/t.jsonl", dir);
+    remove(path);
+    /* a run that recorded nothing has tested nothing: it must not pass */
+    expect_int("report.no_checks_exit", 1, run_report(exe, dir, out));
     write_file(path, "{\"suite\":\"s\",\"name\":\"s.a\",\"verdict\":\"pass\",\"expected\":1,"
                      "\"observed\":1,\"details\":null}\n");
     expect_int("report.pass_exit", 0, run_report(exe, dir, out));

@@ -1,6 +1,7 @@
 /* bg-report — merges the checks of a run into results.json and report.md.
  *
  * Usage: bg-report --checks-dir DIR --out-dir DIR [--tests FILE] [--junit FILE]
+ *                  [--meta KEY=VALUE]...
  *
  *   --checks-dir  folder of <test>.jsonl files written through BG_CHECKS_FILE,
  *                 and optional report fragments <suite>--<name>.md (Markdown
@@ -8,6 +9,8 @@
  *   --tests       output of `ctest --show-only=json-v1` for the same selection:
  *                 a listed test that left no checks file gets a fail check
  *   --junit       path of ctest's JUnit file, recorded in results.json
+ *   --meta        facts about the run (commit, build type, labels) for
+ *                 results.json "run" and the report's header; repeatable
  *   --out-dir     where results.json and report.md are written (created if
  *                 missing; existing files there are replaced: they are outputs)
  *
@@ -19,7 +22,8 @@
  * matrices (checks whose details carry {"matrix":{"table","row","col"[,"cell"]}})
  * and fragments, then each suite's full check list.
  *
- * Exit: 0 when no check is fail or xpass; 1 when one is; 2 usage, 3 I/O,
+ * Exit: 0 when no check is fail or xpass and at least one check was
+ * recorded; 1 when one is fail/xpass or none was recorded; 2 usage, 3 I/O,
  * 4 a malformed checks line (named with file and line).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -128,6 +132,17 @@ static bg_status add_missing_tests(const char *tests_json, const char *checks_di
         char suite[256];
         snprintf(suite, sizeof suite, "%s", name);
         suite[strcspn(suite, ".")] = '\0';
+        /* bg_add_test() puts BG_SUITE=<suite> in the test's ENVIRONMENT */
+        const cJSON *prop, *env;
+        cJSON_ArrayForEach(prop, cJSON_GetObjectItemCaseSensitive(t, "properties")) {
+            const char *pn = bg_json_str(prop, "name");
+            if (!pn || strcmp(pn, "ENVIRONMENT"))
+                continue;
+            cJSON_ArrayForEach(env, cJSON_GetObjectItemCaseSensitive(prop, "value")) {
+                if (cJSON_IsString(env) && !strncmp(env->valuestring, "BG_SUITE=", 9))
+                    snprintf(suite, sizeof suite, "%s", env->valuestring + 9);
+            }
+        }
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "suite", suite);
         char cname[600];
@@ -163,17 +178,27 @@ static cJSON *verdict_counts(void)
 static void usage_exit(const char *why)
 {
     bg_errorf("bg-report", "%s (usage: bg-report --checks-dir DIR --out-dir DIR "
-                           "[--tests FILE] [--junit FILE])", why);
+                           "[--tests FILE] [--junit FILE] [--meta KEY=VALUE]...)", why);
     exit(BG_EXIT_USAGE);
 }
 
 int main(int argc, char **argv)
 {
     const char *checks_dir = NULL, *out_dir = NULL, *tests = NULL, *junit = NULL;
+    cJSON *meta = cJSON_CreateObject();
     for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--", 2) || !strchr("cotjm", argv[i][2]))
+            usage_exit("unknown option");
         if (i + 1 >= argc)
             usage_exit("missing value after option");
-        if (strcmp(argv[i], "--checks-dir") == 0)
+        if (strcmp(argv[i], "--meta") == 0) {
+            char *eq = strchr(argv[++i], '=');
+            if (!eq || eq == argv[i])
+                usage_exit("--meta takes KEY=VALUE");
+            *eq = '\0';
+            cJSON_AddStringToObject(meta, argv[i], eq + 1);
+            *eq = '=';
+        } else if (strcmp(argv[i], "--checks-dir") == 0)
             checks_dir = argv[++i];
         else if (strcmp(argv[i], "--out-dir") == 0)
             out_dir = argv[++i];
@@ -244,6 +269,7 @@ int main(int argc, char **argv)
         if (bg_verdict_parse(v, &vd) == BG_OK)
             bad += bg_verdict_is_bad(vd);
     }
+    cJSON_AddItemToObject(doc, "run", meta);
     cJSON_AddItemToObject(doc, "summary", summary);
     cJSON_AddItemToObject(doc, "suites", suites);
     if (junit)
@@ -266,8 +292,13 @@ int main(int argc, char **argv)
     }
     if (!st)
         bg_report_print_summary(doc, stdout);
+    int nchecks = cJSON_GetArraySize(checks);
     cJSON_Delete(doc);
     if (st)
         return bg_exit_code(st);
+    if (nchecks == 0) {
+        bg_errorf("bg-report", "no check was recorded in %s: nothing was tested", checks_dir);
+        return BG_EXIT_FAIL;
+    }
     return bad ? BG_EXIT_FAIL : BG_EXIT_OK;
 }

@@ -11,6 +11,9 @@
  *   - ran past --timeout (default 1800 s): the process group gets SIGTERM, then
  *     SIGKILL 5 s later -> check "<NAME>.timeout", fail
  *   - exited 0 or 77 without recording any check -> fail / skip accordingly.
+ * SIGINT, SIGTERM and SIGHUP sent to bg-run (Ctrl-C, ctest's timeout, a
+ * killed CI job) are passed on to the command's process group, so nothing
+ * is left running.
  * Exit status: the command's own (0, 1, 77, ...), 1 when bg-run added a fail.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -56,6 +59,27 @@ static void scan_checks(const char *path, int *all, int *bad)
     }
     free(line);
     fclose(f);
+}
+
+static volatile sig_atomic_t child_pgid;
+
+/* Passes an interrupting signal on to the test's process group, then lets
+ * bg-run record what happened to the child. */
+static void forward_signal(int sig)
+{
+    if (child_pgid > 0)
+        kill(-(pid_t)child_pgid, sig);
+}
+
+static void install_forwarding(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = forward_signal;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
 }
 
 static double now_s(void)
@@ -116,6 +140,8 @@ int main(int argc, char **argv)
         _exit(127);
     }
     setpgid(pid, pid);
+    child_pgid = pid;
+    install_forwarding();
 
     double t0 = now_s();
     int status = 0, timed_out = 0, term_sent = 0;

@@ -86,6 +86,16 @@ static void header(FILE *f, const cJSON *doc)
         }
     }
     fprintf(f, " |\n\n");
+    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run"), *m;
+    first = 1;
+    cJSON_ArrayForEach(m, run) {
+        if (!cJSON_IsString(m))
+            continue;
+        fprintf(f, "%s%s `%s`", first ? "Run: " : ", ", m->string, m->valuestring);
+        first = 0;
+    }
+    if (!first)
+        fprintf(f, ".\n\n");
 }
 
 static void summary_table(FILE *f, const cJSON *doc)
@@ -107,7 +117,8 @@ static void summary_table(FILE *f, const cJSON *doc)
     fprintf(f, "\n");
 }
 
-static void failures(FILE *f, const cJSON *checks)
+/* One line per fail/xpass first, so 18 alike failures read at a glance. */
+static void failure_index(FILE *f, const cJSON *checks)
 {
     const cJSON *c;
     int n = 0;
@@ -116,7 +127,27 @@ static void failures(FILE *f, const cJSON *checks)
         if (!v || (strcmp(v, "fail") && strcmp(v, "xpass")))
             continue;
         if (n++ == 0)
-            fprintf(f, "## Failures\n\n");
+            fprintf(f, "## Failures\n\n| check | verdict | expected | observed |\n|---|---|---|---|\n");
+        fprintf(f, "| `%s` | %s | ", bg_json_str(c, "name"), shown(v));
+        put_value(f, cJSON_GetObjectItemCaseSensitive(c, "expected"), 90);
+        fprintf(f, " | ");
+        put_value(f, cJSON_GetObjectItemCaseSensitive(c, "observed"), 90);
+        fprintf(f, " |\n");
+    }
+    if (n)
+        fprintf(f, "\n<details><summary>Each failure in full (%d)</summary>\n\n", n);
+}
+
+static void failures(FILE *f, const cJSON *checks)
+{
+    const cJSON *c;
+    int n = 0;
+    failure_index(f, checks);
+    cJSON_ArrayForEach(c, checks) {
+        const char *v = bg_json_str(c, "verdict");
+        if (!v || (strcmp(v, "fail") && strcmp(v, "xpass")))
+            continue;
+        n++;
         fprintf(f, "### %s `%s`\n\n", shown(v), bg_json_str(c, "name"));
         if (bg_json_str(c, "test"))
             fprintf(f, "Test `%s`.\n\n", bg_json_str(c, "test"));
@@ -131,6 +162,8 @@ static void failures(FILE *f, const cJSON *checks)
         }
         fprintf(f, "\n");
     }
+    if (n)
+        fprintf(f, "</details>\n\n");
 }
 
 /* One table per distinct details.matrix.table within a suite. */
