@@ -94,8 +94,10 @@ int main(int argc, char **argv)
 {
     rx_opts o;
     bg_status st = rx_opts_parse(argc, argv, &o);
-    if (st)
+    if (st || o.help)
         return bg_exit_code(st);
+    if (o.record && (st = rx_chain_fixture_precheck(o.record)) != BG_OK)
+        return bg_exit_code(st); /* before the hashing, not after it */
     rx_session s;
     st = rx_session_open(&s, o.flags, o.key, o.key_len, o.init_threads, o.dataset_dir);
     if (st)

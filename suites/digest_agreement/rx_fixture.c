@@ -22,8 +22,8 @@ const char *rx_algorithm(int flags)
 static bg_status load_schema(const char *path, cJSON **doc)
 {
     bg_status st = bg_json_load(path, "fixture", doc);
-    if (st)
-        return st == BG_E_PARSE ? BG_E_FIXTURE : st;
+    if (st) /* missing, unreadable or malformed: all mean "no usable fixture" */
+        return st == BG_E_NOMEM ? st : BG_E_FIXTURE;
     double schema = bg_json_num(*doc, "schema", -1);
     if (schema != RX_FIXTURE_SCHEMA) {
         cJSON_Delete(*doc);
@@ -111,10 +111,26 @@ bg_status rx_kat_load(const char *path, const char *algorithm, rx_kat_set *out)
         d->item = (unsigned long)bg_json_num(v, "item", 0);
         out->nitems++;
     }
+    /* kat-import records how many vectors each algorithm has, so a vector
+     * deleted or relabelled by hand cannot silently drop out of the run. */
+    double want = bg_json_num(cJSON_GetObjectItemCaseSensitive(doc, "vector_counts"), algorithm, -1);
+    char have[256] = "";
+    size_t hl = 0;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(doc, "vectors")) {
+        const char *alg = bg_json_str(v, "algorithm");
+        if (alg && !strstr(have, alg) && hl < sizeof have - 40)
+            hl += snprintf(have + hl, sizeof have - hl, "%s%s", hl ? ", " : "", alg);
+    }
     cJSON_Delete(doc);
     if (!st && out->nvectors == 0)
-        st = bg_fail(BG_E_FIXTURE, "fixture", "%s has no vectors for %s (a fixture for another "
-                                              "RandomX version?)", path, algorithm);
+        st = bg_fail(BG_E_FIXTURE, "fixture", "%s has no vectors for %s (it has: %s): a fixture "
+                                              "for another RandomX version?",
+                     path, algorithm, hl ? have : "none");
+    else if (!st && want != out->nvectors)
+        st = bg_fail(BG_E_FIXTURE, "fixture",
+                     "%s: %d vectors for %s, but vector_counts says %g: a vector was removed, "
+                     "added or relabelled by hand (re-import with kat-import)",
+                     path, out->nvectors, algorithm, want);
     return st;
 }
 
@@ -176,6 +192,30 @@ bg_status rx_chain_fixture_find(const char *path, const char *algorithm, const c
     if (st)
         rx_chain_free(out);
     return st;
+}
+
+bg_status rx_chain_fixture_precheck(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f) {
+        fclose(f);
+        cJSON *doc;
+        bg_status st = load_schema(path, &doc);
+        cJSON_Delete(doc);
+        if (st)
+            return st;
+        f = fopen(path, "r+");
+        if (!f)
+            return bg_fail(BG_E_IO, "fixture", "%s cannot be written", path);
+        fclose(f);
+        return BG_OK;
+    }
+    f = fopen(path, "a");
+    if (!f)
+        return bg_fail(BG_E_IO, "fixture", "%s cannot be created", path);
+    fclose(f);
+    remove(path);
+    return BG_OK;
 }
 
 bg_status rx_chain_fixture_record(const char *path, const char *algorithm, const char *key,

@@ -1,7 +1,7 @@
 /* rx_fixture.h — the digest suite's stored truth.
  *
  * fixtures/randomx/kat.json (imported from upstream by kat-import):
- *   {"schema":1,"source":str,"provenance":{...},
+ *   {"schema":1,"source":str,"provenance":{...},"vector_counts":{algorithm: n},
  *    "vectors":[{"id":"1a","algorithm":"randomx-v1","key":str,
  *                "input":str | "input_hex":hex,"hash":hex64}],
  *    "dataset_items":[{"algorithm","key","item":int,"first_u64":"0x..."}]}
@@ -62,6 +62,10 @@ bg_status rx_chain_fixture_find(const char *path, const char *algorithm, const c
 bg_status rx_chain_fixture_record(const char *path, const char *algorithm, const char *key,
                                   const rx_chain_result *r, cJSON *provenance, int replace,
                                   const char *reason);
+
+/* Before a long run that will --record into path: BG_OK when path is a
+ * readable chains fixture that can be written, or can be created. */
+bg_status rx_chain_fixture_precheck(const char *path);
 
 /* "randomx-v1" or "randomx-v2" for flags. */
 const char *rx_algorithm(int flags);

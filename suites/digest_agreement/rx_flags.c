@@ -63,13 +63,20 @@ bg_status rx_flags_parse(const char *list, randomx_flags *out)
     if (strlen(list) >= sizeof buf)
         return bg_fail(BG_E_USAGE, "flags", "flag list too long");
     strcpy(buf, list);
-    int flags = 0;
+    int flags = 0, ntok = 0;
     for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok;
          tok = strtok_r(NULL, ", ", &save)) {
+        int before = flags;
         bg_status st = parse_one(tok, &flags);
         if (st)
             return st;
+        if (flags == before && strcmp(tok, "auto") && strncmp(tok, "argon2=", 7))
+            return bg_fail(BG_E_USAGE, "flags", "'%s' is named twice", tok);
+        ntok++;
     }
+    if (ntok == 0)
+        return bg_fail(BG_E_USAGE, "flags", "empty flag list: name flags (e.g. argon2=ref for the "
+                                            "interpreter with software AES) or use auto");
     if ((flags & RANDOMX_FLAG_SECURE) && !(flags & RANDOMX_FLAG_JIT))
         return bg_fail(BG_E_USAGE, "flags", "secure applies to the JIT only: add jit or drop secure");
     *out = (randomx_flags)flags;

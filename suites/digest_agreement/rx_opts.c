@@ -23,6 +23,31 @@ static bg_status parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t
     return BG_OK;
 }
 
+static const char *const value_options[] = {
+    "--key", "--key-hex", "--flags", "--n", "--k", "--init-threads", "--dataset-dir",
+    "--remove-datasets", "--make-datasets", "--kat", "--chains", "--record", "--reason", NULL,
+};
+
+static int is_value_option(const char *a)
+{
+    for (int i = 0; value_options[i]; i++)
+        if (!strcmp(a, value_options[i]))
+            return 1;
+    return 0;
+}
+
+void rx_opts_usage(FILE *out, const char *prog)
+{
+    fprintf(out,
+            "usage: %s [--key TEXT | --key-hex HEX] [--flags LIST] [--n N] [--k K]\n"
+            "       [--init-threads T] [--dataset-dir DIR] [--kat FILE] [--chains FILE]\n"
+            "       [--record FILE [--replace --reason TEXT]] [--progress]\n"
+            "flags: jit, hard-aes, full-mem, secure, argon2=ref|ssse3|avx2, large-pages, v2, auto\n"
+            "defaults: key relay-jit-profile-fixed-key-v1, flags auto, N 64, K N/8\n"
+            "see README.md and docs/chain.md\n",
+            prog);
+}
+
 bg_status rx_opts_parse(int argc, char **argv, rx_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -33,11 +58,16 @@ bg_status rx_opts_parse(int argc, char **argv, rx_opts *o)
     long nc = sysconf(_SC_NPROCESSORS_ONLN);
     o->init_threads = nc > 0 ? (int)nc : 1;
     const char *flags = "auto";
+    int key_given = 0;
     bg_status st = BG_OK;
     for (int i = 1; i < argc && !st; i++) {
         const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t u;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            rx_opts_usage(stdout, argv[0]);
+            o->help = 1;
+            return BG_OK;
+        }
         if (!strcmp(a, "--progress")) {
             o->progress = 1;
             continue;
@@ -46,9 +76,15 @@ bg_status rx_opts_parse(int argc, char **argv, rx_opts *o)
             o->replace = 1;
             continue;
         }
-        if (!v)
-            return bg_fail(BG_E_USAGE, a, "missing value (see the usage in rx_opts.h / README)");
-        i++;
+        if (!is_value_option(a))
+            return bg_fail(BG_E_USAGE, a, "unknown option (see --help)");
+        if (i + 1 >= argc)
+            return bg_fail(BG_E_USAGE, a, "missing value (see --help)");
+        const char *v = argv[++i];
+        if (!strcmp(a, "--key") || !strcmp(a, "--key-hex")) {
+            if (key_given++)
+                return bg_fail(BG_E_USAGE, a, "give the key once, with --key or --key-hex");
+        }
         if (!strcmp(a, "--key")) {
             if (!*v || strlen(v) > sizeof o->key)
                 return bg_fail(BG_E_USAGE, "--key", "the key must be 1 to %zu bytes", sizeof o->key);
@@ -82,10 +118,8 @@ bg_status rx_opts_parse(int argc, char **argv, rx_opts *o)
             o->chains = v;
         } else if (!strcmp(a, "--record")) {
             o->record = v;
-        } else if (!strcmp(a, "--reason")) {
-            o->reason = v;
         } else {
-            return bg_fail(BG_E_USAGE, a, "unknown option");
+            o->reason = v;
         }
     }
     if (st)
@@ -97,6 +131,9 @@ bg_status rx_opts_parse(int argc, char **argv, rx_opts *o)
                        (unsigned long long)o->k, (unsigned long long)o->n);
     if (o->replace && (!o->reason || !*o->reason))
         return bg_fail(BG_E_USAGE, "--replace", "needs --reason \"why the stored truth changes\"");
+    if ((o->replace || o->reason) && !o->record)
+        return bg_fail(BG_E_USAGE, o->replace ? "--replace" : "--reason",
+                       "only applies with --record FILE");
     const char *fx = getenv("BG_FIXTURES_DIR");
     if (!fx || !*fx)
         fx = "fixtures";

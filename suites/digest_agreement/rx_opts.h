@@ -12,12 +12,14 @@
  *   --make-datasets DIR          bg-digest-check: build and save the shared datasets
  *   --remove-datasets DIR        bg-digest-check: delete the .rxds files in DIR (fixture cleanup)
  *   --progress                   progress lines on stderr about once a second
+ *   --help                       print the usage and set help (exit 0)
  * A bad value prints one line and returns BG_E_USAGE.
  */
 #ifndef RX_OPTS_H
 #define RX_OPTS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include <randomx.h>
@@ -36,9 +38,13 @@ typedef struct rx_opts {
     const char *kat, *chains;
     const char *record, *reason;
     int replace, progress;
+    int help; /* --help was given: usage printed, nothing else to do */
     char kat_buf[4096], chains_buf[4096];
 } rx_opts;
 
 bg_status rx_opts_parse(int argc, char **argv, rx_opts *o);
+
+/* Prints the usage of the shared options to out. */
+void rx_opts_usage(FILE *out, const char *prog);
 
 #endif

@@ -140,10 +140,15 @@ static bg_status init_for_key(rx_session *s, const void *key, size_t key_len)
     if (full) {
         if (!s->dataset) {
             s->dataset = randomx_alloc_dataset(s->flags);
+            if (!s->dataset && (s->flags & RANDOMX_FLAG_LARGE_PAGES))
+                return bg_fail(BG_E_UNSUPPORTED, "randomx",
+                               "large-pages: dataset allocation of %zu MiB refused (not enough "
+                               "huge pages reserved: vm.nr_hugepages)",
+                               dataset_bytes() >> 20);
             if (!s->dataset)
-                return bg_fail((s->flags & RANDOMX_FLAG_LARGE_PAGES) ? BG_E_UNSUPPORTED : BG_E_TARGET,
-                               "randomx", "randomx_alloc_dataset(%d) returned NULL (%zu MiB)",
-                               (int)s->flags, dataset_bytes() >> 20);
+                return bg_fail(BG_E_TARGET, "randomx",
+                               "randomx_alloc_dataset(%d) returned NULL (%zu MiB)", (int)s->flags,
+                               dataset_bytes() >> 20);
         }
         if (s->dataset_dir) {
             bg_status st = load_dataset(s, key, key_len);

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
         }
     rx_opts o;
     bg_status st = rx_opts_parse(argc, argv, &o);
-    if (st)
+    if (st || o.help)
         return bg_exit_code(st);
     rx_session s;
     st = rx_session_open(&s, o.flags, o.key, o.key_len, o.init_threads, NULL);

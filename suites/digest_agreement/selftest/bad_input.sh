@@ -20,6 +20,11 @@ cases=(
   "unknown_option|2|--frobnicate 1"
   "missing_value|2|--n"
   "replace_without_reason|2|--replace"
+  "reason_without_record|2|--reason x"
+  "flag_twice|2|--flags jit,jit"
+  "empty_flags|2|--flags ,"
+  "two_keys|2|--key a --key-hex 00"
+  "record_unwritable|3|--n 1 --record /proc/bg-none/chains.json"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r name want args <<<"$c"

@@ -56,12 +56,23 @@ BG_FIXTURES_DIR="$work/fx" "$bin/bg-digest-check" --flags argon2=ref --n 64 --k 
 check other_version_exit 5 "$?"
 check other_version_message 1 "$(grep -c 'has no chain for randomx-v1.*it has: randomx-v9' "$work/ver.err")"
 
-# 4. Missing fixture: exit 3 (I/O).
+# 4. Missing fixture: exit 5 (fixture), one line naming the file.
 rm -f "$fx"
 BG_FIXTURES_DIR="$work/fx" "$bin/bg-digest-check" --flags argon2=ref --n 64 --k 8 >/dev/null 2>"$work/miss.err"
-check missing_exit 3 "$?"
+check missing_exit 5 "$?"
+check missing_message 1 "$(grep -c '^buildgate: fixture: cannot open .*chains.json' "$work/miss.err")"
+cp "$BG_FIXTURES_DIR/randomx/chains.json" "$fx"
 
-# 5. Recording over an existing entry is refused without --replace/--reason.
+# 5. A KAT vector relabelled to another version (or deleted) must not drop out silently.
+kat="$work/fx/randomx/kat.json"
+awk '!done && /"algorithm": "randomx-v1"/ { sub(/randomx-v1/, "randomx-v2"); done = 1 } { print }' \
+  "$BG_FIXTURES_DIR/randomx/kat.json" >"$kat"
+BG_FIXTURES_DIR="$work/fx" "$bin/bg-digest-check" --flags argon2=ref --n 64 --k 8 >/dev/null 2>"$work/kat.err"
+check kat_relabelled_exit 5 "$?"
+check kat_relabelled_message 1 "$(grep -c '4 vectors for randomx-v1, but vector_counts says 5' "$work/kat.err")"
+cp "$BG_FIXTURES_DIR/randomx/kat.json" "$kat"
+
+# 6. Recording over an existing entry is refused without --replace/--reason.
 cp "$BG_FIXTURES_DIR/randomx/chains.json" "$fx"
 before=$(cksum <"$fx")
 "$bin/bg-chain" --n 64 --k 8 --flags jit,argon2=ref --record "$fx" >/dev/null 2>"$work/rec.err"
