@@ -25,7 +25,9 @@
 #   report.  SYSTEM: no RandomX build, the probe links the installed library
 #   (FindRandomX, through TOOLCHAIN's search paths).
 include(FetchContent)
-include(ExternalProject)
+if(NOT CMAKE_SCRIPT_MODE_FILE)  # script mode (self-tests) uses bg_randomx_source() only
+  include(ExternalProject)
+endif()
 
 set(BG_RANDOMX_SOURCE "auto" CACHE STRING
     "RandomX for the build variants: auto | system | <source dir> | <tarball URL>")
@@ -76,12 +78,12 @@ function(_bg_randomx_fetch url sha out_dir out_err)
     return()
   endif()
   # Verified: FetchContent extracts it into the build tree (checks the hash again).
-  FetchContent_Declare(bg_randomx URL "${dl}" URL_HASH SHA256=${sha}
-                       SOURCE_DIR "${CMAKE_BINARY_DIR}/_deps/randomx-src")
-  FetchContent_GetProperties(bg_randomx)
-  if(NOT bg_randomx_POPULATED)
-    FetchContent_Populate(bg_randomx)
-  endif()
+  # (the direct-argument form, which also works in script mode for the self-tests)
+  FetchContent_Populate(bg_randomx QUIET URL "${dl}" URL_HASH SHA256=${sha}
+                        DOWNLOAD_EXTRACT_TIMESTAMP TRUE
+                        SOURCE_DIR "${CMAKE_BINARY_DIR}/_deps/randomx-src"
+                        BINARY_DIR "${CMAKE_BINARY_DIR}/_deps/randomx-build"
+                        SUBBUILD_DIR "${CMAKE_BINARY_DIR}/_deps/randomx-subbuild")
   _bg_randomx_is_tree("${bg_randomx_SOURCE_DIR}" ok)
   if(NOT ok)
     set(${out_err} "${url} is not a RandomX source tarball (no src/randomx.h, no project(RandomX))" PARENT_SCOPE)
@@ -148,7 +150,7 @@ function(bg_randomx_build)
   if(B_SYSTEM)
     list(TRANSFORM probe_args REPLACE "^-DBG_RX_LIBRARY=.*" "-DBG_RX_LIBRARY=system")
   endif()
-  set(step ${CMAKE_COMMAND} -DOUT=${out} -P ${PROJECT_SOURCE_DIR}/cmake/BuildgateStep.cmake)
+  set(step_script ${PROJECT_SOURCE_DIR}/cmake/BuildgateStep.cmake)
   # RandomX: configured and built once (stamps), only the library target.
   set(deps "")
   if(NOT B_SYSTEM)
@@ -158,8 +160,8 @@ function(bg_randomx_build)
     BINARY_DIR "${out}/rx"
     STAMP_DIR "${out}/stamp-rx"
     DOWNLOAD_COMMAND "" UPDATE_COMMAND "" PATCH_COMMAND ""
-    CONFIGURE_COMMAND ${step} -DWHAT=configure -- ${CMAKE_COMMAND} -S ${B_SOURCE_DIR} -B ${out}/rx ${rx_args}
-    BUILD_COMMAND ${step} -DWHAT=build -- ${CMAKE_COMMAND} --build ${out}/rx --target randomx
+    CONFIGURE_COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DWHAT=configure -P ${step_script} -- ${CMAKE_COMMAND} -S ${B_SOURCE_DIR} -B ${out}/rx ${rx_args}
+    BUILD_COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DWHAT=build -P ${step_script} -- ${CMAKE_COMMAND} --build ${out}/rx --target randomx
     INSTALL_COMMAND "")
   endif()
   # The probe: buildgate's probe sources against that library; configured and
@@ -170,8 +172,8 @@ function(bg_randomx_build)
     STAMP_DIR "${out}/stamp-probe"
     DOWNLOAD_COMMAND "" UPDATE_COMMAND "" PATCH_COMMAND ""
     CONFIGURE_COMMAND ""
-    BUILD_COMMAND ${step} -DWHAT=probe-configure -- ${CMAKE_COMMAND} -S ${B_PROBE_DIR} -B ${out}/probe ${probe_args}
-          COMMAND ${step} -DWHAT=probe-build -- ${CMAKE_COMMAND} --build ${out}/probe
+    BUILD_COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DWHAT=probe-configure -P ${step_script} -- ${CMAKE_COMMAND} -S ${B_PROBE_DIR} -B ${out}/probe ${probe_args}
+          COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DWHAT=probe-build -P ${step_script} -- ${CMAKE_COMMAND} --build ${out}/probe
     INSTALL_COMMAND ""
     BUILD_ALWAYS TRUE
     ${deps})

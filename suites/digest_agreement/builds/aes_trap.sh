@@ -2,14 +2,15 @@
 # Self-test: a trap build variant (the AES feature macro missing: x86-64
 # -mno-aes after RandomX's -maes; arm64 -march=armv8-a after its +crypto) on a
 # CPU with AES is caught by the gate's checks while its digest still agrees.
-# Usage: aes_trap.sh BG_CHECK RUN_VARIANT VARIANT_DIR EMULATOR ARCH
+# Usage: aes_trap.sh BG_CHECK RUN_VARIANT VARIANT_DIR EMULATOR ARCH N K
+#   N, K: the chain length and checkpoint interval (an entry of chains.json)
 # Asserts (checks digest.selftest.aes_trap.<variant>.*):
 #   flags:  the variant's aes_flags check fails, naming flags seen vs expected
 #           and the missing macro with its fix
 #   insns:  its aes_insns check (--expect present) fails with 0 AES instructions
 #   digest: its KATs and chain with the flags it recommends (auto) pass
 set -uo pipefail
-check=$1 run=$2 dir=$3 emu=$4 arch=$5
+check=$1 run=$2 dir=$3 emu=$4 arch=$5 n=$6 k=$7
 v=$(basename "$dir")
 outer=${BG_CHECKS_FILE:-/dev/null} me=${BG_TEST_NAME:-digest.selftest.aes_trap.$v}
 inner=$(mktemp "${TMPDIR:-/tmp}/bg-trap.XXXXXX")
@@ -36,7 +37,7 @@ rec flags.message 1 "$(grep -cE "= [0-9]+, expected [0-9]+.*$macro" "$inner")"
 inner_run "digest.build.$v.aes_insns" bg-aes-insns --expect present
 rec insns.exit 1 "$rc"
 rec insns.observed 1 "$(grep -c '"observed":"0 AES instructions"' "$inner")"
-inner_run "digest.build.$v.auto" bg-digest-check --flags auto --n 64 --k 8
+inner_run "digest.build.$v.auto" bg-digest-check --flags auto --n "$n" --k "$k"
 rec digest.exit 0 "$rc"
 rec digest.chain_pass 1 "$(grep -c '"name":"digest.build.'"$v"'.auto.chain","test":"[^"]*","verdict":"pass"' "$inner")"
 exit 0

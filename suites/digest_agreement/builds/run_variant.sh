@@ -4,7 +4,7 @@
 # Usage: run_variant.sh BG_CHECK VARIANT_DIR EMULATOR TOOL [ARGS...]
 #   BG_CHECK     the host's bg-check (records the check when the tool cannot run)
 #   VARIANT_DIR  <build>/suites/digest_agreement/builds/<variant>
-#   EMULATOR     "" (native) or the emulator command, e.g. "qemu-aarch64 -L /usr/aarch64-linux-gnu";
+#   EMULATOR     "-" (native) or the emulator command, e.g. "qemu-aarch64 -L /usr/aarch64-linux-gnu";
 #                "!<reason>" when the variant cannot be built or run here (no cross
 #                compiler, no emulator): records a skip with <reason>, exits 77
 #   TOOL         bg-digest-check | bg-aes-flags | bg-aes-insns (in VARIANT_DIR/probe)
@@ -42,4 +42,5 @@ if [ ! -x "$dir/probe/$tool" ]; then
 fi
 # $emu is a command with arguments: word splitting intended
 # shellcheck disable=SC2086
+[ "$emu" = - ] && emu=""
 exec $emu "$dir/probe/$tool" "$@"
