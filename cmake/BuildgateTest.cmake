@@ -19,6 +19,11 @@ function(bg_add_test)
   list(POP_FRONT T_COMMAND exe)
   if(TARGET ${exe})
     set(exe "$<TARGET_FILE:${exe}>")
+    # Cross-built (aarch64-qemu preset): CTest runs bg-run under the emulator,
+    # but bg-run's exec of a foreign binary needs the emulator too (no binfmt_misc).
+    if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
+      set(exe ${CMAKE_CROSSCOMPILING_EMULATOR} "${exe}")
+    endif()
   endif()
   add_test(NAME ${T_NAME}
            COMMAND bg-run --checks "${BG_CHECKS_DIR}/${T_NAME}.jsonl" --suite ${T_SUITE}
