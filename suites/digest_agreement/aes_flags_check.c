@@ -18,6 +18,7 @@
 #include <randomx.h>
 
 #include "aes_flags.h"
+#include "build_matrix.h"
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_cpu.h"
 
@@ -59,6 +60,12 @@ int main(int argc, char **argv)
     cJSON_AddStringToObject(d, "arch", arch);
     const char *test = getenv("BG_TEST_NAME");
     const char *name = test && !strncmp(test, "digest.build.", 13) ? test : "digest.aes_flags";
+    char cell[64];
+    if (ok)
+        snprintf(cell, sizeof cell, "%d", flags);
+    else
+        snprintf(cell, sizeof cell, "%d, expected %d", flags, expected);
+    bg_build_matrix(d, test, "AES flags", cell);
     bg_check_emit_str(c, name, ok ? BG_PASS : BG_FAIL, exp_s, obs_s, d);
     return bg_checks_close(c);
 }

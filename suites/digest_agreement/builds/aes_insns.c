@@ -32,6 +32,7 @@
 #include <capstone/capstone.h>
 #include <randomx.h>
 
+#include "build_matrix.h"
 #include "buildgate/bg_check.h"
 
 #if defined(__APPLE__)
@@ -189,6 +190,9 @@ int main(int argc, char **argv)
     cJSON_AddNumberToObject(d, "objects", c.objects);
     cJSON_AddNumberToObject(d, "aes", (double)total);
     int ok = want_present ? total > 0 : total == 0;
+    char cell[64];
+    snprintf(cell, sizeof cell, "%ld", total);
+    bg_build_matrix(d, name, "AES insns", cell);
     bg_check_emit_str(chk, name, ok ? BG_PASS : BG_FAIL,
                       want_present ? "> 0 AES instructions" : "0 AES instructions", observed, d);
     return bg_checks_close(chk);
