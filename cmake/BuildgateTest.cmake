@@ -1,7 +1,8 @@
 # bg_add_test(NAME <suite>.<group>.<case> SUITE <suite>
 #             COMMAND <exe-or-target> [args...]
 #             [LABELS l...] [TIMEOUT seconds] [ENVIRONMENT VAR=value...]
-#             [FIXTURES_SETUP f...] [FIXTURES_REQUIRED f...] [RUN_SERIAL])
+#             [FIXTURES_SETUP f...] [FIXTURES_REQUIRED f...] [FIXTURES_CLEANUP f...]
+#             [RUN_SERIAL])
 #
 # Registers a CTest test run through bg-run, which exports BG_CHECKS_FILE
 # (${BG_CHECKS_DIR}/<NAME>.jsonl) and BG_TEST_NAME, enforces TIMEOUT (default
@@ -32,7 +33,7 @@ endif()
 
 function(bg_add_test)
   cmake_parse_arguments(T "RUN_SERIAL" "NAME;SUITE;TIMEOUT"
-                        "COMMAND;LABELS;ENVIRONMENT;FIXTURES_SETUP;FIXTURES_REQUIRED" ${ARGN})
+                        "COMMAND;LABELS;ENVIRONMENT;FIXTURES_SETUP;FIXTURES_REQUIRED;FIXTURES_CLEANUP" ${ARGN})
   if(NOT T_NAME OR NOT T_SUITE OR NOT T_COMMAND)
     message(FATAL_ERROR "bg_add_test: NAME, SUITE and COMMAND are required")
   endif()
@@ -66,6 +67,9 @@ function(bg_add_test)
   endif()
   if(T_FIXTURES_REQUIRED)
     set_tests_properties(${T_NAME} PROPERTIES FIXTURES_REQUIRED "${T_FIXTURES_REQUIRED}")
+  endif()
+  if(T_FIXTURES_CLEANUP)
+    set_tests_properties(${T_NAME} PROPERTIES FIXTURES_CLEANUP "${T_FIXTURES_CLEANUP}")
   endif()
   if(T_RUN_SERIAL)
     set_tests_properties(${T_NAME} PROPERTIES RUN_SERIAL TRUE)
