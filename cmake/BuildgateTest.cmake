@@ -8,6 +8,29 @@
 # (${BG_CHECKS_DIR}/<NAME>.jsonl) and BG_TEST_NAME, enforces TIMEOUT (default
 # 600 s) and records a fail check when the command crashes, hangs or records
 # nothing.  Exit code 77 is a skip (interface: ARCHITECTURE.md "CTest names").
+#
+# Cross-built configurations (aarch64-qemu preset): CTest would run the foreign
+# bg-run under CMAKE_CROSSCOMPILING_EMULATOR, but bg-run under qemu-user never
+# sees its child exit (it times out even on /bin/true), so tests run through a
+# host bg-run instead: BG_HOST_RUN, by default compiled here at configure time
+# with the host's cc from lib/ (needs the host's cJSON).
+if(CMAKE_CROSSCOMPILING)
+  set(BG_HOST_RUN "" CACHE FILEPATH "bg-run built for the build host (cross-built configurations)")
+  if(NOT BG_HOST_RUN)
+    file(GLOB bg_run_srcs "${PROJECT_SOURCE_DIR}/lib/src/bg_*.c")
+    set(bg_host_run "${PROJECT_BINARY_DIR}/host/bg-run")
+    file(MAKE_DIRECTORY "${PROJECT_BINARY_DIR}/host")
+    execute_process(COMMAND cc -std=c11 -O2 -I${PROJECT_SOURCE_DIR}/lib/include
+                            ${PROJECT_SOURCE_DIR}/lib/tools/bg_run.c ${bg_run_srcs} -lcjson
+                            -o ${bg_host_run}
+                    RESULT_VARIABLE bg_rc ERROR_VARIABLE bg_err)
+    if(NOT bg_rc EQUAL 0)
+      message(FATAL_ERROR "buildgate: host bg-run: cc failed (install the host's cc and libcjson-dev): ${bg_err}")
+    endif()
+    set(BG_HOST_RUN "${bg_host_run}" CACHE FILEPATH "bg-run built for the build host" FORCE)
+  endif()
+endif()
+
 function(bg_add_test)
   cmake_parse_arguments(T "RUN_SERIAL" "NAME;SUITE;TIMEOUT"
                         "COMMAND;LABELS;ENVIRONMENT;FIXTURES_SETUP;FIXTURES_REQUIRED;FIXTURES_CLEANUP" ${ARGN})
@@ -20,9 +43,18 @@ function(bg_add_test)
   list(POP_FRONT T_COMMAND exe)
   if(TARGET ${exe})
     set(exe "$<TARGET_FILE:${exe}>")
+    # Cross-built (aarch64-qemu preset): the host bg-run's exec of a foreign
+    # binary needs the emulator (no binfmt_misc).
+    if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
+      set(exe ${CMAKE_CROSSCOMPILING_EMULATOR} "${exe}")
+    endif()
+  endif()
+  set(runner bg-run)
+  if(CMAKE_CROSSCOMPILING)
+    set(runner "${BG_HOST_RUN}")
   endif()
   add_test(NAME ${T_NAME}
-           COMMAND bg-run --checks "${BG_CHECKS_DIR}/${T_NAME}.jsonl" --suite ${T_SUITE}
+           COMMAND ${runner} --checks "${BG_CHECKS_DIR}/${T_NAME}.jsonl" --suite ${T_SUITE}
                    --test ${T_NAME} --timeout ${T_TIMEOUT} -- ${exe} ${T_COMMAND})
   math(EXPR ctest_timeout "${T_TIMEOUT} + 30")
   set_tests_properties(${T_NAME} PROPERTIES

@@ -18,8 +18,11 @@ if(RandomX_LIBRARY)
   find_program(BG_DPKG_QUERY dpkg-query)
   find_program(BG_BREW brew)
   if(BG_DPKG_QUERY)
-    execute_process(COMMAND ${BG_DPKG_QUERY} -W -f=\${Version} librandomx-dev
+    execute_process(COMMAND ${BG_DPKG_QUERY} -W -f=\${Version}\\n librandomx-dev
                     OUTPUT_VARIABLE _rx_ver ERROR_QUIET RESULT_VARIABLE _rx_rc)
+    # with multiarch (librandomx-dev:arm64 beside :amd64) there is one line
+    # per architecture: keep the first
+    string(REGEX REPLACE "\n.*" "" _rx_ver "${_rx_ver}")
     if(_rx_rc EQUAL 0 AND _rx_ver)
       set(RandomX_VERSION "${_rx_ver}")
     endif()

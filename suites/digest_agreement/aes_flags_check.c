@@ -7,7 +7,9 @@
  * Records check digest.aes_flags: pass when randomx_get_flags() has HARD_AES
  * exactly when the CPU has AES (bg_cpu.h: CPUID.1:ECX.AES[25]; Linux arm64
  * HWCAP_AES; macOS hw.optional.arm.FEAT_AES), else fail with the flags seen
- * vs expected and the cause.  Exit 0 pass, 1 fail, 2 usage.
+ * vs expected and the cause.  Under a build variant's test (BG_TEST_NAME
+ * digest.build.<variant>.aes_flags) the check takes the test's name.
+ * Exit 0 pass, 1 fail, 2 usage.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <randomx.h>
 
 #include "aes_flags.h"
+#include "build_matrix.h"
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_cpu.h"
 
@@ -55,6 +58,14 @@ int main(int argc, char **argv)
     cJSON_AddStringToObject(d, "why", why);
     cJSON_AddBoolToObject(d, "cpu_aes", host_aes);
     cJSON_AddStringToObject(d, "arch", arch);
-    bg_check_emit_str(c, "digest.aes_flags", ok ? BG_PASS : BG_FAIL, exp_s, obs_s, d);
+    const char *test = getenv("BG_TEST_NAME");
+    const char *name = test && !strncmp(test, "digest.build.", 13) ? test : "digest.aes_flags";
+    char cell[64];
+    if (ok)
+        snprintf(cell, sizeof cell, "%d", flags);
+    else
+        snprintf(cell, sizeof cell, "%d, expected %d", flags, expected);
+    bg_build_matrix(d, test, "AES flags", cell);
+    bg_check_emit_str(c, name, ok ? BG_PASS : BG_FAIL, exp_s, obs_s, d);
     return bg_checks_close(c);
 }

@@ -25,6 +25,7 @@
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_hex.h"
+#include "build_matrix.h"
 #include "rx_chain.h"
 #include "rx_fixture.h"
 #include "rx_flags.h"
@@ -39,12 +40,19 @@ typedef struct ctx {
     char slug[256];
 } ctx;
 
-static cJSON *matrix(const char *row, const char *col, const char *cell)
+/* The report-table cell of a check: table "Runtime variants" (row = slug); under a
+ * build variant's test (digest.build.<variant>.<slug>) table "Build variants",
+ * row = the build variant, column = "<col> (<slug>)" (build_matrix.h). */
+static cJSON *matrix(const ctx *x, const char *col, const char *cell)
 {
     cJSON *d = cJSON_CreateObject();
+    char c[320];
+    snprintf(c, sizeof c, "%s (%s)", col, x->slug);
+    if (bg_build_matrix(d, x->test, c, cell))
+        return d;
     cJSON *m = cJSON_AddObjectToObject(d, "matrix");
     cJSON_AddStringToObject(m, "table", "Runtime variants");
-    cJSON_AddStringToObject(m, "row", row);
+    cJSON_AddStringToObject(m, "row", x->slug);
     cJSON_AddStringToObject(m, "col", col);
     if (cell)
         cJSON_AddStringToObject(m, "cell", cell);
@@ -60,7 +68,7 @@ static int stop(ctx *x, const char *what, bg_status st)
     bg_verdict v = st == BG_E_UNSUPPORTED ? BG_SKIP : BG_FAIL;
     bg_check_emit_str(x->c, name, v, st == BG_E_UNSUPPORTED ? "a host that runs this variant"
                                                               : "a usable fixture",
-                      bg_last_error(), matrix(x->slug, "KAT", NULL));
+                      bg_last_error(), matrix(x, "run", NULL));
     int rc = bg_checks_close(x->c);
     return st == BG_E_UNSUPPORTED ? rc : bg_exit_code(st);
 }
@@ -89,7 +97,7 @@ static bg_status run_kats(ctx *x, rx_session *s, const rx_kat_set *kats)
         randomx_calculate_hash(s->vm, k->input, k->input_len, got);
         char name[400];
         snprintf(name, sizeof name, "%s.kat.%s", x->test, k->id);
-        cJSON *d = matrix(x->slug, "KAT", NULL);
+        cJSON *d = matrix(x, "KAT", NULL);
         cJSON_AddStringToObject(d, "key", k->key);
         check_hash(x, name, k->hash, got, d);
     }
@@ -110,7 +118,7 @@ static void check_dataset_items(ctx *x, rx_session *s, const rx_kat_set *kats, c
         snprintf(name, sizeof name, "%s.dataset.%lu", x->test, d->item);
         snprintf(w, sizeof w, "0x%016" PRIx64, d->first_u64);
         snprintf(g, sizeof g, "0x%016" PRIx64, got);
-        cJSON *det = matrix(x->slug, "dataset", NULL);
+        cJSON *det = matrix(x, "dataset", NULL);
         cJSON_AddStringToObject(det, "key", key);
         bg_check_emit_str(x->c, name, got == d->first_u64 ? BG_PASS : BG_FAIL, w, g, det);
     }
@@ -124,7 +132,7 @@ static void check_chain(ctx *x, const rx_chain_result *want, const rx_chain_resu
     bg_hex_encode(got->digest, 32, g);
     double hs = got->seconds > 0 ? got->n / got->seconds : 0;
     snprintf(cell, sizeof cell, "%.1f H/s", hs);
-    cJSON *d = matrix(x->slug, "chain", cell);
+    cJSON *d = matrix(x, "chain", cell);
     cJSON_AddNumberToObject(d, "n", (double)got->n);
     cJSON_AddNumberToObject(d, "k", (double)got->k);
     cJSON_AddNumberToObject(d, "hashes_per_second", hs);
@@ -240,6 +248,8 @@ static int make_datasets(ctx *x, const rx_opts *o)
             lens[nk++] = kats.vectors[i].key_len;
         }
     }
+    if ((st = rx_dataset_dir_check(o->make_datasets)) != BG_OK)
+        return stop(x, "dataset", st); /* before minutes of dataset building */
     randomx_flags f = (randomx_flags)((int)o->flags | RANDOMX_FLAG_FULL_MEM);
     rx_session s;
     memset(&s, 0, sizeof s);
@@ -280,7 +290,7 @@ static int remove_datasets(ctx *x, const char *dir)
     struct dirent *e;
     while (d && (e = readdir(d)) != NULL) {
         size_t l = strlen(e->d_name);
-        if (l < 6 || strcmp(e->d_name + l - 5, ".rxds"))
+        if (l < 6 || !strstr(e->d_name, ".rxds")) /* also .rxds.tmp.<pid> of an interrupted save */
             continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
@@ -303,7 +313,7 @@ int main(int argc, char **argv)
 {
     rx_opts o;
     bg_status st = rx_opts_parse(argc, argv, &o);
-    if (st)
+    if (st || o.help)
         return bg_exit_code(st);
     ctx x;
     x.c = bg_checks_open(SUITE);

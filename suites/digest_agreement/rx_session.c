@@ -210,6 +210,19 @@ void rx_session_close(rx_session *s)
     s->cache = NULL;
 }
 
+bg_status rx_dataset_dir_check(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/.bg-writable.%ld", dir, (long)getpid());
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return bg_fail(BG_E_IO, "dataset", "cannot write datasets into %s: %s", dir,
+                       strerror(errno));
+    fclose(f);
+    remove(path);
+    return BG_OK;
+}
+
 bg_status rx_dataset_save(const rx_session *s, const char *dir, const void *key, size_t key_len)
 {
     if (!s->dataset)

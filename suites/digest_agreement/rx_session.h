@@ -46,6 +46,9 @@ void rx_session_close(rx_session *s);
 /* Writes s's dataset (full mode) to <dir>/<hex(key)>.rxds atomically. */
 bg_status rx_dataset_save(const rx_session *s, const char *dir, const void *key, size_t key_len);
 
+/* BG_OK when dir exists and a dataset file can be created in it. */
+bg_status rx_dataset_dir_check(const char *dir);
+
 /* Monotonic clock in seconds. */
 double rx_now(void);
 

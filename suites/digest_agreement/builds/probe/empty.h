@@ -1,0 +1,1 @@
+/* empty: the preprocessor input of the AES-macro test (builds/CMakeLists.txt) */
