@@ -27,6 +27,45 @@ static int context_matches(const char *patterns, const char *context)
     return 0;
 }
 
+/* Rule ids (nan_classify.h) and context names (nan_probe.c): a line naming
+ * anything else could never match, so it is refused instead of ignored. */
+static const char *const known_rules[] = {
+    "nan-operand-priority", "default-nan", "snan-quieting", "nan-propagation", "daz-ftz",
+    "rounding", "value", "minmax", "integer-indefinite", "compare-mask", "comis-eflags",
+    "eflags-clobbered", "status-flag", "upper-lanes", "source-modified", "mxcsr-readback",
+    "handler-mxcsr", "mxcsr-inheritance", "context-fact", "trap-not-delivered", "trap-si-code",
+    "trap-handler-mxcsr", "trap-saved-status", "probe-failed", "op-missing", NULL,
+};
+static const char *const known_contexts[] = {
+    "main_thread", "pthread", "signal_raise", "signal_pthread_kill", "after_handler",
+    "sigaltstack", "siglongjmp", "mxcsr_write", "mxcsr_write_pthread", "fork", "exec", "trap",
+    NULL,
+};
+
+static int rule_known(const char *rule)
+{
+    for (int i = 0; known_rules[i]; i++)
+        if (!strcmp(rule, known_rules[i]))
+            return 1;
+    return 0;
+}
+
+/* 1 when every comma-separated pattern matches at least one known context. */
+static int contexts_known(const char *patterns)
+{
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", patterns);
+    char *save = NULL;
+    for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        int hit = 0;
+        for (int i = 0; known_contexts[i] && !hit; i++)
+            hit = fnmatch(p, known_contexts[i], 0) == 0;
+        if (!hit)
+            return 0;
+    }
+    return 1;
+}
+
 bg_status nan_known_load(const char *dir, const char *runner, const char *version,
                          const char *context, nan_known *kd)
 {
@@ -73,6 +112,15 @@ bg_status nan_known_load(const char *dir, const char *runner, const char *versio
         }
         if (!*col[3] || !*col[5]) {
             st = bad(kd->path, lineno, "rule and reference must not be empty");
+            break;
+        }
+        if (!rule_known(col[3])) {
+            st = bad(kd->path, lineno, "unknown rule (see suites/nan_semantics/nan_classify.h)");
+            break;
+        }
+        if (!contexts_known(col[2])) {
+            st = bad(kd->path, lineno, "a context pattern matches no context (main_thread, "
+                                       "pthread, signal_raise, ..., see docs/nan_semantics.md)");
             break;
         }
         if (!in || !context_matches(col[2], context))

@@ -19,6 +19,7 @@
  *   hanging_runner     runner that sleeps -> probe-failed "timed out after 2 s"
  *   crashing_runner    runner killed by SIGSEGV -> probe-failed "killed by signal 11"
  *   fixture_no_replace --write-fixture on an existing fixture -> exit 6
+ *   known_typo         a known-deviation line naming no real rule -> exit 5, one line
  * Exit: as bg_checks_close (0 pass, 1 fail, 77 skip); 2 usage.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -293,6 +294,18 @@ static int scenario(ctx *c, const char *name, result *res)
         char *args[] = {"--runner", "native", "--context", "main_thread", "--probe", probe_arg, NULL};
         o = run_check(c, args, NULL);
         expect_exit_line(res, &o, 5, "buildgate: nan-check: fixture");
+    } else if (strcmp(name, "known_typo") == 0) {
+        /* a misspelt rule could never match: the list must be refused, not ignored */
+        if (make_root(c, name, NULL, 0) != 0)
+            return -1;
+        char dst[1400];
+        snprintf(dst, sizeof dst, "%s/nan_semantics/known/native.tsv", c->root);
+        static const char line[] = "native\t*\tmain_thread\tdaz-fzt\tDAZ\tobserved here\n";
+        if (write_file(dst, line, sizeof line - 1) != 0)
+            return -1;
+        char *args[] = {"--runner", "native", "--context", "main_thread", "--probe", probe_arg, NULL};
+        o = run_check(c, args, NULL);
+        expect_exit_line(res, &o, 5, "buildgate: nan-check: known deviations");
     } else if (strcmp(name, "unknown_runner") == 0) {
         make_root(c, name, NULL, 0);
         char *args[] = {"--runner", "nosuch", "--context", "main_thread", "--probe", probe_arg, NULL};
