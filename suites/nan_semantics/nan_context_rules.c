@@ -7,6 +7,8 @@
 
 static const nan_context_rule rules[] = {
     {"pthread", "thread", NAN_MXCSR_DEFAULT, "mxcsr-inheritance", ""},
+    {"pooled_thread", "first_job", NAN_MXCSR_DEFAULT, "mxcsr-inheritance", ""},
+    {"pooled_thread", "reused", NAN_MXCSR_WRITTEN, "mxcsr-inheritance", ""},
     {"signal_raise", "handler", NAN_MXCSR_DEFAULT, "handler-mxcsr", "handler_ran,handler_stack_aligned"},
     {"signal_pthread_kill", "handler", NAN_MXCSR_DEFAULT, "handler-mxcsr", "handler_ran,handler_stack_aligned"},
     {"after_handler", "after_handler", NAN_MXCSR_WRITTEN, "mxcsr-inheritance", "handler_ran,handler_stack_aligned"},

@@ -37,7 +37,7 @@ static const char *const known_rules[] = {
     "trap-handler-mxcsr", "trap-saved-status", "probe-failed", "op-missing", NULL,
 };
 static const char *const known_contexts[] = {
-    "main_thread", "pthread", "signal_raise", "signal_pthread_kill", "after_handler",
+    "main_thread", "pthread", "pooled_thread", "signal_raise", "signal_pthread_kill", "after_handler",
     "sigaltstack", "siglongjmp", "mxcsr_write", "mxcsr_write_pthread", "fork", "exec", "trap",
     NULL,
 };

@@ -395,6 +395,59 @@ static const char *self_path;
 
 static void ctx_pthread(void) { in_thread(add_phase("thread", -1)); }
 
+/* A pooled worker: one thread created once runs two jobs.  The first job
+ * leaves the written MXCSR behind (as a task that changes the mode and does
+ * not restore it); the second job, on the reused thread, must see it: MXCSR
+ * is per-thread state that nothing resets between jobs (Intel SDM Vol.1
+ * 10.2.3; a pool such as libdispatch's reuses its threads as they are). */
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_cond = PTHREAD_COND_INITIALIZER;
+static phase *pool_job;
+static int pool_done;
+
+static void *pool_worker(void *arg)
+{
+    (void)arg;
+    for (int jobs = 0; jobs < 2; jobs++) {
+        pthread_mutex_lock(&pool_lock);
+        while (!pool_job)
+            pthread_cond_wait(&pool_cond, &pool_lock);
+        phase *p = pool_job;
+        pthread_mutex_unlock(&pool_lock);
+        run_phase(p);
+        if (jobs == 0)
+            nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+        pthread_mutex_lock(&pool_lock);
+        pool_job = NULL;
+        pool_done++;
+        pthread_cond_broadcast(&pool_cond);
+        pthread_mutex_unlock(&pool_lock);
+    }
+    return NULL;
+}
+
+static void pool_submit(phase *p)
+{
+    pthread_mutex_lock(&pool_lock);
+    int target = pool_done + 1;
+    pool_job = p;
+    pthread_cond_broadcast(&pool_cond);
+    while (pool_done < target)
+        pthread_cond_wait(&pool_cond, &pool_lock);
+    pthread_mutex_unlock(&pool_lock);
+}
+
+static void ctx_pooled_thread(void)
+{
+    phase *first = add_phase("first_job", -1), *reused = add_phase("reused", -1);
+    pthread_t t;
+    if (pthread_create(&t, NULL, pool_worker, NULL) != 0)
+        die(3, "pthread_create", "failed");
+    pool_submit(first);
+    pool_submit(reused);
+    pthread_join(t, NULL);
+}
+
 static void ctx_mxcsr_write_pthread(void)
 {
     phase *p = add_phase("thread", -1);
@@ -413,6 +466,7 @@ static const struct {
     void (*run)(void);
 } contexts[] = {
     {"pthread", ctx_pthread},
+    {"pooled_thread", ctx_pooled_thread},
     {"signal_raise", ctx_signal_raise},
     {"signal_pthread_kill", ctx_signal_pthread_kill},
     {"after_handler", ctx_after_handler},
