@@ -11,6 +11,7 @@
 #include "buildgate/bg_hex.h"
 #include "buildgate/bg_host.h"
 #include "buildgate/bg_json.h"
+#include "buildgate/bg_parse.h"
 
 static bg_checks *C;
 
@@ -40,6 +41,20 @@ static void group_hex(void)
     expect_int("hex.decode.odd_length", BG_E_PARSE, bg_hex_decode("abc", back, 4, &n));
     expect_int("hex.decode.bad_digit", BG_E_PARSE, bg_hex_decode("zz", back, 4, &n));
     expect_int("hex.decode.too_long", BG_E_USAGE, bg_hex_decode("0011223344", back, 4, &n));
+}
+
+static void group_parse(void)
+{
+    uint64_t v = 0;
+    expect_int("parse.ok", BG_OK, bg_parse_u64("42", 1, 100, &v));
+    expect_int("parse.value", 42, (long)v);
+    /* a sign, a suffix, an empty string, out of range, overflow: all refused */
+    static const char *const bad[] = {"-5", "+5", " 5", "12x", "", "0", "101", "99999999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "parse.refuses.%zu", i);
+        expect_int(name, BG_E_USAGE, bg_parse_u64(bad[i], 1, 100, &v));
+    }
 }
 
 static void group_slug(void)
@@ -201,6 +216,8 @@ int main(int argc, char **argv)
     const char *g = argv[1];
     if (!strcmp(g, "hex"))
         group_hex();
+    else if (!strcmp(g, "parse"))
+        group_parse();
     else if (!strcmp(g, "slug"))
         group_slug();
     else if (!strcmp(g, "verdict"))

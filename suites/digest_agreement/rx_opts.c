@@ -6,20 +6,15 @@
 #include <unistd.h>
 
 #include "buildgate/bg_hex.h"
+#include "buildgate/bg_parse.h"
 #include "rx_chain.h"
 #include "rx_flags.h"
 
 static bg_status parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-    char *end = NULL;
-    if (!s || !*s || *s == '-')
+    if (bg_parse_u64(s, lo, hi, out) != BG_OK)
         return bg_fail(BG_E_USAGE, opt, "expected a whole number from %llu to %llu, got '%s'",
                        (unsigned long long)lo, (unsigned long long)hi, s ? s : "");
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end || v < lo || v > hi)
-        return bg_fail(BG_E_USAGE, opt, "expected a whole number from %llu to %llu, got '%s'",
-                       (unsigned long long)lo, (unsigned long long)hi, s);
-    *out = v;
     return BG_OK;
 }
 

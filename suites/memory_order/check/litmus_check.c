@@ -31,6 +31,7 @@
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_cpu.h"
 #include "buildgate/bg_json.h"
+#include "buildgate/bg_parse.h"
 #include "litmus_access.h"
 #include "litmus_exec.h"
 #include "litmus_expect.h"
@@ -51,12 +52,8 @@ typedef struct opts {
 static int parse_ull(const char *s, unsigned long long lo, unsigned long long hi,
                      unsigned long long *out)
 {
-    char *end;
-    if (!s || !*s || *s == '-')
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v < lo || v > hi)
+    uint64_t v;
+    if (bg_parse_u64(s, lo, hi, &v) != BG_OK)
         return -1;
     *out = v;
     return 0;
