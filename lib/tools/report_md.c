@@ -290,7 +290,7 @@ static void suite_section(FILE *f, const cJSON *checks, const char *checks_dir, 
         if (!s || strcmp(s, suite))
             continue;
         fprintf(f, "| `%s` | %s | ", bg_json_str(c, "name"), shown(bg_json_str(c, "verdict")));
-        put_value(f, cJSON_GetObjectItemCaseSensitive(c, "observed"), 120);
+        put_value(f, cJSON_GetObjectItemCaseSensitive(c, "observed"), 400);
         fprintf(f, " |\n");
     }
     fprintf(f, "\n</details>\n\n");

@@ -96,6 +96,10 @@ int main(int argc, char **argv)
     bg_status st = rx_opts_parse(argc, argv, &o);
     if (st || o.help)
         return bg_exit_code(st);
+    if (o.kat != o.kat_buf || o.chains != o.chains_buf || o.make_datasets || o.remove_datasets)
+        return bg_exit_code(bg_fail(BG_E_USAGE, "bg-chain",
+                                    "--kat, --chains, --make-datasets and --remove-datasets belong "
+                                    "to bg-digest-check; bg-chain computes a chain and checks nothing"));
     if (o.record && (st = rx_chain_fixture_precheck(o.record)) != BG_OK)
         return bg_exit_code(st); /* before the hashing, not after it */
     rx_session s;

@@ -18,6 +18,7 @@ cases=(
   "k_beyond_n|2|--n 8 --k 9"
   "bad_hex_key|2|--key-hex zz"
   "unknown_option|2|--frobnicate 1"
+  "kat_on_bg_chain|2|--kat /nonexistent/kat.json --n 1"
   "missing_value|2|--n"
   "replace_without_reason|2|--replace"
   "reason_without_record|2|--reason x"
