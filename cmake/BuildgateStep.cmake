@@ -1,7 +1,7 @@
 # BuildgateStep — runs one step of a build variant without failing the build.
 #
 # cmake -DOUT=<variant dir> -DWHAT=<configure|build|probe-configure|probe-build>
-#       -P BuildgateStep.cmake -- <command...>
+#       [-DLABEL=<what the warning names>] -P BuildgateStep.cmake -- <command...>
 # Output goes to <OUT>/<WHAT>.log and the wall time (s) to <OUT>/times.txt.
 # When the command fails, <OUT>/<rx|probe>.FAILED gets one line
 #   "<WHAT> failed (exit N): <first error line> (log: <OUT>/<WHAT>.log)"
@@ -45,6 +45,9 @@ if(NOT rc EQUAL 0)
     string(STRIP "${first}" first)
   endif()
   file(WRITE "${OUT}/${stage}.FAILED" "${WHAT} failed (exit ${rc}): ${first} (log: ${OUT}/${WHAT}.log)\n")
-  get_filename_component(v "${OUT}" NAME)
-  message(WARNING "buildgate: build variant ${v}: ${WHAT} failed (exit ${rc}): ${first}")
+  if(NOT LABEL)
+    get_filename_component(v "${OUT}" NAME)
+    set(LABEL "build variant ${v}")
+  endif()
+  message(WARNING "buildgate: ${LABEL}: ${WHAT} failed (exit ${rc}): ${first}")
 endif()

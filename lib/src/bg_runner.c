@@ -116,6 +116,12 @@ bg_status bg_runner_resolve(const char *name, bg_runner *r, char *why, unsigned 
     }
     if (strcmp(name, "valgrind") == 0) {
         static const char *const c[] = {"valgrind"};
+        if (strcmp(bg_cpu_arch(), "x86_64") != 0) {
+            /* valgrind runs programs of its own host's architecture only */
+            snprintf(why, n, "runner 'valgrind' needs an x86-64 host for an x86-64 guest (this one is %s)",
+                     bg_cpu_arch());
+            return BG_E_UNSUPPORTED;
+        }
         bg_status st = tool_prefix(r, c, 1, why, n);
         if (st == BG_OK)
             st = push(r, "--tool=none");

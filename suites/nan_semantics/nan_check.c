@@ -21,9 +21,11 @@
  *       7 the probe failed while writing a fixture.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_json.h"
@@ -372,6 +374,33 @@ static int write_fixture(const opts *o, const char *path, int argc, char **argv)
     return bg_exit_code(st);
 }
 
+/* "" when the guest program exists; else one line why: the first line of
+ * probe.FAILED beside it (cmake/BuildgateStep.cmake, a failed cross build of
+ * guest/) or "no such program". */
+static void guest_build_failure(const char *probe, char *why, size_t n)
+{
+    *why = '\0';
+    if (access(probe, X_OK) == 0)
+        return;
+    int err = errno;
+    char failed[1100];
+    const char *slash = strrchr(probe, '/');
+    int dir = slash ? (int)(slash - probe) : 1;
+    snprintf(failed, sizeof failed, "%.*s/probe.FAILED", dir, slash ? probe : ".");
+    FILE *f = fopen(failed, "r");
+    char line[500] = "";
+    if (f) {
+        if (!fgets(line, sizeof line, f))
+            line[0] = '\0';
+        fclose(f);
+        line[strcspn(line, "\n")] = '\0';
+    }
+    if (*line)
+        snprintf(why, n, "the x86-64 guest %s was not built: %s", probe, line);
+    else
+        snprintf(why, n, "the x86-64 guest %s: %s", probe, strerror(err));
+}
+
 int main(int argc, char **argv)
 {
     opts o = {.modes = "base", .timeout = 120, .fixtures = getenv("BG_FIXTURES_DIR")};
@@ -428,15 +457,21 @@ int main(int argc, char **argv)
     snprintf(fallback, sizeof fallback, "nan.%s.%s", o.runner, o.context);
     nan_run_info ri = {.test = test && *test ? test : fallback, .runner = o.runner,
                        .version = rn.version, .context = o.context, .probe_ok = 1};
-    if (st != BG_OK || strncmp(o.probe, "none:", 5) == 0) {
-        const char *reason = st != BG_OK ? why : o.probe + 5;
+    char unbuilt[600] = "";
+    if (st == BG_OK && strncmp(o.probe, "none:", 5) != 0)
+        guest_build_failure(o.probe, unbuilt, sizeof unbuilt);
+    if (st != BG_OK || strncmp(o.probe, "none:", 5) == 0 || *unbuilt) {
+        const char *reason = st != BG_OK ? why : *unbuilt ? unbuilt : o.probe + 5;
         cJSON *d = cJSON_CreateObject();
         cJSON *m = cJSON_AddObjectToObject(d, "matrix");
         cJSON_AddStringToObject(m, "table", "runner × context");
         cJSON_AddStringToObject(m, "row", o.runner);
         cJSON_AddStringToObject(m, "col", o.context);
-        cJSON_AddStringToObject(m, "cell", "not available");
-        bg_check_emit_str(c, ri.test, BG_SKIP, "runner available", reason, d);
+        cJSON_AddStringToObject(m, "cell", *unbuilt ? "guest not built" : "not available");
+        if (*unbuilt)
+            bg_check_emit_str(c, ri.test, BG_FAIL, "the x86-64 guest built", reason, d);
+        else
+            bg_check_emit_str(c, ri.test, BG_SKIP, "runner available", reason, d);
         bg_runner_free(&rn);
         return bg_checks_close(c);
     }

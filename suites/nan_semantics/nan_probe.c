@@ -17,9 +17,15 @@
  * the control bits it found ("mxcsr": the MXCSR read at the phase's start).
  * Exit: 0 printed; 2 usage (one line on stderr); 3 the context could not be
  * set up (fork/exec/thread failed: one line).
+ *
+ * The guest links libc (and libpthread) only, like memory_order's litmus
+ * probe: one x86-64 binary must be buildable on any host with just a C
+ * compiler for x86-64 (an arm64 Linux host's x86_64-linux-gnu-gcc, Apple
+ * clang -arch x86_64), where no x86-64 cJSON exists.  So the document above,
+ * whose strings all come from the probe's own tables, is printed with stdio
+ * (nan_probe_out.c); nan-check parses it with cJSON.
  */
 #define _GNU_SOURCE
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -33,6 +39,7 @@
 #include <unistd.h>
 
 #include "buildgate/bg_error.h"
+#include "nan_probe_out.h"
 #include "nan_table.h"
 
 #define MAX_PHASES NAN_MODE_COUNT
@@ -46,7 +53,7 @@ typedef struct phase {
 
 static phase phases[MAX_PHASES];
 static int nphases;
-static cJSON *facts;
+static nan_out out;
 static volatile sig_atomic_t sig_count;
 static sigjmp_buf jump;
 
@@ -86,7 +93,7 @@ static void run_phase(phase *p)
     nan_mxcsr_set(entry);
 }
 
-static void fact_bool(const char *k, int v) { cJSON_AddBoolToObject(facts, k, v); }
+static void fact_bool(const char *k, int v) { nan_out_fact(&out, k, v); }
 
 /* ---- signal contexts ---- */
 static phase *handler_phase;
@@ -316,7 +323,7 @@ NAN_HANDLER void nan_on_fpe(int sig, siginfo_t *si, void *uc)
     siglongjmp(jump, 1);
 }
 
-static void one_trap(cJSON *traps, const char *exc, uint32_t unmask, uint32_t a, uint32_t b, int div)
+static void one_trap(const char *exc, uint32_t unmask, uint32_t a, uint32_t b, int div)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -342,53 +349,8 @@ static void one_trap(cJSON *traps, const char *exc, uint32_t unmask, uint32_t a,
         delivered = 1;
     }
     nan_mxcsr_set(NAN_MXCSR_DEFAULT);
-    char h[16], s[16];
-    snprintf(h, sizeof h, "0x%04x", (unsigned)trap_mxcsr);
-    snprintf(s, sizeof s, "0x%02x", (unsigned)(trap_saved & 0x3f));
-    cJSON *t = cJSON_CreateObject();
-    cJSON_AddStringToObject(t, "exception", exc);
-    cJSON_AddBoolToObject(t, "delivered", delivered);
-    cJSON_AddNumberToObject(t, "si_code", delivered ? trap_code : -1);
-    cJSON_AddStringToObject(t, "handler_mxcsr", delivered ? h : "");
-    cJSON_AddStringToObject(t, "saved_status", delivered && trap_saved != 0xffffffffu ? s : "");
-    cJSON_AddItemToArray(traps, t);
-}
-
-/* ---- output ---- */
-static cJSON *phase_json(const phase *p)
-{
-    cJSON *o = cJSON_CreateObject();
-    char mx[16];
-    snprintf(mx, sizeof mx, "0x%04x", (unsigned)*p->mxcsr);
-    cJSON_AddStringToObject(o, "phase", p->name);
-    if (p->mode >= 0)
-        cJSON_AddStringToObject(o, "mode", nan_modes[p->mode].name);
-    else
-        cJSON_AddNullToObject(o, "mode");
-    cJSON_AddStringToObject(o, "mxcsr", mx);
-    cJSON *res = cJSON_AddObjectToObject(o, "results");
-    cJSON *skipped = cJSON_AddArrayToObject(o, "skipped_ops");
-    for (int k = 0; k < nan_op_count; k++) {
-        if (!nan_table_op_supported(k)) {
-            char why[96];
-            snprintf(why, sizeof why, "%s: the guest CPU lacks %s", nan_ops[k].name,
-                     nan_ops[k].feat == F_FMA ? "FMA (CPUID.1:ECX.FMA with OS YMM state)"
-                                             : "SSE4.1 (CPUID.1:ECX.SSE4_1)");
-            cJSON_AddItemToArray(skipped, cJSON_CreateString(why));
-            continue;
-        }
-        int n = nan_case_count(k);
-        char *s = malloc((size_t)n * NAN_REC_HEX + 1);
-        if (!s)
-            die(3, "output", "out of memory");
-        const nan_rec *r = p->recs + nan_case_offset(k);
-        for (int i = 0; i < n; i++)
-            nan_rec_encode(&r[i], s + (size_t)i * NAN_REC_HEX);
-        s[(size_t)n * NAN_REC_HEX] = '\0';
-        cJSON_AddStringToObject(res, nan_ops[k].name, s);
-        free(s);
-    }
-    return o;
+    nan_out_trap(&out, exc, delivered, trap_code, trap_mxcsr,
+                 trap_saved == 0xffffffffu ? -1 : (int)(trap_saved & 0x3f));
 }
 
 static const char *self_path;
@@ -513,8 +475,6 @@ int main(int argc, char **argv)
     if (!context)
         die(2, "usage", "nan-probe --context CONTEXT [--modes base|all|NAME,...]");
     (void)nan_table_op_supported(0); /* CPUID once, outside any handler */
-    facts = cJSON_CreateObject();
-    cJSON *traps = cJSON_CreateArray();
     const char *shown = strcmp(context, "exec_child") == 0 ? "exec" : context;
     if (strcmp(context, "main_thread") == 0) {
         if (parse_modes(modes) != 0)
@@ -522,8 +482,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < nphases; i++)
             run_phase(&phases[i]);
     } else if (strcmp(context, "trap") == 0) {
-        one_trap(traps, "IE", 0x0080, 0x7f800001u, 0x3f800000u, 0); /* SNaN + 1, IM clear */
-        one_trap(traps, "ZE", 0x0200, 0x3f800000u, 0x00000000u, 1); /* 1 / 0, ZM clear */
+        one_trap("IE", 0x0080, 0x7f800001u, 0x3f800000u, 0); /* SNaN + 1, IM clear */
+        one_trap("ZE", 0x0200, 0x3f800000u, 0x00000000u, 1); /* 1 / 0, ZM clear */
     } else {
         self_path = argv[0];
         unsigned i = 0;
@@ -533,39 +493,7 @@ int main(int argc, char **argv)
             die(2, "--context", "unknown context (see docs/nan_semantics.md)");
         contexts[i].run();
     }
-    char digest[20];
-    snprintf(digest, sizeof digest, "%016llx", (unsigned long long)nan_case_table_digest());
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "probe", "nan_semantics");
-    cJSON_AddNumberToObject(root, "schema", 1);
-    cJSON_AddStringToObject(root, "context", shown);
-#if defined(__APPLE__)
-    cJSON_AddStringToObject(root, "os", "macos");
-#else
-    cJSON_AddStringToObject(root, "os", "linux");
-#endif
-    cJSON_AddStringToObject(root, "case_table", digest);
-    cJSON *feat = cJSON_AddObjectToObject(root, "features");
-    int sse41 = -1, fma = -1;
-    for (int k = 0; k < nan_op_count; k++) {
-        if (nan_ops[k].feat == F_SSE41)
-            sse41 = nan_table_op_supported(k);
-        if (nan_ops[k].feat == F_FMA)
-            fma = nan_table_op_supported(k);
-    }
-    cJSON_AddBoolToObject(feat, "sse41", sse41 == 1);
-    cJSON_AddBoolToObject(feat, "fma", fma == 1);
-    cJSON *arr = cJSON_AddArrayToObject(root, "phases");
     for (int i = 0; i < nphases; i++)
-        cJSON_AddItemToArray(arr, phase_json(&phases[i]));
-    cJSON_AddItemToObject(root, "facts", facts);
-    cJSON_AddItemToObject(root, "traps", traps);
-    char *text = cJSON_PrintUnformatted(root);
-    if (!text)
-        die(3, "output", "out of memory");
-    fputs(text, stdout);
-    fputc('\n', stdout);
-    free(text);
-    cJSON_Delete(root);
-    return fflush(stdout) == 0 ? 0 : 3;
+        nan_out_phase(&out, phases[i].name, phases[i].mode, *phases[i].mxcsr, phases[i].recs);
+    return nan_out_print(&out, stdout, shown) == 0 ? 0 : 3;
 }

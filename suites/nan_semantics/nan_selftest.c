@@ -20,6 +20,8 @@
  *   crashing_runner    runner killed by SIGSEGV -> probe-failed "killed by signal 11"
  *   fixture_no_replace --write-fixture on an existing fixture -> exit 6
  *   known_typo         a known-deviation line naming no real rule -> exit 5, one line
+ *   guest_not_built    no guest program, its cross build's probe.FAILED beside it
+ *                      -> a fail check quoting that line
  * Exit: as bg_checks_close (0 pass, 1 fail, 77 skip); 2 usage.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -188,10 +190,46 @@ static void expect_group(result *res, const outcome *o, int code, const char *ve
     free(names);
 }
 
+/* The guest's cross build failed (suites/nan_semantics/CMakeLists.txt, nan-guest):
+ * every test must fail with probe.FAILED's line, not skip or crash. */
+static void guest_not_built(ctx *c, result *res)
+{
+    static const char line[] = "probe-build failed (exit 1): nan_table.c:1: error: self-test (log: x)";
+    char dir[1300], failed[1400], probe[1400], env[1400];
+    outcome o = {0};
+    snprintf(dir, sizeof dir, "%s/guest", c->work);
+    snprintf(failed, sizeof failed, "%s/probe.FAILED", dir);
+    snprintf(probe, sizeof probe, "%s/nan-probe", dir);
+    res->v = BG_FAIL;
+    snprintf(res->exp, sizeof res->exp, "exit 1 and a fail check quoting '%s'", line);
+    if (make_root(c, "guest_not_built", NULL, 0) != 0 || (mkdir(dir, 0755) != 0 && errno != EEXIST) ||
+        write_file(failed, line, sizeof line - 1) != 0) {
+        snprintf(res->obs, sizeof res->obs, "cannot set up %s: %s", dir, strerror(errno));
+        return;
+    }
+    snprintf(env, sizeof env, "BG_X86_RUNNERS=mutant=%s/mutant-runner.sh", c->runners);
+    char *args[] = {"--runner", "mutant", "--context", "main_thread", "--probe", probe, NULL};
+    o = run_check(c, args, env);
+    const cJSON *ch;
+    cJSON_ArrayForEach(ch, o.checks) {
+        const char *v = bg_json_str(ch, "verdict"), *ob = bg_json_str(ch, "observed");
+        if (o.code == 1 && v && strcmp(v, "fail") == 0 && ob && strstr(ob, line))
+            res->v = BG_PASS;
+    }
+    char *all = cJSON_PrintUnformatted(o.checks);
+    snprintf(res->obs, sizeof res->obs, "exit %d, checks: %.900s", o.code, all ? all : "?");
+    free(all);
+    cJSON_Delete(o.checks);
+}
+
 static int scenario(ctx *c, const char *name, result *res)
 {
     char probe_arg[1300];
     snprintf(probe_arg, sizeof probe_arg, "%s", c->probe);
+    if (strcmp(name, "guest_not_built") == 0) {
+        guest_not_built(c, res);
+        return 0;
+    }
     if (strncmp(c->probe, "none:", 5) == 0) {
         res->v = BG_SKIP;
         snprintf(res->obs, sizeof res->obs, "%s", c->probe + 5);

@@ -3,7 +3,8 @@
  * Built-in runner names (ARCHITECTURE.md "runner"):
  *   native       the host CPU (x86-64 hosts only)
  *   qemu-x86_64  QEMU user mode (`qemu-x86_64` in PATH)
- *   valgrind     `valgrind --tool=none -q --trace-children=yes` (follows exec)
+ *   valgrind     `valgrind --tool=none -q --trace-children=yes` (follows exec;
+ *                x86-64 hosts only: valgrind does not translate)
  *   rosetta      `arch -x86_64` (macOS arm64 with Rosetta 2 installed)
  *   fex          `FEXInterpreter` (or `FEXLoader`) in PATH
  *   box64        `box64` in PATH

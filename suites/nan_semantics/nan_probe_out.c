@@ -1,0 +1,161 @@
+#include "nan_probe_out.h"
+
+#include "nan_table.h"
+
+void nan_out_fact(nan_out *o, const char *key, int value)
+{
+    for (int i = 0; i < o->nfacts; i++) {
+        if (o->facts[i].key == key) {
+            o->facts[i].value = value;
+            return;
+        }
+    }
+    if (o->nfacts < NAN_OUT_MAX_FACTS) {
+        o->facts[o->nfacts].key = key;
+        o->facts[o->nfacts++].value = value;
+    }
+}
+
+void nan_out_trap(nan_out *o, const char *exception, int delivered, int si_code,
+                  uint32_t handler_mxcsr, int saved_status)
+{
+    if (o->ntraps >= NAN_OUT_MAX_TRAPS)
+        return;
+    o->traps[o->ntraps].exception = exception;
+    o->traps[o->ntraps].delivered = delivered;
+    o->traps[o->ntraps].si_code = delivered ? si_code : -1;
+    o->traps[o->ntraps].handler_mxcsr = handler_mxcsr;
+    o->traps[o->ntraps++].saved_status = saved_status;
+}
+
+void nan_out_phase(nan_out *o, const char *name, int mode, uint32_t mxcsr, const nan_rec *recs)
+{
+    if (o->nphases >= NAN_OUT_MAX_PHASES)
+        return;
+    o->phases[o->nphases].name = name;
+    o->phases[o->nphases].mode = mode;
+    o->phases[o->nphases].mxcsr = mxcsr;
+    o->phases[o->nphases++].recs = recs;
+}
+
+/* A JSON string (RFC 8259 section 7): quote, backslash and controls escaped. */
+static void put_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void put_key(FILE *f, int first, const char *key)
+{
+    if (!first)
+        fputc(',', f);
+    put_str(f, key);
+    fputc(':', f);
+}
+
+static const char *bool_text(int v) { return v ? "true" : "false"; }
+
+static void put_phase_results(FILE *f, const nan_rec *recs)
+{
+    char rec[NAN_REC_HEX + 1];
+    fputs(",\"results\":{", f);
+    int first = 1;
+    for (int k = 0; k < nan_op_count; k++) {
+        if (!nan_table_op_supported(k))
+            continue;
+        put_key(f, first, nan_ops[k].name);
+        first = 0;
+        fputc('"', f);
+        const nan_rec *r = recs + nan_case_offset(k);
+        for (int i = 0; i < nan_case_count(k); i++) {
+            nan_rec_encode(&r[i], rec);
+            fwrite(rec, 1, NAN_REC_HEX, f);
+        }
+        fputc('"', f);
+    }
+    fputs("},\"skipped_ops\":[", f);
+    first = 1;
+    for (int k = 0; k < nan_op_count; k++) {
+        if (nan_table_op_supported(k))
+            continue;
+        char why[128];
+        snprintf(why, sizeof why, "%s: the guest CPU lacks %s", nan_ops[k].name,
+                 nan_ops[k].feat == F_FMA ? "FMA (CPUID.1:ECX.FMA with OS YMM state)"
+                                          : "SSE4.1 (CPUID.1:ECX.SSE4_1)");
+        if (!first)
+            fputc(',', f);
+        first = 0;
+        put_str(f, why);
+    }
+    fputc(']', f);
+}
+
+/* 1 / 0 when the guest CPU has (lacks) the feature of the table's ops that need it; -1 none. */
+static int feature_seen(nan_feat feat)
+{
+    int v = -1;
+    for (int k = 0; k < nan_op_count; k++) {
+        if (nan_ops[k].feat == feat)
+            v = nan_table_op_supported(k);
+    }
+    return v;
+}
+
+int nan_out_print(const nan_out *o, FILE *f, const char *context)
+{
+    fputs("{\"probe\":\"nan_semantics\",\"schema\":1,\"context\":", f);
+    put_str(f, context);
+#if defined(__APPLE__)
+    fputs(",\"os\":\"macos\"", f);
+#else
+    fputs(",\"os\":\"linux\"", f);
+#endif
+    fprintf(f, ",\"case_table\":\"%016llx\"", (unsigned long long)nan_case_table_digest());
+    fprintf(f, ",\"features\":{\"sse41\":%s,\"fma\":%s}", bool_text(feature_seen(F_SSE41) == 1),
+            bool_text(feature_seen(F_FMA) == 1));
+    fputs(",\"phases\":[", f);
+    for (int i = 0; i < o->nphases; i++) {
+        fputs(i ? ",{\"phase\":" : "{\"phase\":", f);
+        put_str(f, o->phases[i].name);
+        fputs(",\"mode\":", f);
+        if (o->phases[i].mode >= 0)
+            put_str(f, nan_modes[o->phases[i].mode].name);
+        else
+            fputs("null", f);
+        fprintf(f, ",\"mxcsr\":\"0x%04x\"", (unsigned)o->phases[i].mxcsr);
+        put_phase_results(f, o->phases[i].recs);
+        fputc('}', f);
+    }
+    fputs("],\"facts\":{", f);
+    for (int i = 0; i < o->nfacts; i++) {
+        put_key(f, i == 0, o->facts[i].key);
+        fputs(bool_text(o->facts[i].value), f);
+    }
+    fputs("},\"traps\":[", f);
+    for (int i = 0; i < o->ntraps; i++) {
+        fputs(i ? ",{\"exception\":" : "{\"exception\":", f);
+        put_str(f, o->traps[i].exception);
+        fprintf(f, ",\"delivered\":%s,\"si_code\":%d", bool_text(o->traps[i].delivered),
+                o->traps[i].si_code);
+        if (o->traps[i].delivered)
+            fprintf(f, ",\"handler_mxcsr\":\"0x%04x\"", (unsigned)o->traps[i].handler_mxcsr);
+        else
+            fputs(",\"handler_mxcsr\":\"\"", f);
+        if (o->traps[i].delivered && o->traps[i].saved_status >= 0)
+            fprintf(f, ",\"saved_status\":\"0x%02x\"", (unsigned)o->traps[i].saved_status);
+        else
+            fputs(",\"saved_status\":\"\"", f);
+        fputc('}', f);
+    }
+    fputs("]}\n", f);
+    return fflush(f) == 0 && !ferror(f) ? 0 : -1;
+}
