@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_json.h"
 
 static void usage_exit(const char *why)
 {
@@ -36,7 +37,21 @@ static void usage_exit(const char *why)
     exit(BG_EXIT_USAGE);
 }
 
-/* Counts the lines of FILE whose verdict is fail/xpass (*bad) and all lines (*all). */
+/* One stderr line per failing check, so `ctest --output-on-failure` and the
+ * <system-out> of ctest's JUnit say what failed (the full text is in
+ * results.json / report.md).  The first BG_RUN_SAY_MAX only. */
+#define BG_RUN_SAY_MAX 20
+static void say_bad(int nth, const char *name, const char *verdict, const char *exp, const char *obs)
+{
+    if (nth < BG_RUN_SAY_MAX)
+        fprintf(stderr, "buildgate: %s: %s: expected %.300s; observed %.500s\n", name, verdict,
+                exp ? exp : "-", obs ? obs : "-");
+    else if (nth == BG_RUN_SAY_MAX)
+        fprintf(stderr, "buildgate: ... more failing checks in the checks file and report.md\n");
+}
+
+/* Counts the lines of FILE whose verdict is fail/xpass (*bad, each said on
+ * stderr) and all lines (*all). */
 static void scan_checks(const char *path, int *all, int *bad)
 {
     *all = *bad = 0;
@@ -53,7 +68,11 @@ static void scan_checks(const char *path, int *all, int *bad)
         bg_verdict vd;
         if (cJSON_IsString(v) && bg_verdict_parse(v->valuestring, &vd) == BG_OK) {
             (*all)++;
-            *bad += bg_verdict_is_bad(vd);
+            if (bg_verdict_is_bad(vd)) {
+                say_bad(*bad, bg_json_str(o, "name"), v->valuestring, bg_json_str(o, "expected"),
+                        bg_json_str(o, "observed"));
+                (*bad)++;
+            }
         }
         cJSON_Delete(o);
     }
@@ -175,6 +194,7 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "%s.timeout", test);
         snprintf(obs, sizeof obs, "still running after %.0f s; killed", timeout);
         bg_check_emit_str(c, name, BG_FAIL, "finishes within the timeout", obs, NULL);
+        say_bad(0, name, "fail", "finishes within the timeout", obs);
         rc = BG_EXIT_FAIL;
     } else if (WIFSIGNALED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 77 &&
                                         bad == 0)) {
@@ -186,6 +206,7 @@ int main(int argc, char **argv)
                      WEXITSTATUS(status));
         bg_check_emit_str(c, name, BG_FAIL, "exit status 0, 1 with a failing check, or 77", obs,
                           NULL);
+        say_bad(0, name, "fail", "exit status 0, 1 with a failing check, or 77", obs);
         rc = BG_EXIT_FAIL;
     } else if (all == 0) {
         snprintf(name, sizeof name, "%s.checks", test);
