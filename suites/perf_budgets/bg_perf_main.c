@@ -24,8 +24,9 @@
  * Checks: one per benchmark, "perf.<mode>.<benchmark>", into $BG_CHECKS_FILE
  * (bg_check.h); `improved` is a pass with details.note = "improved".
  * Exit: 0 pass (inconclusive included, reported), 1 a regression, 77 skip,
- *       2 usage, 3 I/O, 4 malformed JSON / zero repetitions, 5 baseline of
- *       another schema/host/metric, 7 a benchmark crashed or reported an error,
+ *       2 usage, 3 I/O, 4 malformed JSON / zero repetitions, 5 baseline
+ *       corrupt or of another schema/host/metric (also a fail check
+ *       "perf.baseline.load"), 7 a benchmark crashed or reported an error,
  *       8 out of memory (bg_error.h).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -330,8 +331,11 @@ static int mode_baseline(opts *o, const cJSON *budgets)
     fclose(f);
     perf_set base = {0}, head = {0};
     bg_status st = perf_baseline_load(o->baseline, key, perf_budgets_metric(budgets), &base);
-    if (st == BG_OK)
-        st = make_work_dir(o->work_dir);
+    if (st != BG_OK) {
+        perf_set_free(&base);
+        return perf_report_bad_baseline(o->baseline, st);
+    }
+    st = make_work_dir(o->work_dir);
     if (st == BG_OK)
         st = run_rounds(o, 0, o->filter, &base, &head, perf_budgets_metric(budgets), 0);
     int rc = st == BG_OK ? judge(o, "baseline", &base, &head, budgets, 1, 0) : bg_exit_code(st);

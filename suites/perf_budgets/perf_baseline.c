@@ -26,6 +26,8 @@ bg_status perf_baseline_load(const char *path, const char *host_key, const char 
 {
     cJSON *doc = NULL;
     bg_status st = bg_json_load(path, "baseline", &doc);
+    if (st == BG_E_PARSE)
+        return BG_E_FIXTURE; /* a stored baseline that does not parse is corrupt */
     if (st != BG_OK)
         return st;
     st = check_header(doc, path, host_key);
@@ -40,7 +42,7 @@ bg_status perf_baseline_load(const char *path, const char *host_key, const char 
         cJSON_ArrayForEach(v, e)
         {
             if (st == BG_OK && !(cJSON_IsNumber(v) && v->valuedouble > 0))
-                st = bg_fail(BG_E_PARSE, "baseline", "%s: %s: a sample is not a positive number",
+                st = bg_fail(BG_E_FIXTURE, "baseline", "%s: %s: a sample is not a positive number",
                              path, e->string);
             if (st == BG_OK)
                 st = perf_set_push(set, e->string, v->valuedouble);

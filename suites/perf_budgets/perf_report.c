@@ -141,6 +141,19 @@ int perf_report_no_baseline(const char *host_key, const char *path)
     return perf_report_skip("perf.baseline.host", "a baseline for this host", obs);
 }
 
+int perf_report_bad_baseline(const char *path, bg_status st)
+{
+    bg_checks *c = bg_checks_open("perf_budgets");
+    if (!c)
+        return BG_EXIT_IO;
+    char exp[1200];
+    snprintf(exp, sizeof exp, "%s: a baseline of this host, schema and metric (docs/perf_budgets.md)",
+             path);
+    bg_check_emit_str(c, "perf.baseline.load", BG_FAIL, exp, bg_last_error(), NULL);
+    bg_checks_close(c);
+    return bg_exit_code(st);
+}
+
 int perf_calibrate_print(const perf_set *a1, const perf_set *a2, const cJSON *budgets)
 {
     perf_result *r = NULL;

@@ -18,6 +18,11 @@ int perf_report(const char *mode, const perf_result *r, size_t n, int reruns);
  * command that records one.  Returns 77. */
 int perf_report_no_baseline(const char *host_key, const char *path);
 
+/* The `fail` check "perf.baseline.load" of a baseline file that exists but
+ * cannot be used (corrupt, another host, schema or metric): observed is the
+ * error line already printed (bg_last_error).  Returns bg_exit_code(st). */
+int perf_report_bad_baseline(const char *path, bg_status st);
+
 /* One `skip` check with the reason (e.g. a missing tool).  Returns 77. */
 int perf_report_skip(const char *name, const char *expected, const char *why);
 
