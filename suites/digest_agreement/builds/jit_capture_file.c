@@ -14,31 +14,17 @@ static bg_status read_all(const char *path, uint8_t **out, size_t *n)
     FILE *f = fopen(path, "rb");
     if (!f)
         return bg_fail(BG_E_IO, "bg-jit-compare", "%s: cannot open", path);
-    size_t cap = 1 << 20, len = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap)
-            break;
-        uint8_t *more = realloc(buf, cap * 2);
-        if (!more) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = more;
-        cap *= 2;
-    }
-    int err = ferror(f);
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    uint8_t *buf = size >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)size + 1) : NULL;
+    size_t got = buf ? fread(buf, 1, (size_t)size, f) : 0;
     fclose(f);
-    if (!buf)
-        return bg_fail(BG_E_NOMEM, "bg-jit-compare", "%s: out of memory", path);
-    if (err) {
+    if (size < 0 || !buf || got != (size_t)size) {
         free(buf);
-        return bg_fail(BG_E_IO, "bg-jit-compare", "%s: read error", path);
+        return bg_fail(size < 0 || buf ? BG_E_IO : BG_E_NOMEM, "bg-jit-compare", "%s: cannot read%s",
+                       path, size >= 0 && !buf ? " (out of memory)" : "");
     }
     *out = buf;
-    *n = len;
+    *n = (size_t)size;
     return BG_OK;
 }
 

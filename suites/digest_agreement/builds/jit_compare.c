@@ -35,6 +35,7 @@
 
 #include "build_matrix.h"
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_fragment.h"
 #include "buildgate/bg_json.h"
 #include "jit_capture_file.h"
 
@@ -253,15 +254,7 @@ static void compare_one(bg_checks *chk, csh cs, const jit_capture_file *ref, con
 
 static void write_histogram_md(const histogram *h, const char *rname)
 {
-    const char *cf = getenv("BG_CHECKS_FILE");
-    if (!cf || !*cf)
-        return;
-    char path[4096];
-    snprintf(path, sizeof path, "%s", cf);
-    char *slash = strrchr(path, '/');
-    size_t at = slash ? (size_t)(slash - path) + 1 : 0;
-    snprintf(path + at, sizeof path - at, "digest_agreement--digest.build.jit_histogram.md");
-    FILE *f = fopen(path, "w");
+    FILE *f = bg_fragment_open("digest_agreement", "digest.build.jit_histogram");
     if (!f)
         return;
     fprintf(f, "#### JIT: emitted instruction classes (%s, program 0 of the fixed hash)\n\n", rname);

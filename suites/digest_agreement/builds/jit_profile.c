@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_fragment.h"
 #include "buildgate/bg_hex.h"
 #include "buildgate/bg_parse.h"
 #include "rx_chain.h"
@@ -111,15 +112,7 @@ static int take_own(int *argc, char **argv, unsigned long *rounds, enum inject *
 static void write_fragment(const char *test, const char *mode, const double pct[NPHASES],
                            double rest, double hs_on, double hs_off, uint64_t hashes)
 {
-    const char *cf = getenv("BG_CHECKS_FILE");
-    if (!cf || !*cf)
-        return;
-    char path[4096];
-    snprintf(path, sizeof path, "%s", cf);
-    char *slash = strrchr(path, '/');
-    size_t at = slash ? (size_t)(slash - path) + 1 : 0;
-    snprintf(path + at, sizeof path - at, "digest_agreement--%s.md", test);
-    FILE *f = fopen(path, "w");
+    FILE *f = bg_fragment_open("digest_agreement", test);
     if (!f)
         return;
     fprintf(f, "#### JIT phases (%s): %% of hashing time\n\n", test);
