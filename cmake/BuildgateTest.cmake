@@ -21,7 +21,7 @@ if(CMAKE_CROSSCOMPILING)
     set(bg_host_run "${PROJECT_BINARY_DIR}/host/bg-run")
     file(MAKE_DIRECTORY "${PROJECT_BINARY_DIR}/host")
     execute_process(COMMAND cc -std=c11 -O2 -I${PROJECT_SOURCE_DIR}/lib/include
-                            ${PROJECT_SOURCE_DIR}/lib/tools/bg_run.c ${bg_run_srcs} -lcjson
+                            ${PROJECT_SOURCE_DIR}/lib/tools/bg_run.c ${bg_run_srcs} -lcjson -lm
                             -o ${bg_host_run}
                     RESULT_VARIABLE bg_rc ERROR_VARIABLE bg_err)
     if(NOT bg_rc EQUAL 0)
