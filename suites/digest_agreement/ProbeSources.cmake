@@ -4,3 +4,8 @@ set(BG_RX_PROBE_SOURCES rx_flags.c rx_session.c rx_chain.c rx_fixture.c rx_opts.
 set(BG_RX_DIGEST_CHECK_SOURCES digest_check.c build_matrix.c)
 set(BG_RX_AES_FLAGS_SOURCES aes_flags_check.c aes_flags.c build_matrix.c)
 set(BG_RX_AES_INSNS_SOURCES builds/aes_insns.c build_matrix.c)
+# JIT emission capture and phase profile (builds/probe only: they need a static librandomx.a)
+set(BG_RX_JIT_CAPTURE_SOURCES builds/jit_capture.c builds/jit_capture_file.c)
+set(BG_RX_JIT_PROFILE_SOURCES builds/jit_profile.c)
+# the host's comparison of the captures (builds/CMakeLists.txt, with Capstone)
+set(BG_RX_JIT_COMPARE_SOURCES builds/jit_compare.c builds/jit_capture_file.c build_matrix.c)

@@ -16,6 +16,10 @@
 #include "buildgate/bg_error.h"
 
 #define RX_CHAIN_MSG_LEN 68
+/* Programs generated, compiled and run per hash: RANDOMX_PROGRAM_COUNT in
+ * RandomX's src/configuration.h (doc/specs.md 1.2: 8), which the installed
+ * library does not ship. */
+#define RX_PROGRAMS_PER_HASH 8
 #define RX_CHAIN_DEFAULT_KEY "relay-jit-profile-fixed-key-v1"
 
 typedef struct rx_chain_result {
