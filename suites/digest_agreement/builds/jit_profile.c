@@ -109,6 +109,10 @@ static int take_own(int *argc, char **argv, unsigned long *rounds, enum inject *
     return 0;
 }
 
+#ifndef BG_JIT_VARIANT
+#define BG_JIT_VARIANT "profile" /* the build variant's name (builds/probe/CMakeLists.txt) */
+#endif
+
 static void write_fragment(const char *test, const char *mode, const double pct[NPHASES],
                            double rest, double hs_on, double hs_off, uint64_t hashes)
 {
@@ -116,7 +120,7 @@ static void write_fragment(const char *test, const char *mode, const double pct[
     if (!f)
         return;
     fprintf(f, "#### JIT phases (%s): %% of hashing time\n\n", test);
-    fprintf(f, "| Phase | profile, %s |\n|---|---:|\n", mode);
+    fprintf(f, "| Phase | %s, %s |\n|---|---:|\n", BG_JIT_VARIANT, mode);
     for (int i = 0; i < NPHASES; i++)
         fprintf(f, "| %s | %.2f%% |\n", k_phase[i], pct[i]);
     fprintf(f, "| (remainder: outside the five phases) | %.2f%% |\n\n", rest);
