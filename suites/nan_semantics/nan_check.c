@@ -28,7 +28,8 @@ typedef struct opts {
 static const char usage_text[] =
     "Usage: nan-check --runner R --context C --probe PATH [--modes base|all]\n"
     "                 [--fixtures DIR] [--timeout SECONDS]\n"
-    "       nan-check --write-fixture --reason TEXT [--replace] --probe PATH [--fixtures DIR]\n"
+    "       nan-check --write-fixture --reason TEXT [--replace] --probe PATH\n"
+    "                 [--fixtures DIR]\n"
     "\n"
     "Runs the NaN probe under one runner in one context and checks every record\n"
     "against the golden fixture and the OS's context rule.\n"
