@@ -1,6 +1,7 @@
 /* bg-check — records one check from a shell script (self-tests in sh).
  * Usage, options, exit codes: usage_text below (`bg-check --help`).
- */#include <string.h>
+ */
+#include <string.h>
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_help.h"

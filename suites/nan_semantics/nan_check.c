@@ -1,7 +1,8 @@
 /* nan-check — runs the NaN probe under one runner in one context and checks
  * every record against the golden fixture and the OS's context rule.
  * Usage, options, checks, exit codes: usage_text below (`nan-check --help`).
- */#define _POSIX_C_SOURCE 200809L
+ */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* litmus-check — runs the litmus probe under a runner and records verdicts.
  * Usage, options, checks, exit codes: usage_text below (`litmus-check --help`).
- */#define _POSIX_C_SOURCE 200809L
+ */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* litmus-expect — self-test driver: runs a command that is meant to fail in
  * a given way and records whether it did.
  * Usage, assertions, exit codes: usage_text below (`litmus-expect --help`).
- */#define _XOPEN_SOURCE 700
+ */
+#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,8 @@
  * Usage, output, exit codes: usage_text below (`litmus-probe --help`).
  * Depends on libc + pthreads only (no libbuildgate, not even bg_help), so it
  * cross-builds for arm64 as a static binary.
- */#include <errno.h>
+ */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
