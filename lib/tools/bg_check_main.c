@@ -7,7 +7,8 @@
 #include "buildgate/bg_help.h"
 
 static const char usage_text[] =
-    "Usage: bg-check --suite S --name N --verdict V [--expected TEXT] [--observed TEXT]\n"
+    "Usage: bg-check --suite S --name N --verdict V [--expected TEXT]\n"
+    "                [--observed TEXT]\n"
     "       bg-check --suite S --name N --expect-equal EXPECTED OBSERVED\n"
     "\n"
     "Records one check from a shell script (self-tests in sh): appends it to\n"
