@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_help.h"
 #include "buildgate/bg_hex.h"
 #include "buildgate/bg_host.h"
 #include "buildgate/bg_json.h"
@@ -206,6 +207,31 @@ static void group_report(const char *exe, const char *work)
     expect_int("report.bad_verdict_exit", BG_EXIT_PARSE, run_report(exe, dir, out));
 }
 
+/* bg_help_requested: -h/--help anywhere before "--", never after it. */
+static void group_help(void)
+{
+    static const struct {
+        const char *name;
+        int want;
+        char *argv[6];
+    } cases[] = {
+        {"help.long", 1, {"tool", "--help"}},
+        {"help.short", 1, {"tool", "-h"}},
+        {"help.after_mode", 1, {"tool", "compare", "--base", "f", "--help"}},
+        {"help.none", 0, {"tool", "--base", "f"}},
+        {"help.argv0_ignored", 0, {"--help"}},
+        {"help.after_dashdash", 0, {"tool", "--test", "t", "--", "cmd", "--help"}},
+        {"help.before_dashdash", 1, {"tool", "-h", "--", "cmd"}},
+        {"help.not_a_prefix", 0, {"tool", "--helpful", "-hx"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int argc = 0;
+        while (argc < 6 && cases[i].argv[argc])
+            argc++;
+        expect_int(cases[i].name, cases[i].want, bg_help_requested(argc, (char **)cases[i].argv));
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -226,6 +252,8 @@ int main(int argc, char **argv)
         group_check_exit();
     else if (!strcmp(g, "json"))
         group_json(argv[3]);
+    else if (!strcmp(g, "help"))
+        group_help();
     else if (!strcmp(g, "report"))
         group_report(argv[2], argv[3]);
     else {

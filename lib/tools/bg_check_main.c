@@ -1,24 +1,40 @@
 /* bg-check — records one check from a shell script (self-tests in sh).
- *
- * Usage: bg-check --suite S --name N --verdict V [--expected TEXT] [--observed TEXT]
- *        bg-check --suite S --name N --expect-equal EXPECTED OBSERVED
- * The second form records pass when the two texts are equal, else fail.
- * Appends to $BG_CHECKS_FILE like every check (bg_check.h).
- * Exit: 0 when the recorded verdict is not fail/xpass, 1 when it is, 2 usage.
+ * Usage, options, exit codes: usage_text below (`bg-check --help`).
  */
 #include <string.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_help.h"
+
+static const char usage_text[] =
+    "Usage: bg-check --suite S --name N --verdict V [--expected TEXT]\n"
+    "                [--observed TEXT]\n"
+    "       bg-check --suite S --name N --expect-equal EXPECTED OBSERVED\n"
+    "\n"
+    "Records one check from a shell script (self-tests in sh): appends it to\n"
+    "$BG_CHECKS_FILE like every check (bg_check.h).\n"
+    "  --suite S        the check's suite\n"
+    "  --name N         the check's name\n"
+    "  --verdict V      pass, fail, xfail, xpass, skip or inconclusive\n"
+    "  --expected TEXT  what the check expected (exact value, not prose)\n"
+    "  --observed TEXT  what it observed\n"
+    "  --expect-equal EXPECTED OBSERVED\n"
+    "                   records pass when the two texts are equal, else fail\n"
+    "  -h, --help       this text\n"
+    "\n"
+    "Exit: 0 the recorded verdict is not fail/xpass; 1 it is; 2 usage; 3 I/O.\n"
+    "Doc: lib/include/buildgate/bg_check.h, docs/writing-a-suite.md.\n";
 
 static int usage(const char *why)
 {
-    bg_errorf("bg-check", "%s (usage: bg-check --suite S --name N (--verdict V [--expected T] "
-                          "[--observed T] | --expect-equal EXPECTED OBSERVED))", why);
+    bg_errorf("bg-check", "%s (see bg-check --help)", why);
     return BG_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
     const char *suite = NULL, *name = NULL, *verdict = NULL, *exp = NULL, *obs = NULL;
     int equal_mode = 0;
     for (int i = 1; i < argc; i++) {

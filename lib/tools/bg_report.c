@@ -1,30 +1,5 @@
 /* bg-report — merges the checks of a run into results.json and report.md.
- *
- * Usage: bg-report --checks-dir DIR --out-dir DIR [--tests FILE] [--junit FILE]
- *                  [--meta KEY=VALUE]...
- *
- *   --checks-dir  folder of <test>.jsonl files written through BG_CHECKS_FILE,
- *                 and optional report fragments <suite>--<name>.md (Markdown
- *                 a suite wants under its section, e.g. a phase table)
- *   --tests       output of `ctest --show-only=json-v1` for the same selection:
- *                 a listed test that left no checks file gets a fail check
- *   --junit       path of ctest's JUnit file, recorded in results.json
- *   --meta        facts about the run (commit, build type, labels) for
- *                 results.json "run" and the report's header; repeatable
- *   --out-dir     where results.json and report.md are written (created if
- *                 missing; existing files there are replaced: they are outputs)
- *
- * results.json (interface, docs/results.schema.json):
- *   {"schema":1,"generated":UTC,"host":{...},"summary":{verdict: count},
- *    "suites":{suite:{verdict: count}},"junit":path|null,"checks":[...]}
- * report.md is GitHub-flavoured Markdown rendered from it: verdict, host,
- * per-suite counts, every fail/xpass with expected vs observed, per-suite
- * matrices (checks whose details carry {"matrix":{"table","row","col"[,"cell"]}})
- * and fragments, then each suite's full check list.
- *
- * Exit: 0 when no check is fail or xpass and at least one check was
- * recorded; 1 when one is fail/xpass or none was recorded; 2 usage, 3 I/O,
- * 4 a malformed checks line (named with file and line).
+ * Usage, options, outputs, exit codes: usage_text below (`bg-report --help`).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -35,9 +10,43 @@
 #include <sys/stat.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_help.h"
 #include "buildgate/bg_host.h"
 #include "buildgate/bg_json.h"
 #include "report_md.h"
+
+static const char usage_text[] =
+    "Usage: bg-report --checks-dir DIR --out-dir DIR [--tests FILE] [--junit FILE]\n"
+    "                 [--meta KEY=VALUE]...\n"
+    "\n"
+    "Merges the checks of a run into results.json and report.md.\n"
+    "\n"
+    "  --checks-dir DIR  folder of <test>.jsonl files written through BG_CHECKS_FILE,\n"
+    "                    and optional report fragments <suite>--<name>.md (Markdown\n"
+    "                    a suite wants under its section, e.g. a phase table)\n"
+    "  --out-dir DIR     where results.json and report.md are written (created if\n"
+    "                    missing; existing files there are replaced: outputs)\n"
+    "  --tests FILE      output of `ctest --show-only=json-v1` for the same\n"
+    "                    selection: a listed test that left no checks file gets a\n"
+    "                    fail check\n"
+    "  --junit FILE      path of ctest's JUnit file, recorded in results.json\n"
+    "  --meta KEY=VALUE  facts about the run (commit, build type, labels) for\n"
+    "                    results.json \"run\" and the report's header; repeatable\n"
+    "  -h, --help        this text\n"
+    "\n"
+    "results.json: {\"schema\":1,\"generated\":UTC,\"host\":{...},\n"
+    "  \"summary\":{verdict: count},\"suites\":{suite:{verdict: count}},\n"
+    "  \"junit\":path|null,\"checks\":[...]}\n"
+    "report.md (GitHub-flavoured Markdown, rendered from it): verdict, host,\n"
+    "per-suite counts, every fail/xpass with expected vs observed, per-suite\n"
+    "matrices (checks whose details carry\n"
+    "{\"matrix\":{\"table\",\"row\",\"col\"[,\"cell\"]}}) and fragments, then each\n"
+    "suite's full check list.\n"
+    "\n"
+    "Exit: 0 no check is fail or xpass and at least one was recorded; 1 one is\n"
+    "      fail/xpass or none was recorded; 2 usage; 3 I/O; 4 a malformed checks\n"
+    "      line (named with file and line).\n"
+    "Doc: docs/results.schema.json, docs/writing-a-suite.md.\n";
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -177,13 +186,14 @@ static cJSON *verdict_counts(void)
 
 static void usage_exit(const char *why)
 {
-    bg_errorf("bg-report", "%s (usage: bg-report --checks-dir DIR --out-dir DIR "
-                           "[--tests FILE] [--junit FILE] [--meta KEY=VALUE]...)", why);
+    bg_errorf("bg-report", "%s (see bg-report --help)", why);
     exit(BG_EXIT_USAGE);
 }
 
 int main(int argc, char **argv)
 {
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
     const char *checks_dir = NULL, *out_dir = NULL, *tests = NULL, *junit = NULL;
     cJSON *meta = cJSON_CreateObject();
     for (int i = 1; i < argc; i++) {

@@ -1,20 +1,5 @@
 /* bg-run — runs one CTest test command and guarantees it leaves checks behind.
- *
- * Usage: bg-run --checks FILE --suite SUITE --test NAME [--timeout SECONDS] -- CMD [ARGS...]
- *
- * Truncates FILE, exports BG_CHECKS_FILE=FILE and BG_TEST_NAME=NAME, runs CMD
- * in its own process group and waits.  The test's own checks decide its
- * verdict; bg-run adds one check only when the command could not speak for
- * itself:
- *   - killed by a signal, or exited non-zero (other than 77) without recording
- *     a fail      -> check "<NAME>.exit", fail, observed "killed by signal N"/"exit status N"
- *   - ran past --timeout (default 1800 s): the process group gets SIGTERM, then
- *     SIGKILL 5 s later -> check "<NAME>.timeout", fail
- *   - exited 0 or 77 without recording any check -> fail / skip accordingly.
- * SIGINT, SIGTERM and SIGHUP sent to bg-run (Ctrl-C, ctest's timeout, a
- * killed CI job) are passed on to the command's process group, so nothing
- * is left running.
- * Exit status: the command's own (0, 1, 77, ...), 1 when bg-run added a fail.
+ * Usage, options, exit codes: usage_text below (`bg-run --help`).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -28,12 +13,42 @@
 #include <unistd.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_help.h"
 #include "buildgate/bg_json.h"
+
+static const char usage_text[] =
+    "Usage: bg-run --checks FILE --suite SUITE --test NAME [--timeout SECONDS]\n"
+    "              -- CMD [ARGS...]\n"
+    "\n"
+    "Runs one CTest test command and guarantees it leaves checks behind.\n"
+    "Truncates FILE, exports BG_CHECKS_FILE=FILE and BG_TEST_NAME=NAME, runs CMD\n"
+    "in its own process group and waits.  Everything after -- is CMD's, untouched.\n"
+    "\n"
+    "  --checks FILE      the test's checks file (JSON lines, bg_check.h); truncated\n"
+    "  --suite SUITE      suite of the checks bg-run adds itself\n"
+    "  --test NAME        the CTest test name; prefix of those checks' names\n"
+    "  --timeout SECONDS  wall-clock limit (default 1800 s): then SIGTERM to the\n"
+    "                     process group, SIGKILL 5 s later\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "The test's own checks decide its verdict; bg-run adds one check only when\n"
+    "the command could not speak for itself:\n"
+    "  <NAME>.exit     fail: killed by a signal, or exited non-zero (other than 77)\n"
+    "                  without recording a fail\n"
+    "  <NAME>.timeout  fail: ran past --timeout\n"
+    "  <NAME>.checks   exited 0 (fail) or 77 (skip) without recording any check\n"
+    "Each failing check (the first 20) is also one stderr line, \"buildgate: <check>:\n"
+    "<verdict>: expected ...; observed ...\", for ctest --output-on-failure.\n"
+    "SIGINT, SIGTERM and SIGHUP sent to bg-run are passed on to CMD's process group.\n"
+    "\n"
+    "Exit: the command's own (0, 1, 77, ...); 1 when bg-run added a fail;\n"
+    "      2 usage; 3 I/O (checks file, fork).\n"
+    "Doc: README.md, docs/writing-a-suite.md, cmake/BuildgateTest.cmake\n"
+    "     (bg_add_test).\n";
 
 static void usage_exit(const char *why)
 {
-    bg_errorf("bg-run", "%s (usage: bg-run --checks FILE --suite SUITE --test NAME "
-                        "[--timeout SECONDS] -- CMD [ARGS...])", why);
+    bg_errorf("bg-run", "%s (see bg-run --help)", why);
     exit(BG_EXIT_USAGE);
 }
 
@@ -110,6 +125,8 @@ static double now_s(void)
 
 int main(int argc, char **argv)
 {
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
     const char *checks = NULL, *suite = NULL, *test = NULL;
     double timeout = 1800;
     int i = 1;

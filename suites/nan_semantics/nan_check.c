@@ -1,24 +1,6 @@
 /* nan-check — runs the NaN probe under one runner in one context and checks
  * every record against the golden fixture and the OS's context rule.
- *
- * Usage:
- *   nan-check --runner R --context C --probe PATH [--modes base|all]
- *             [--fixtures DIR] [--timeout SECONDS]
- *   nan-check --write-fixture --reason TEXT [--replace] --probe PATH [--fixtures DIR]
- *
- *   R: a runner of bg_runner.h (native, qemu-x86_64, valgrind, rosetta, fex,
- *      box64, or a BG_X86_RUNNERS name).  C: a context of docs/nan_semantics.md.
- *   --probe "none:<why>" means the guest could not be built here: skip.
- *   --fixtures: the fixtures root (default $BG_FIXTURES_DIR); the fixture is
- *      <root>/nan_semantics/golden-x86_64.json, known deviations
- *      <root>/nan_semantics/known/<runner>.tsv.
- *   --timeout: wall-clock limit for the probe run (default 120 s).
- * Checks (suite nan_semantics): one per deviation group (fail / xfail), one
- * xpass per known deviation no longer seen, one summary named after the test.
- * Exit: 0 pass, 1 a check failed, 77 skip (runner missing, no guest),
- *       2 usage (unknown runner/context), 5 fixture or known-deviation file
- *       corrupt, 6 fixture exists (--write-fixture without --replace),
- *       7 the probe failed while writing a fixture.
+ * Usage, options, checks, exit codes: usage_text below (`nan-check --help`).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -28,6 +10,7 @@
 #include <unistd.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_help.h"
 #include "buildgate/bg_json.h"
 #include "buildgate/bg_proc.h"
 #include "buildgate/bg_runner.h"
@@ -43,11 +26,42 @@ typedef struct opts {
     int write_fixture, replace;
 } opts;
 
+static const char usage_text[] =
+    "Usage: nan-check --runner R --context C --probe PATH [--modes base|all]\n"
+    "                 [--fixtures DIR] [--timeout SECONDS]\n"
+    "       nan-check --write-fixture --reason TEXT [--replace] --probe PATH\n"
+    "                 [--fixtures DIR]\n"
+    "\n"
+    "Runs the NaN probe under one runner in one context and checks every record\n"
+    "against the golden fixture and the OS's context rule.\n"
+    "  --runner R         a runner of bg_runner.h (native, qemu-x86_64, valgrind,\n"
+    "                     rosetta, fex, box64, or a BG_X86_RUNNERS name)\n"
+    "  --context C        a context of docs/nan_semantics.md, as listed by\n"
+    "                     nan-probe --help\n"
+    "  --probe PATH       the x86-64 guest nan-probe; \"none:<why>\" means it could\n"
+    "                     not be built here: skip\n"
+    "  --modes base|all   MXCSR modes of the main_thread context (default base)\n"
+    "  --fixtures DIR     fixtures root (default $BG_FIXTURES_DIR); the fixture is\n"
+    "                     DIR/nan_semantics/golden-x86_64.json, known deviations\n"
+    "                     DIR/nan_semantics/known/<runner>.tsv\n"
+    "  --timeout SECONDS  wall-clock limit of the probe run (default 120 s)\n"
+    "  --write-fixture    record the golden fixture from a native run of the probe\n"
+    "                     (main_thread, all modes) instead of checking\n"
+    "  --reason TEXT      with --write-fixture: why the stored truth is written\n"
+    "  --replace          with --write-fixture: overwrite an existing fixture\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "Checks (suite nan_semantics): one per deviation group (fail / xfail), one\n"
+    "xpass per known deviation no longer seen, one summary named after the test.\n"
+    "Exit: 0 pass; 1 a check failed; 77 skip (runner missing, no guest);\n"
+    "      2 usage (unknown runner/context); 5 fixture or known-deviation file\n"
+    "      corrupt; 6 fixture exists (--write-fixture without --replace);\n"
+    "      7 the probe failed while writing a fixture.\n"
+    "Doc: docs/nan_semantics.md.\n";
+
 static int usage(const char *why)
 {
-    bg_errorf("nan-check", "%s (usage: nan-check --runner R --context C --probe PATH [--modes "
-              "base|all] [--fixtures DIR] [--timeout S] | --write-fixture --reason TEXT "
-              "[--replace] --probe PATH)", why);
+    bg_errorf("nan-check", "%s (see nan-check --help)", why);
     return BG_EXIT_USAGE;
 }
 
@@ -403,6 +417,8 @@ static void guest_build_failure(const char *probe, char *why, size_t n)
 
 int main(int argc, char **argv)
 {
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
     opts o = {.modes = "base", .timeout = 120, .fixtures = getenv("BG_FIXTURES_DIR")};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -441,7 +457,7 @@ int main(int argc, char **argv)
         return usage("--runner and --context are required");
     if (!nan_context_known(o.context)) {
         char why[200];
-        snprintf(why, sizeof why, "unknown context '%s' (see docs/nan_semantics.md)", o.context);
+        snprintf(why, sizeof why, "unknown context '%s'", o.context);
         return usage(why);
     }
     char why[300];

@@ -1,27 +1,10 @@
 /* nan-probe — the x86-64 guest program of nan_semantics.
- *
- * Usage: nan-probe --context CONTEXT [--modes base|all|NAME[,NAME...]]
- *
- * Runs the case table (nan_cases.h, nan_ops.def) in one context and prints
- * one JSON document on stdout:
- *   {"probe":"nan_semantics","schema":1,"context":C,"os":"linux",
- *    "case_table":"<fnv64 hex>","features":{"sse41":0|1,"fma":0|1},
- *    "phases":[{"phase":P,"mode":M|null,"mxcsr":"0x1f80",
- *               "results":{"<op>":"<records, 68 hex digits each>",...},
- *               "skipped_ops":["<op>: <why>",...]}],
- *    "facts":{...context-specific booleans/numbers...},
- *    "traps":[{"exception":"IE","delivered":true,"si_code":7,
- *              "handler_mxcsr":"0x1f80","saved_status":"0x01"}]}
- * Context list and what each phase means: docs/nan_semantics.md.  A phase
- * with "mode" set runs with that MXCSR mode loaded; otherwise it runs with
- * the control bits it found ("mxcsr": the MXCSR read at the phase's start).
- * Exit: 0 printed; 2 usage (one line on stderr); 3 the context could not be
- * set up (fork/exec/thread failed: one line).
+ * Usage, output document, exit codes: usage_text below (`nan-probe --help`).
  *
  * The guest links libc (and libpthread) only, like memory_order's litmus
  * probe: one x86-64 binary must be buildable on any host with just a C
  * compiler for x86-64 (an arm64 Linux host's x86_64-linux-gnu-gcc, Apple
- * clang -arch x86_64), where no x86-64 cJSON exists.  So the document above,
+ * clang -arch x86_64), where no x86-64 cJSON exists.  So its JSON document,
  * whose strings all come from the probe's own tables, is printed with stdio
  * (nan_probe_out.c); nan-check parses it with cJSON.
  */
@@ -56,6 +39,34 @@ static int nphases;
 static nan_out out;
 static volatile sig_atomic_t sig_count;
 static sigjmp_buf jump;
+
+static const char usage_text[] =
+    "Usage: nan-probe --context CONTEXT [--modes base|all|NAME[,NAME...]]\n"
+    "\n"
+    "The x86-64 guest of nan_semantics: runs the case table (nan_cases.h,\n"
+    "nan_ops.def) in one context and prints one JSON document on stdout.\n"
+    "  --context CONTEXT  main_thread, pthread, pooled_thread, signal_raise,\n"
+    "                     signal_pthread_kill, after_handler, sigaltstack,\n"
+    "                     siglongjmp, mxcsr_write, mxcsr_write_pthread, fork, exec,\n"
+    "                     trap\n"
+    "  --modes SPEC       main_thread only: the MXCSR modes to run, base (default),\n"
+    "                     all (16: RC x FTZ x DAZ), or names, e.g. default,ftz,daz_rz\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "Output: {\"probe\":\"nan_semantics\",\"schema\":1,\"context\":C,\"os\":\"linux\",\n"
+    "  \"case_table\":\"<fnv64 hex>\",\"features\":{\"sse41\":0|1,\"fma\":0|1},\n"
+    "  \"phases\":[{\"phase\":P,\"mode\":M|null,\"mxcsr\":\"0x1f80\",\n"
+    "             \"results\":{\"<op>\":\"<records, 68 hex digits each>\",...},\n"
+    "             \"skipped_ops\":[\"<op>: <why>\",...]}],\n"
+    "  \"facts\":{...context-specific booleans/numbers...},\n"
+    "  \"traps\":[{\"exception\":\"IE\",\"delivered\":true,\"si_code\":7,\n"
+    "            \"handler_mxcsr\":\"0x1f80\",\"saved_status\":\"0x01\"}]}\n"
+    "A phase with \"mode\" set runs with that MXCSR mode loaded; otherwise with the\n"
+    "control bits it found (\"mxcsr\": the MXCSR read at the phase's start).\n"
+    "\n"
+    "Exit: 0 printed; 2 usage (one line on stderr); 3 the context could not be set\n"
+    "      up (fork/exec/thread failed: one line).\n"
+    "Doc: docs/nan_semantics.md (contexts, phases, the MXCSR each must see).\n";
 
 static void die(int code, const char *what, const char *why)
 {
@@ -464,21 +475,25 @@ static int parse_modes(const char *spec)
 int main(int argc, char **argv)
 {
     const char *context = NULL, *modes = "base";
+    for (int i = 1; i < argc; i++) { /* libc-only guest: no bg_help (NanGuest.cmake) */
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return fputs(usage_text, stdout) < 0 ? 3 : 0;
+    }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--context") == 0 && i + 1 < argc)
             context = argv[++i];
         else if (strcmp(argv[i], "--modes") == 0 && i + 1 < argc)
             modes = argv[++i];
         else
-            die(2, "usage", "nan-probe --context CONTEXT [--modes base|all|NAME,...]");
+            die(2, argv[i], "unknown or incomplete argument (see nan-probe --help)");
     }
     if (!context)
-        die(2, "usage", "nan-probe --context CONTEXT [--modes base|all|NAME,...]");
+        die(2, "--context", "required (see nan-probe --help)");
     (void)nan_table_op_supported(0); /* CPUID once, outside any handler */
     const char *shown = strcmp(context, "exec_child") == 0 ? "exec" : context;
     if (strcmp(context, "main_thread") == 0) {
         if (parse_modes(modes) != 0)
-            die(2, "--modes", "not base, all or a list of known mode names");
+            die(2, "--modes", "not base, all or a list of known mode names (see nan-probe --help)");
         for (int i = 0; i < nphases; i++)
             run_phase(&phases[i]);
     } else if (strcmp(context, "trap") == 0) {
@@ -490,7 +505,7 @@ int main(int argc, char **argv)
         while (i < sizeof contexts / sizeof contexts[0] && strcmp(contexts[i].name, context) != 0)
             i++;
         if (i == sizeof contexts / sizeof contexts[0])
-            die(2, "--context", "unknown context (see docs/nan_semantics.md)");
+            die(2, "--context", "unknown context (see nan-probe --help)");
         contexts[i].run();
     }
     for (int i = 0; i < nphases; i++)

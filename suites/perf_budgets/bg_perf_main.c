@@ -1,33 +1,5 @@
 /* bg-perf — the performance gate (suites/perf_budgets, docs/perf_budgets.md).
- *
- * bg-perf compare --base F [--base F]... --head F [--head F]... [--budgets B]
- *     Google Benchmark JSON files (--benchmark_out) of the base and the head.
- * bg-perf ab --base-exe EXE --head-exe EXE [--base-env K=V]... [--head-env K=V]...
- *     [--filter RE] [--rounds N=5] [--reps K=2] [--min-time S=0.05] [--work-dir D]
- *     [--budgets B] [--prefix CMD]...
- *     Same-job A/B: runs base and head interleaved (round r runs AB when r is
- *     even, BA when odd), K repetitions each per round, then compares; the
- *     benchmarks found inconclusive are rerun (just those, max_reruns times).
- * bg-perf baseline --baseline FILE|DIR --exe EXE [--filter RE] [--rounds N] [--reps K]
- *     [--min-time S] [--work-dir D] [--budgets B] [--env K=V]...
- *     Head against the stored per-host baseline (DIR: DIR/<host key>.json).  A missing baseline is a
- *     `skip` naming the host key and the command that records one.
- * bg-perf record --out FILE --reason R --from F... [--commit C] [--flags S]
- *     [--build-type T] [--budgets B] [--force]      (ci/update-baselines)
- * bg-perf callgrind --base-exe EXE --head-exe EXE [--base-env K=V]... [--head-env K=V]...
- *     [--filter RE] [--iterations N=20000] [--work-dir D] [--budgets B]
- *     Instruction counts (valgrind callgrind Ir per iteration, perf_callgrind.h),
- *     deterministic, judged against ir_band.  No valgrind: skip (exit 77).
- * bg-perf calibrate --exe EXE [--filter RE] [--rounds N] [--reps K] [--min-time S]
- *     [--work-dir D]   A/A: runs EXE against itself and prints proposed bands.
- *
- * Checks: one per benchmark, "perf.<mode>.<benchmark>", into $BG_CHECKS_FILE
- * (bg_check.h); `improved` is a pass with details.note = "improved".
- * Exit: 0 pass (inconclusive included, reported), 1 a regression, 77 skip,
- *       2 usage, 3 I/O, 4 malformed JSON / zero repetitions, 5 baseline
- *       corrupt or of another schema/host/metric (also a fail check
- *       "perf.baseline.load"), 7 a benchmark crashed or reported an error,
- *       8 out of memory (bg_error.h).
+ * Modes, options, checks, exit codes: usage_text below (`bg-perf --help`).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -37,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_help.h"
 #include "buildgate/bg_host.h"
 #include "perf_baseline.h"
 #include "perf_budget.h"
@@ -46,6 +19,50 @@
 #include "perf_run.h"
 
 #define MAX_LIST 32
+
+static const char usage_text[] =
+    "Usage: bg-perf MODE [OPTIONS]   (MODE: compare, ab, baseline, record, callgrind,\n"
+    "                                 calibrate)\n"
+    "\n"
+    "bg-perf compare --base F [--base F]... --head F [--head F]... [--budgets B]\n"
+    "    Google Benchmark JSON files (--benchmark_out) of the base and the head.\n"
+    "bg-perf ab --base-exe EXE --head-exe EXE [--base-env K=V]... [--head-env K=V]...\n"
+    "    [--filter RE] [--rounds N=5] [--reps K=2] [--min-time S=0.05] [--work-dir D]\n"
+    "    [--budgets B] [--prefix CMD]...\n"
+    "    Same-job A/B: runs base and head interleaved (round r runs AB when r is\n"
+    "    even, BA when odd), K repetitions each per round, then compares; the\n"
+    "    benchmarks found inconclusive are rerun (just those, max_reruns times).\n"
+    "bg-perf baseline --baseline FILE|DIR --exe EXE [--filter RE] [--rounds N]\n"
+    "    [--reps K] [--min-time S] [--work-dir D] [--budgets B] [--env K=V]...\n"
+    "    Head against the stored per-host baseline (DIR: DIR/<host key>.json).\n"
+    "    A missing baseline is a skip naming the host key and the command that\n"
+    "    records one.\n"
+    "bg-perf record --out FILE --reason R --from F... [--commit C] [--flags S]\n"
+    "    [--build-type T] [--budgets B] [--force]      (ci/update-baselines)\n"
+    "bg-perf callgrind --base-exe EXE --head-exe EXE [--base-env K=V]...\n"
+    "    [--head-env K=V]... [--filter RE] [--iterations N=20000] [--work-dir D]\n"
+    "    [--budgets B]\n"
+    "    Instruction counts (valgrind callgrind Ir per iteration, perf_callgrind.h),\n"
+    "    deterministic, judged against ir_band.  No valgrind: skip (exit 77).\n"
+    "bg-perf calibrate --exe EXE [--filter RE] [--rounds N] [--reps K]\n"
+    "    [--min-time S] [--work-dir D]\n"
+    "    A/A: runs EXE against itself and prints proposed bands.\n"
+    "\n"
+    "Units and ranges: --rounds N and --reps K 1..1000; --iterations N 2..10^9;\n"
+    "--min-time S seconds in (0, 60] (Google Benchmark --benchmark_min_time);\n"
+    "--budgets B a budgets JSON (default: built-in defaults; the suite's is\n"
+    "suites/perf_budgets/budgets.json); --work-dir D where runs write their JSON\n"
+    "(default bg-perf-work); --filter RE a --benchmark_filter regex; repeated\n"
+    "options take up to 32 values.  -h, --help: this text.\n"
+    "\n"
+    "Checks: one per benchmark, \"perf.<mode>.<benchmark>\", into $BG_CHECKS_FILE\n"
+    "(bg_check.h); `improved` is a pass with details.note = \"improved\".\n"
+    "Exit: 0 pass (inconclusive included, reported); 1 a regression; 77 skip;\n"
+    "      2 usage; 3 I/O; 4 malformed JSON / zero repetitions; 5 baseline\n"
+    "      corrupt or of another schema/host/metric (also a fail check\n"
+    "      \"perf.baseline.load\"); 7 a benchmark crashed or reported an error;\n"
+    "      8 out of memory (bg_error.h).\n"
+    "Doc: docs/perf_budgets.md.\n";
 
 typedef struct opts {
     const char *mode;
@@ -60,7 +77,7 @@ typedef struct opts {
 
 static bg_status usage(const char *why)
 {
-    return bg_fail(BG_E_USAGE, "bg-perf", "%s (see the header of bg_perf_main.c or docs/perf_budgets.md)", why);
+    return bg_fail(BG_E_USAGE, "bg-perf", "%s (see bg-perf --help)", why);
 }
 
 static bg_status push(const char **list, int *n, const char *v)
@@ -123,7 +140,7 @@ static bg_status parse(int argc, char **argv, opts *o)
             if (*end || !(o->min_time > 0 && o->min_time <= 60))
                 st = usage("--min-time must be in (0, 60] seconds");
         } else
-            st = bg_fail(BG_E_USAGE, "bg-perf", "unknown option '%s'", a);
+            st = bg_fail(BG_E_USAGE, "bg-perf", "unknown option '%s' (see bg-perf --help)", a);
         if (st != BG_OK)
             return st;
     }
@@ -374,6 +391,8 @@ static int mode_record(const opts *o, const cJSON *budgets, int argc, char **arg
 
 int main(int argc, char **argv)
 {
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
     opts o;
     bg_status st = parse(argc, argv, &o);
     if (st != BG_OK)

@@ -1,12 +1,6 @@
 /* perf-expect — a self-test driver: runs a command that must fail in a given
  * way and records one check saying whether it did.
- *
- * Usage: perf-expect NAME --exit N [--contains TEXT]... [--unchanged FILE]... -- CMD [ARGS...]
- * Runs CMD with its stdout+stderr captured and BG_CHECKS_FILE pointed at a
- * private file (the inner checks are read, not merged), then records check
- * NAME: pass when the exit status is N, every TEXT occurs in the output or
- * the inner checks, and every FILE has the same bytes as before; otherwise
- * fail with expected vs observed.  Exit: bg_checks_close (0 / 1), 2 usage.
+ * Usage, exit codes: usage_text below (`perf-expect --help`).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -16,6 +10,24 @@
 #include <unistd.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_help.h"
+
+static const char usage_text[] =
+    "Usage: perf-expect NAME --exit N [--contains TEXT]... [--unchanged FILE]...\n"
+    "                   -- CMD [ARGS...]\n"
+    "\n"
+    "Self-test driver: runs CMD with its stdout+stderr captured and BG_CHECKS_FILE\n"
+    "pointed at a private file (the inner checks are read, not merged), then\n"
+    "records check NAME: pass when\n"
+    "  --exit N           CMD's exit status is N,\n"
+    "  --contains TEXT    every TEXT occurs in the output or the inner checks\n"
+    "                     (up to 16), and\n"
+    "  --unchanged FILE   every FILE has the same bytes as before (up to 16);\n"
+    "otherwise fail with expected vs observed.\n"
+    "  -h, --help         this text (only before --: CMD's arguments are its own)\n"
+    "\n"
+    "Exit: as bg_checks_close() (0 pass, 1 fail); 2 usage; 3 I/O.\n"
+    "Doc: docs/perf_budgets.md, suites/perf_budgets/CMakeLists.txt.\n";
 
 static char *slurp(const char *path, size_t *n)
 {
@@ -45,8 +57,10 @@ static char *slurp(const char *path, size_t *n)
 
 int main(int argc, char **argv)
 {
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
     if (argc < 5) {
-        bg_errorf("perf-expect", "usage: perf-expect NAME --exit N [--contains T]... [--unchanged F]... -- CMD...");
+        bg_errorf("perf-expect", "want NAME --exit N ... -- CMD (see perf-expect --help)");
         return BG_EXIT_USAGE;
     }
     const char *name = argv[1], *contains[16], *unchanged[16];
@@ -64,7 +78,7 @@ int main(int argc, char **argv)
             unchanged[nu++] = argv[i + 1];
     }
     if (want < 0 || i >= argc - 1) {
-        bg_errorf("perf-expect", "need --exit N and -- CMD");
+        bg_errorf("perf-expect", "need --exit N and -- CMD (see perf-expect --help)");
         return BG_EXIT_USAGE;
     }
     char **cmd = argv + i + 1;

@@ -1,19 +1,26 @@
 /* xkern — x86-64 guest kernels for translator ratio measurements (seed 003's
- * method, written fresh).  Plain C11, no threads, deterministic.
- *
- * Usage: xkern KERNEL N   -> prints "<kernel> <n> <64-bit checksum hex>\n"
- *        xkern --list     -> the kernel names, one per line
- * Environment: BG_XKERN_CORRUPT (set: flip bit 0 of the checksum; the
- * self-test's fast-wrong-answer mutant).
- * N scales the work linearly (N outer iterations).  The checksum depends on
- * every result the kernel computed, so a runner that is fast because it
- * computed something else prints different bytes (bg-xratio compares them).
- * Exit: 0; 2 bad arguments.
+ * method, written fresh).  Plain C11, no threads, deterministic; libc only
+ * (a guest: no libbuildgate, so --help is checked here, not with bg_help).
+ * Usage, output, exit codes: usage_text below (`xkern --help`).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const char usage_text[] =
+    "Usage: xkern KERNEL N   prints \"<kernel> <n> <64-bit checksum hex>\\n\"\n"
+    "       xkern --list     the kernel names, one per line\n"
+    "       xkern -h|--help  this text\n"
+    "\n"
+    "x86-64 guest kernels for translator ratio measurements (bg-xratio --help).\n"
+    "N (>= 1) scales the work linearly (N outer iterations).  The checksum depends\n"
+    "on every result the kernel computed, so a runner that is fast because it\n"
+    "computed something else prints different bytes (bg-xratio compares them).\n"
+    "Environment: BG_XKERN_CORRUPT (set: flip bit 0 of the checksum; the\n"
+    "self-test's fast-wrong-answer mutant).\n"
+    "Exit: 0; 2 bad arguments.\n"
+    "Doc: docs/perf_budgets.md.\n";
 
 typedef uint64_t (*kernel_fn)(uint64_t n);
 
@@ -253,6 +260,12 @@ static const struct {
 int main(int argc, char **argv)
 {
     size_t nk = sizeof kernels / sizeof kernels[0];
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+    }
     if (argc >= 2 && strcmp(argv[1], "--list") == 0) {
         for (size_t i = 0; i < nk; i++)
             printf("%s\n", kernels[i].name);
@@ -261,7 +274,7 @@ int main(int argc, char **argv)
     char *end = NULL;
     unsigned long long n = argc == 3 ? strtoull(argv[2], &end, 10) : 0;
     if (argc != 3 || *end || n == 0) {
-        fprintf(stderr, "buildgate: xkern: usage: xkern KERNEL N (N >= 1) | xkern --list\n");
+        fprintf(stderr, "buildgate: xkern: want KERNEL N (N >= 1) or --list (see xkern --help)\n");
         return 2;
     }
     for (size_t i = 0; i < nk; i++)

@@ -1,26 +1,6 @@
 /* bg-xratio — translator ratio kernels: time an x86-64 guest program under a
  * runner against a reference runner (seed 003's method).
- *
- * Usage: bg-xratio --guest XKERN --runner CMD [--reference CMD] [--kernels a,b,...]
- *                  [--target SECONDS=0.333] [--reps N=5] [--max-ratio R]
- *   CMD is "native" (no prefix) or a command prefix split on spaces, e.g.
- *   "qemu-x86_64", "valgrind --tool=none", "arch -x86_64" (Rosetta 2 on macOS).
- * Per kernel (xkern --list; default all):
- *   1. size: N doubles from 1 until the reference takes >= target/8 of CPU
- *      time, then N = N * target / t, so the reference takes about `target`;
- *   2. reps times, interleaved: reference and runner at N and at N/2; the
- *      half-size run is subtracted, removing process start-up and translation
- *      warm-up: ratio = (T_run(N) - T_run(N/2)) / (T_ref(N) - T_ref(N/2)),
- *      T = user + system CPU time of the child (wait4 rusage);
- *   3. the median ratio over the repetitions (those with a positive
- *      reference difference);
- *   4. the full-size outputs of both runners compared byte for byte: a fast
- *      wrong answer fails.
- * Check "perf.xratio.<runner>.<kernel>": fail when the outputs differ or the
- * median ratio exceeds --max-ratio; inconclusive when no repetition had a
- * positive reference difference; else pass (ratio in details and in the
- * report's matrix "translator ratio").  A runner that is not installed: one
- * skip check.  Exit: bg_checks_close (0, 1, 77), 2 usage.
+ * Usage, method, checks, exit codes: usage_text below (`bg-xratio --help`).
  */
 #define _DEFAULT_SOURCE
 #include <errno.h>
@@ -35,6 +15,7 @@
 #include <unistd.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_help.h"
 #include "buildgate/bg_stats.h"
 
 #define MAX_ARGS 16
@@ -191,10 +172,48 @@ static void measure_kernel(bg_checks *c, const cfg *g, const char *kernel)
     bg_check_emit_str(c, name, v, exp, line, d);
 }
 
+static const char usage_text[] =
+    "Usage: bg-xratio --guest XKERN --runner CMD [--reference CMD]\n"
+    "                 [--kernels a,b,...] [--target SECONDS=0.333] [--reps N=5]\n"
+    "                 [--max-ratio R]\n"
+    "\n"
+    "Translator ratio kernels: times an x86-64 guest program (xkern) under a runner\n"
+    "against a reference runner (seed 003's method).\n"
+    "  --guest XKERN      the guest program (xkern --help)\n"
+    "  --runner CMD       \"native\" (no prefix) or a command prefix split on spaces,\n"
+    "                     e.g. \"qemu-x86_64\", \"valgrind --tool=none\", \"arch -x86_64\"\n"
+    "                     (Rosetta 2 on macOS)\n"
+    "  --reference CMD    the same, for the reference (default native)\n"
+    "  --kernels a,b,...  kernels to measure (default all: xkern --list)\n"
+    "  --target SECONDS   CPU time the reference should take per run, in\n"
+    "                     (0.001, 60) (default 0.333)\n"
+    "  --reps N           repetitions, 1..64 (default 5)\n"
+    "  --max-ratio R      fail when the median ratio exceeds R (default: record only)\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "Per kernel:\n"
+    "  1. size: N doubles from 1 until the reference takes >= target/8 of CPU\n"
+    "     time, then N = N * target / t, so the reference takes about `target`;\n"
+    "  2. reps times, interleaved: reference and runner at N and at N/2; the\n"
+    "     half-size run is subtracted, removing process start-up and translation\n"
+    "     warm-up: ratio = (T_run(N) - T_run(N/2)) / (T_ref(N) - T_ref(N/2)),\n"
+    "     T = user + system CPU time of the child (wait4 rusage);\n"
+    "  3. the median ratio over the repetitions (those with a positive reference\n"
+    "     difference);\n"
+    "  4. the full-size outputs of both runners compared byte for byte: a fast\n"
+    "     wrong answer fails.\n"
+    "Check \"perf.xratio.<runner>.<kernel>\": fail when the outputs differ or the\n"
+    "median ratio exceeds --max-ratio; inconclusive when no repetition had a\n"
+    "positive reference difference; else pass (ratio in details and in the\n"
+    "report's matrix \"translator ratio\").  A runner that is not installed: one\n"
+    "skip check.\n"
+    "Exit: as bg_checks_close() (0 pass, 1 fail, 77 skip); 2 usage; 3 I/O;\n"
+    "      7 the guest's --list failed.\n"
+    "Doc: docs/perf_budgets.md.\n";
+
 static int usage(const char *why)
 {
-    bg_errorf("bg-xratio", "%s (usage: bg-xratio --guest XKERN --runner CMD [--reference CMD] "
-                           "[--kernels a,b] [--target S] [--reps N] [--max-ratio R])", why);
+    bg_errorf("bg-xratio", "%s (see bg-xratio --help)", why);
     return BG_EXIT_USAGE;
 }
 
@@ -218,6 +237,8 @@ static int runner_present(const runner *r)
 
 int main(int argc, char **argv)
 {
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
     cfg g = {.target = 1.0 / 3.0, .reps = 5};
     const char *kernels = NULL, *ref = "native", *run = NULL;
     for (int i = 1; i < argc; i += 2) {

@@ -1,25 +1,5 @@
 /* litmus-check — runs the litmus probe under a runner and records verdicts.
- *
- * Usage:
- *   litmus-check --test T --model plain|tso|sc --runner NAME --probe PATH
- *                [--arch x86_64|arm64] [--mutant drop-fence|tso-relaxed] [--iterations N]
- *                [--control-iterations N] [--time-budget S] [--timeout S]
- *                [--sync auto|user|none] [-- RUNNER PREFIX...]
- *   litmus-check --test T --model M --runner NAME --skip "REASON"
- * Runs `PREFIX... PATH [--time-budget S] [--sync X] T:ACCESS:N [CONTROL:plain:M]`
- * (see litmus-probe), then records, in $BG_CHECKS_FILE (bg_check.h):
- *   memory_order.<runner>.<access>.<test>.forbidden  pass/fail (litmus_verdict.h)
- *   memory_order.<runner>.<access>.<test>.power      pass/inconclusive
- *   memory_order.<runner>.<access>.<test>.probe      fail, only when the probe
- *       crashed, hung past --timeout, or printed no histogram
- * with details {iterations, histogram {key: {count, per_million}}, upper
- * bound, matrix}, and a Markdown fragment memory_order--<name>.md next to
- * $BG_CHECKS_FILE.  Expectations: $BG_FIXTURES_DIR/memory_order/expectations.json.
- * --arch is the probe's architecture (default: this build's); the probe must
- * report the same.  Defaults: --iterations 1000000, --control-iterations min(N, 200000),
- * --time-budget 20 (per run inside the probe), --timeout 120.
- * Exit: 0 pass/inconclusive, 1 a check failed, 77 skipped, 2 bad argument,
- * 5 bad fixture (one line "buildgate: litmus-check: ..." on stderr).
+ * Usage, options, checks, exit codes: usage_text below (`litmus-check --help`).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -30,6 +10,7 @@
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_cpu.h"
+#include "buildgate/bg_help.h"
 #include "buildgate/bg_json.h"
 #include "buildgate/bg_parse.h"
 #include "litmus_access.h"
@@ -39,6 +20,46 @@
 
 #define MAX_ITERATIONS 100000000000ULL
 #define MAX_PREFIX 32
+
+static const char usage_text[] =
+    "Usage: litmus-check --test T --model plain|tso|sc --runner NAME --probe PATH\n"
+    "                    [--arch x86_64|arm64] [--mutant drop-fence|tso-relaxed]\n"
+    "                    [--iterations N] [--control-iterations N] [--time-budget S]\n"
+    "                    [--timeout S] [--sync auto|user|none] [-- RUNNER PREFIX...]\n"
+    "       litmus-check --test T --model M --runner NAME --skip \"REASON\"\n"
+    "\n"
+    "Runs `PREFIX... PATH [--time-budget S] [--sync X] T:ACCESS:N [CONTROL:plain:M]`\n"
+    "(see litmus-probe --help) and records verdicts in $BG_CHECKS_FILE (bg_check.h).\n"
+    "  --test T              SB SB+mfences R MP LB S 2+2W WRC IRIW RWC CoRR CoWR\n"
+    "  --model M             plain, tso or sc\n"
+    "  --runner NAME         the runner's name in the check names\n"
+    "  --probe PATH          the litmus-probe binary\n"
+    "  --arch A              the probe's architecture, x86_64 or arm64 (default:\n"
+    "                        this build's); the probe must report the same\n"
+    "  --mutant M            drop-fence (model plain) or tso-relaxed (model tso)\n"
+    "  --iterations N        copies of the test, 1..10^11 (default 1000000)\n"
+    "  --control-iterations N  copies of the power control (default min(N, 200000))\n"
+    "  --time-budget S       whole seconds per run inside the probe, 1..86400\n"
+    "                        (default 20)\n"
+    "  --timeout S           whole seconds before the probe is killed, 1..86400\n"
+    "                        (default 120)\n"
+    "  --sync X              per-copy rendezvous, passed to the probe\n"
+    "  --skip REASON         record a skip check and run nothing\n"
+    "  -- RUNNER PREFIX...   words run before PATH (e.g. qemu-x86_64)\n"
+    "  -h, --help            this text\n"
+    "\n"
+    "Checks:\n"
+    "  memory_order.<runner>.<access>.<test>.forbidden  pass/fail (litmus_verdict.h)\n"
+    "  memory_order.<runner>.<access>.<test>.power      pass/inconclusive\n"
+    "  memory_order.<runner>.<access>.<test>.probe      fail, only when the probe\n"
+    "      crashed, hung past --timeout, or printed no histogram\n"
+    "with details {iterations, histogram {key: {count, per_million}}, upper bound,\n"
+    "matrix}, and a Markdown fragment memory_order--<name>.md next to\n"
+    "$BG_CHECKS_FILE.  Expectations: $BG_FIXTURES_DIR/memory_order/expectations.json.\n"
+    "\n"
+    "Exit: 0 pass/inconclusive; 1 a check failed; 77 skipped; 2 bad argument;\n"
+    "      5 bad fixture (one line \"buildgate: litmus-check: ...\" on stderr).\n"
+    "Doc: docs/memory_order.md.\n";
 
 typedef struct opts {
     const char *test, *model, *runner, *probe, *mutant, *skip, *sync, *arch;
@@ -75,7 +96,8 @@ static bg_status parse_args(int argc, char **argv, opts *o)
         }
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
-            return bg_fail(BG_E_USAGE, "litmus-check", "%s needs a value", a);
+            return bg_fail(BG_E_USAGE, "litmus-check", "%s needs a value (see litmus-check --help)",
+                           a);
         i++;
         if (strcmp(a, "--test") == 0)
             o->test = v;
@@ -110,7 +132,8 @@ static bg_status parse_args(int argc, char **argv, opts *o)
                 return bg_fail(BG_E_USAGE, "litmus-check", "--timeout '%s': want whole seconds "
                                "in 1..86400", v);
         } else
-            return bg_fail(BG_E_USAGE, "litmus-check", "unknown option '%s'", a);
+            return bg_fail(BG_E_USAGE, "litmus-check", "unknown option '%s' (see litmus-check --help)",
+                           a);
     }
     for (; i < argc && o->nprefix < MAX_PREFIX - 1; i++)
         o->prefix[o->nprefix++] = argv[i];
@@ -309,6 +332,8 @@ static int probe_failed(bg_checks *c, const opts *o, const char *why)
 
 int main(int argc, char **argv)
 {
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
     opts o;
     bg_status st = parse_args(argc, argv, &o);
     if (st != BG_OK)

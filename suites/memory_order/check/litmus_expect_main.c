@@ -1,17 +1,6 @@
 /* litmus-expect — self-test driver: runs a command that is meant to fail in
  * a given way and records whether it did.
- *
- * Usage: litmus-expect --work DIR --exit CODE [--stderr PREFIX]
- *                      [--check SUFFIX --verdict V --contains TEXT]... -- CMD...
- * Runs CMD with BG_CHECKS_FILE=DIR/inner.jsonl (DIR is created; its Markdown
- * fragments stay out of the report), then asserts:
- *   - CMD's exit status is CODE;
- *   - with --stderr, stderr is exactly one line that starts with PREFIX;
- *   - for each --check, the inner check whose name ends in SUFFIX has verdict
- *     V and its "observed" contains TEXT.
- * Records one check "$BG_TEST_NAME.detected" in $BG_CHECKS_FILE: pass when all
- * hold, else fail with expected vs observed.  Exit: bg_checks_close(); 2 on
- * bad arguments.
+ * Usage, assertions, exit codes: usage_text below (`litmus-expect --help`).
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
@@ -21,10 +10,30 @@
 #include <sys/stat.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_help.h"
 #include "buildgate/bg_json.h"
 #include "litmus_exec.h"
 
 #define MAX_EXPECT 8
+
+static const char usage_text[] =
+    "Usage: litmus-expect --work DIR --exit CODE [--stderr PREFIX]\n"
+    "                     [--check SUFFIX --verdict V --contains TEXT]... -- CMD...\n"
+    "\n"
+    "Self-test driver: runs CMD, meant to fail in a given way, with\n"
+    "BG_CHECKS_FILE=DIR/inner.jsonl (DIR is created; its Markdown fragments stay\n"
+    "out of the report; CMD is killed after 300 s), then asserts:\n"
+    "  --exit CODE       CMD's exit status is CODE\n"
+    "  --stderr PREFIX   CMD's stderr is exactly one line that starts with PREFIX\n"
+    "  --check SUFFIX --verdict V --contains TEXT   (up to 8 times)\n"
+    "                    the inner check whose name ends in SUFFIX has verdict V\n"
+    "                    and its \"observed\" contains TEXT\n"
+    "  -h, --help        this text (only before --: CMD's arguments are its own)\n"
+    "\n"
+    "Records one check \"$BG_TEST_NAME.detected\" in $BG_CHECKS_FILE: pass when all\n"
+    "hold, else fail with expected vs observed.\n"
+    "Exit: as bg_checks_close() (0 pass, 1 fail); 2 bad arguments; 3 I/O.\n"
+    "Doc: docs/memory_order.md, suites/memory_order/selftests.cmake.\n";
 
 typedef struct expect {
     const char *suffix, *verdict, *contains;
@@ -69,6 +78,8 @@ static void check_inner(const char *path, const expect *e, char *bad, size_t n, 
 
 int main(int argc, char **argv)
 {
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
     const char *work = NULL, *stderr_prefix = NULL;
     long want_exit = -1;
     expect ex[MAX_EXPECT];
@@ -79,7 +90,8 @@ int main(int argc, char **argv)
             break;
         }
         if (i + 1 >= argc)
-            return bg_exit_code(bg_fail(BG_E_USAGE, "litmus-expect", "%s needs a value", argv[i]));
+            return bg_exit_code(bg_fail(BG_E_USAGE, "litmus-expect",
+                                        "%s needs a value (see litmus-expect --help)", argv[i]));
         const char *a = argv[i], *v = argv[++i];
         if (strcmp(a, "--work") == 0)
             work = v;
@@ -94,7 +106,8 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--contains") == 0 && nex > 0)
             ex[nex - 1].contains = v;
         else
-            return bg_exit_code(bg_fail(BG_E_USAGE, "litmus-expect", "bad option '%s'", a));
+            return bg_exit_code(bg_fail(BG_E_USAGE, "litmus-expect",
+                                        "bad option '%s' (see litmus-expect --help)", a));
     }
     for (int k = 0; k < nex; k++)
         if (!ex[k].verdict || !ex[k].contains)

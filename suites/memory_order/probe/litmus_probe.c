@@ -1,26 +1,7 @@
 /* litmus-probe — runs litmus tests and prints their outcome histograms as JSON.
- *
- * Usage: litmus-probe [--instances K] [--time-budget S] [--sync auto|user|none]
- *                     TEST:MODEL:ITERATIONS...
- *   TEST        a catalogue name: SB SB+mfences R MP LB S 2+2W WRC IRIW RWC CoRR CoWR
- *   MODEL       plain | tso | sc | mutant-drop-fence | mutant-tso-relaxed
- *               (see litmus_access.h)
- *   ITERATIONS  copies to run, 1 .. 10^11
- *   --instances copies per round (default 1024, at most 2^20)
- *   --time-budget  seconds per TEST:MODEL run (default 10, at most 86400);
- *               a run stops at its iteration count or its budget
- *   --sync      per-copy rendezvous: user (always), none, auto (default:
- *               user unless the test has more threads than online CPUs)
- * Output (stdout, one JSON object):
- *   {"probe":"litmus","version":1,"arch":"x86_64"|"arm64"|"other","ncpu":N,
- *    "runs":[{"test","model","threads","requested","iterations","rounds",
- *             "instances","seconds","pinned","oversubscribed","sync",
- *             "stopped_by":"iterations"|"time",
- *             "histogram":{"<litmus7 outcome key>":count,...}}]}
- *   only outcomes seen are listed; "impossible;" counts values outside 0..2.
- * Exit: 0 ok; 2 bad argument (one line "buildgate: litmus-probe: ..." on
- * stderr); 8 out of memory or threads.  Depends on libc + pthreads only, so
- * it cross-builds for arm64 as a static binary.
+ * Usage, output, exit codes: usage_text below (`litmus-probe --help`).
+ * Depends on libc + pthreads only (no libbuildgate, not even bg_help), so it
+ * cross-builds for arm64 as a static binary.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +20,35 @@ typedef struct run_spec {
     bg_litmus_access access;
     uint64_t iterations;
 } run_spec;
+
+static const char usage_text[] =
+    "Usage: litmus-probe [--instances K] [--time-budget S] [--sync auto|user|none]\n"
+    "                    TEST:MODEL:ITERATIONS...\n"
+    "\n"
+    "Runs litmus tests and prints their outcome histograms as JSON.\n"
+    "  TEST           a catalogue name: SB SB+mfences R MP LB S 2+2W WRC IRIW RWC\n"
+    "                 CoRR CoWR\n"
+    "  MODEL          plain | tso | sc | mutant-drop-fence | mutant-tso-relaxed\n"
+    "                 (see litmus_access.h)\n"
+    "  ITERATIONS     copies to run, 1 .. 10^11 (at most 16 runs)\n"
+    "  --instances K  copies per round (default 1024, at most 2^20)\n"
+    "  --time-budget S  seconds per TEST:MODEL run (default 10, at most 86400);\n"
+    "                 a run stops at its iteration count or its budget\n"
+    "  --sync X       per-copy rendezvous: user (always), none, auto (default:\n"
+    "                 user unless the test has more threads than online CPUs)\n"
+    "  -h, --help     this text\n"
+    "\n"
+    "Output (stdout, one JSON object):\n"
+    "  {\"probe\":\"litmus\",\"version\":1,\"arch\":\"x86_64\"|\"arm64\"|\"other\",\"ncpu\":N,\n"
+    "   \"runs\":[{\"test\",\"model\",\"threads\",\"requested\",\"iterations\",\"rounds\",\n"
+    "            \"instances\",\"seconds\",\"pinned\",\"oversubscribed\",\"sync\",\n"
+    "            \"stopped_by\":\"iterations\"|\"time\",\n"
+    "            \"histogram\":{\"<litmus7 outcome key>\":count,...}}]}\n"
+    "  only outcomes seen are listed; \"impossible;\" counts values outside 0..2.\n"
+    "\n"
+    "Exit: 0 ok; 2 bad argument (one line \"buildgate: litmus-probe: ...\" on\n"
+    "      stderr); 8 out of memory or threads.\n"
+    "Doc: docs/memory_order.md.\n";
 
 static int usage(const char *why, const char *arg)
 {
@@ -124,6 +134,12 @@ int main(int argc, char **argv)
     run_spec runs[MAX_RUNS];
     int nruns = 0;
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+    }
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         uint64_t v;
         if (strcmp(a, "--instances") == 0) {
@@ -145,7 +161,9 @@ int main(int argc, char **argv)
             else
                 return usage("--sync must be auto, user or none", m);
         } else if (a[0] == '-') {
-            return usage("unknown option", a);
+            fprintf(stderr, "buildgate: litmus-probe: unknown option '%s' (see litmus-probe --help)\n",
+                    a);
+            return 2;
         } else {
             if (nruns == MAX_RUNS)
                 return usage("too many runs (at most 16)", a);

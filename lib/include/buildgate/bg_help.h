@@ -1,0 +1,22 @@
+/* bg_help.h — `-h` / `--help` on buildgate's command-line tools.
+ *
+ * Every user-facing CLI keeps one usage text (synopsis, each option with its
+ * unit, the exit codes, the doc it comes from) and prints it on stdout, exit
+ * 0, when asked, before validating anything else:
+ *     if (bg_help_requested(argc, argv))
+ *         return bg_help_print(usage_text);
+ * A bad command line stays one line on stderr (bg_error.h) ending in
+ * "(see <tool> --help)".  libc only, so a guest program may compile it too.
+ */
+#ifndef BG_HELP_H
+#define BG_HELP_H
+
+/* 1 when "-h" or "--help" is one of argv[1..argc-1] before the first "--"
+ * argument (what follows "--" is a child command's, never inspected), else 0. */
+int bg_help_requested(int argc, char **argv);
+
+/* Writes usage_text to stdout.  Returns the exit code: 0 (BG_EXIT_OK), or
+ * 3 (BG_EXIT_IO, with one line on stderr) when stdout cannot be written. */
+int bg_help_print(const char *usage_text);
+
+#endif

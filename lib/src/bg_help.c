@@ -1,0 +1,24 @@
+#include "buildgate/bg_help.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "buildgate/bg_error.h"
+
+int bg_help_requested(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int bg_help_print(const char *usage_text)
+{
+    if (fputs(usage_text, stdout) < 0 || fflush(stdout) != 0) {
+        bg_errorf("--help", "cannot write the usage text to stdout");
+        return BG_EXIT_IO;
+    }
+    return BG_EXIT_OK;
+}
