@@ -21,9 +21,21 @@
 #include "build_matrix.h"
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_cpu.h"
+#include "buildgate/bg_help.h"
+
+static const char usage_text[] =
+    "Usage: bg-aes-flags                          judge this host and the linked RandomX\n"
+    "       bg-aes-flags --judge HOST_AES FLAGS ARCH  judge given values (HOST_AES 0|1,\n"
+    "                                             FLAGS >= 0, ARCH x86_64|arm64)\n"
+    "Records check digest.aes_flags (or $BG_TEST_NAME): pass when randomx_get_flags()\n"
+    "has RANDOMX_FLAG_HARD_AES exactly when the CPU has AES, else fail with the flags\n"
+    "seen vs expected and the cause.  The seed's macOS trap: --judge 1 156 arm64.\n"
+    "Exit: 0 pass, 1 fail, 2 usage.  Docs: docs/digest_agreement.md \"AES flags\".\n";
 
 int main(int argc, char **argv)
 {
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
     int host_aes, flags;
     const char *arch;
     if (argc == 5 && strcmp(argv[1], "--judge") == 0) {

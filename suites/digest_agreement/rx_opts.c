@@ -34,7 +34,7 @@ static int is_value_option(const char *a)
 void rx_opts_usage(FILE *out, const char *prog)
 {
     fprintf(out,
-            "usage: %s [--key TEXT | --key-hex HEX] [--flags LIST] [--n N] [--k K]\n"
+            "Usage: %s [--key TEXT | --key-hex HEX] [--flags LIST] [--n N] [--k K]\n"
             "       [--init-threads T] [--dataset-dir DIR] [--kat FILE] [--chains FILE]\n"
             "       [--record FILE [--replace --reason TEXT]] [--progress]\n"
             "flags: jit, hard-aes, full-mem, secure, argon2=ref|ssse3|avx2, large-pages, v2, auto\n"

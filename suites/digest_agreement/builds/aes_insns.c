@@ -34,6 +34,7 @@
 
 #include "build_matrix.h"
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_help.h"
 
 #if defined(__APPLE__)
 #include <mach-o/dyld.h>
@@ -133,8 +134,19 @@ static void walk(counts *c)
 }
 #endif
 
+static const char usage_text[] =
+    "Usage: bg-aes-insns --expect present|absent\n"
+    "  Counts AES instructions (by Capstone mnemonic name) in the RandomX machine code\n"
+    "  loaded in this process: x86-64 aesenc aesenclast aesdec aesdeclast\n"
+    "  aeskeygenassist aesimc and their VEX forms; arm64 aese aesd aesmc aesimc.\n"
+    "Check <BG_TEST_NAME> (default digest.aes_insns): present -> count > 0, absent -> 0.\n"
+    "Exit: 0 pass, 1 fail, 2 usage, 3 no code found, 77 Capstone lacks this architecture.\n"
+    "Docs: docs/digest_agreement.md \"AES in the machine code\".\n";
+
 int main(int argc, char **argv)
 {
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
     if (argc != 3 || strcmp(argv[1], "--expect") ||
         (strcmp(argv[2], "present") && strcmp(argv[2], "absent"))) {
         bg_errorf("bg-aes-insns", "usage: bg-aes-insns --expect present|absent");

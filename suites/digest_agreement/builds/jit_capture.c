@@ -50,6 +50,7 @@
 #include <randomx.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_help.h"
 #include "buildgate/bg_hex.h"
 #include "buildgate/bg_json.h"
 #include "jit_capture_file.h"
@@ -225,8 +226,19 @@ static bg_status write_capture(const jit_capture_file *cap, const uint8_t digest
     return st;
 }
 
+static const char usage_text[] =
+    "Usage: bg-jit-capture --out DIR\n"
+    "  Captures the code RandomX's secure JIT emits for a fixed program (key and\n"
+    "  input of docs/chain.md, light memory) at each mprotect(PROT_READ|PROT_EXEC),\n"
+    "  twice, and writes DIR/jit-capture.bin + DIR/jit-capture.json (replaced).\n"
+    "Checks <BG_TEST_NAME> (capture made) and <BG_TEST_NAME>.repeat (both captures equal).\n"
+    "Exit: 0 pass, 1 fail, 2 usage, 3 I/O, 7 RandomX failed, 77 skip (macOS arm64).\n"
+    "Docs: docs/digest_agreement.md \"JIT emission equality\".\n";
+
 int main(int argc, char **argv)
 {
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
     if (argc != 3 || strcmp(argv[1], "--out")) {
         bg_errorf("bg-jit-capture", "usage: bg-jit-capture --out DIR");
         return BG_EXIT_USAGE;

@@ -36,6 +36,7 @@
 #include "build_matrix.h"
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_fragment.h"
+#include "buildgate/bg_help.h"
 #include "buildgate/bg_json.h"
 #include "jit_capture_file.h"
 
@@ -278,8 +279,20 @@ static int split(char *arg, char **name, char **dir)
     return 0;
 }
 
+static const char usage_text[] =
+    "Usage: bg-jit-compare --reference NAME=DIR [NAME=DIR ...]\n"
+    "  DIR holds NAME's jit-capture.json + jit-capture.bin (bg-jit-capture --out DIR).\n"
+    "Checks digest.build.<NAME>.jit_equal: every variant's captured JIT code equals the\n"
+    "reference's byte for byte (NOP alignment padding told apart and reported); a\n"
+    "difference names the first differing offset, its region and the instruction on\n"
+    "both sides (Capstone).  Histogram of the reference's program 0 by mnemonic.\n"
+    "Exit: 0 pass, 1 a check failed, 2 usage, 5 the reference's capture is unusable.\n"
+    "Docs: docs/digest_agreement.md \"JIT emission equality\".\n";
+
 int main(int argc, char **argv)
 {
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
     char *rname, *rdir;
     if (argc < 3 || strcmp(argv[1], "--reference") || split(argv[2], &rname, &rdir)) {
         bg_errorf("bg-jit-compare", "usage: bg-jit-compare --reference NAME=DIR [NAME=DIR ...]");
