@@ -1,6 +1,7 @@
 /* nan_table.c — the inline-asm kernels, one per op of nan_ops.def (x86-64). */
 #include "nan_table.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "buildgate/bg_cpu.h"
@@ -16,32 +17,40 @@ typedef void (*nan_kernel)(const nan_case *c, uint32_t mx, nan_raw *r);
 #define NAN_CAT2(a, b) a##b
 #define NAN_CAT(a, b) NAN_CAT2(a, b)
 
-/* One function per op; __LINE__ of nan_ops.def makes the name unique. */
+/* One function per op; __LINE__ of nan_ops.def makes the name unique.  The
+ * case and the result are reached through two pointer registers plus
+ * constant offsets (%c: the bare number), not one memory operand per field:
+ * at -O0 every "m" operand takes an address register of its own and, with
+ * rax/rcx/rdx clobbered, GCC runs out of them ("impossible constraints"). */
 #define NAN_OP(name, kind, dst, lanes, feat, text)                                               \
     static void NAN_CAT(nan_k_, __LINE__)(const nan_case *c, uint32_t mx, nan_raw *r)             \
     {                                                                                            \
         __asm__ volatile("ldmxcsr %[m]\n\t"                                                      \
-                         "movdqu %[a], %%xmm0\n\t"                                               \
-                         "movdqu %[b], %%xmm1\n\t"                                               \
-                         "movdqu %[c], %%xmm2\n\t"                                               \
-                         "mov %[a0], %%rax\n\t"                                                  \
-                         "mov %[b0], %%rcx\n\t"                                                  \
+                         "movdqu %c[oa](%[cp]), %%xmm0\n\t"                                      \
+                         "movdqu %c[ob](%[cp]), %%xmm1\n\t"                                      \
+                         "movdqu %c[oc](%[cp]), %%xmm2\n\t"                                      \
+                         "mov %c[oa](%[cp]), %%rax\n\t"                                          \
+                         "mov %c[ob](%[cp]), %%rcx\n\t"                                          \
                          "xor %%edx, %%edx\n\t" text "\n\t"                                      \
-                         "stmxcsr %[mo]\n\t"                                                     \
-                         "setc %[cf]\n\t"                                                        \
-                         "setp %[pf]\n\t"                                                        \
-                         "setz %[zf]\n\t"                                                        \
-                         "sets %[sf]\n\t"                                                        \
-                         "seto %[of]\n\t"                                                        \
-                         "movdqu %%xmm0, %[x0]\n\t"                                              \
-                         "movdqu %%xmm1, %[x1]\n\t"                                              \
-                         "mov %%rax, %[ra]\n\t"                                                  \
-                         "mov %%rcx, %[rc]\n\t"                                                  \
-                         : [x0] "=m"(r->x0), [x1] "=m"(r->x1), [ra] "=m"(r->rax),               \
-                           [rc] "=m"(r->rcx), [mo] "=m"(r->mxcsr), [cf] "=m"(r->cf),             \
-                           [pf] "=m"(r->pf), [zf] "=m"(r->zf), [sf] "=m"(r->sf), [of] "=m"(r->of) \
-                         : [m] "m"(mx), [a] "m"(c->a), [b] "m"(c->b), [c] "m"(c->c),             \
-                           [a0] "m"(c->a[0]), [b0] "m"(c->b[0])                                  \
+                         "stmxcsr %c[omx](%[rp])\n\t"                                            \
+                         "setc %c[ocf](%[rp])\n\t"                                               \
+                         "setp %c[opf](%[rp])\n\t"                                               \
+                         "setz %c[ozf](%[rp])\n\t"                                               \
+                         "sets %c[osf](%[rp])\n\t"                                               \
+                         "seto %c[oof](%[rp])\n\t"                                               \
+                         "movdqu %%xmm0, %c[ox0](%[rp])\n\t"                                     \
+                         "movdqu %%xmm1, %c[ox1](%[rp])\n\t"                                     \
+                         "mov %%rax, %c[ora](%[rp])\n\t"                                         \
+                         "mov %%rcx, %c[orc](%[rp])\n\t"                                         \
+                         :                                                                       \
+                         : [m] "m"(mx), [cp] "r"(c), [rp] "r"(r),                                \
+                           [oa] "i"(offsetof(nan_case, a)), [ob] "i"(offsetof(nan_case, b)),     \
+                           [oc] "i"(offsetof(nan_case, c)), [omx] "i"(offsetof(nan_raw, mxcsr)), \
+                           [ocf] "i"(offsetof(nan_raw, cf)), [opf] "i"(offsetof(nan_raw, pf)),   \
+                           [ozf] "i"(offsetof(nan_raw, zf)), [osf] "i"(offsetof(nan_raw, sf)),   \
+                           [oof] "i"(offsetof(nan_raw, of)), [ox0] "i"(offsetof(nan_raw, x0)),   \
+                           [ox1] "i"(offsetof(nan_raw, x1)), [ora] "i"(offsetof(nan_raw, rax)),  \
+                           [orc] "i"(offsetof(nan_raw, rcx))                                     \
                          : "rax", "rcx", "rdx", "xmm0", "xmm1", "xmm2", "cc", "memory");        \
     }
 #include "nan_ops.def"
