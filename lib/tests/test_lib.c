@@ -189,6 +189,11 @@ static void group_report(const char *exe, const char *work)
     remove(path);
     /* a run that recorded nothing has tested nothing: it must not pass */
     expect_int("report.no_checks_exit", 1, run_report(exe, dir, out));
+    {
+        char md[1200];
+        snprintf(md, sizeof md, "%s/report.md", out);
+        expect_int("report.no_checks_md_fail", 1, file_contains(md, "# buildgate report: FAIL"));
+    }
     write_file(path, "{\"suite\":\"s\",\"name\":\"s.a\",\"verdict\":\"pass\",\"expected\":1,"
                      "\"observed\":1,\"details\":null}\n");
     expect_int("report.pass_exit", 0, run_report(exe, dir, out));

@@ -228,6 +228,7 @@ int main(int argc, char **argv)
         DIR *probe = opendir(checks_dir);
         if (!probe) {
             bg_errorf("bg-report", "cannot read checks dir %s: %s", checks_dir, strerror(errno));
+            cJSON_Delete(meta);
             return BG_EXIT_IO;
         }
         closedir(probe);
@@ -240,6 +241,7 @@ int main(int argc, char **argv)
         if (st) {
             free_list(files, n);
             cJSON_Delete(checks);
+            cJSON_Delete(meta);
             return bg_exit_code(st);
         }
     }
@@ -248,6 +250,7 @@ int main(int argc, char **argv)
         bg_status st = add_missing_tests(tests, checks_dir, checks);
         if (st) {
             cJSON_Delete(checks);
+            cJSON_Delete(meta);
             return bg_exit_code(st);
         }
     }

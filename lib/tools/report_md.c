@@ -63,13 +63,29 @@ static int bad_of(const cJSON *counts)
     return (int)bg_json_num(counts, "fail", 0) + (int)bg_json_num(counts, "xpass", 0);
 }
 
+/* The run's verdict: FAIL when a check is fail/xpass, or when none was
+ * recorded (nothing was tested: bg-report then exits 1 too). */
+static const char *gate_verdict(const cJSON *summary)
+{
+    return bad_of(summary) || total_of(summary) == 0 ? "FAIL" : "PASS";
+}
+
+/* "N checks: F fail/xpass, I inconclusive, S skip" (what the verdict rests on). */
+static void counts_line(FILE *f, const cJSON *summary)
+{
+    int n = total_of(summary);
+    fprintf(f, "%d check%s: %d fail/xpass, %d inconclusive, %d skip", n, n == 1 ? "" : "s",
+            bad_of(summary), (int)bg_json_num(summary, "inconclusive", 0),
+            (int)bg_json_num(summary, "skip", 0));
+}
+
 static void header(FILE *f, const cJSON *doc)
 {
     const cJSON *host = cJSON_GetObjectItemCaseSensitive(doc, "host");
     const cJSON *summary = cJSON_GetObjectItemCaseSensitive(doc, "summary");
-    int bad = bad_of(summary);
-    fprintf(f, "# buildgate report: %s\n\n", bad ? "FAIL" : "PASS");
-    fprintf(f, "%d checks; %d fail or xpass. Generated %s.\n\n", total_of(summary), bad,
+    fprintf(f, "# buildgate report: %s\n\n", gate_verdict(summary));
+    counts_line(f, summary);
+    fprintf(f, "%s. Generated %s.\n\n", total_of(summary) ? "" : " (nothing was tested)",
             bg_json_str(doc, "generated") ? bg_json_str(doc, "generated") : "?");
     fprintf(f, "| host key | CPU | cores | memory | compiler | CPU features |\n");
     fprintf(f, "|---|---|---|---|---|---|\n");
@@ -283,7 +299,7 @@ static void suite_section(FILE *f, const cJSON *checks, const char *checks_dir, 
         const char *s = bg_json_str(c, "suite");
         n += s && strcmp(s, suite) == 0;
     }
-    fprintf(f, "<details><summary>All %d checks of %s</summary>\n\n", n, suite);
+    fprintf(f, "<details><summary>All %d check%s of %s</summary>\n\n", n, n == 1 ? "" : "s", suite);
     fprintf(f, "| check | verdict | observed |\n|---|---|---|\n");
     cJSON_ArrayForEach(c, checks) {
         const char *s = bg_json_str(c, "suite");
@@ -335,6 +351,7 @@ void bg_report_print_summary(const cJSON *doc, FILE *out)
         fprintf(out, "\n");
     }
     const cJSON *sum = cJSON_GetObjectItemCaseSensitive(doc, "summary");
-    fprintf(out, "gate: %s (%d checks, %d fail/xpass)\n", bad_of(sum) ? "FAIL" : "PASS",
-            total_of(sum), bad_of(sum));
+    fprintf(out, "gate: %s (", gate_verdict(sum));
+    counts_line(out, sum);
+    fprintf(out, ")\n");
 }
