@@ -77,6 +77,15 @@ function(_bg_randomx_fetch url sha out_dir out_err)
     set(${out_err} "${url}: SHA-256 ${have}, expected ${sha}: not used" PARENT_SCOPE)
     return()
   endif()
+  # A file with the right hash may still not be an archive (a .sha256 written
+  # beside garbage): FetchContent would then stop the whole configure.
+  execute_process(COMMAND ${CMAKE_COMMAND} -E tar tf "${dl}" RESULT_VARIABLE tar_rc
+                  OUTPUT_QUIET ERROR_VARIABLE tar_err)
+  if(NOT tar_rc EQUAL 0)
+    string(REGEX REPLACE "\n.*" "" tar_err "${tar_err}")
+    set(${out_err} "${url} is not a readable tarball (${tar_err})" PARENT_SCOPE)
+    return()
+  endif()
   # Verified: FetchContent extracts it into the build tree (checks the hash again).
   # (the direct-argument form, which also works in script mode for the self-tests)
   FetchContent_Populate(bg_randomx QUIET URL "${dl}" URL_HASH SHA256=${sha}

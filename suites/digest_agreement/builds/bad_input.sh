@@ -4,7 +4,8 @@
 # Usage: bad_input.sh BG_CHECK ROOT WORK
 #   WORK: a scratch directory inside the build tree (emptied first)
 # Cases: a source dir that is not RandomX; a tarball with a wrong SHA-256 (and
-# it is not kept); a tarball with the right SHA-256 that is not RandomX; a
+# it is not kept); a tarball with the right SHA-256 that is not RandomX; a file
+# with the right SHA-256 that is no archive (configure goes on); a
 # malformed SHA-256; a failing build step (recorded, exit 0); the variant's
 # test then fails with that one line; a missing cross compiler/emulator skips.
 set -uo pipefail
@@ -27,6 +28,11 @@ rec wrong_sha256 "error=file://$work/junk.tar.gz: SHA-256 $sha, expected $zero: 
 rec wrong_sha256_not_kept 0 "$(ls "$work/bin/_deps/randomx-download" 2>/dev/null | wc -l)"
 out=$(src "file://$work/junk.tar.gz" "$sha")
 rec not_randomx_tarball "error=file://$work/junk.tar.gz is not a RandomX source tarball (no src/randomx.h, no project(RandomX))" "$out"
+echo "not a tarball" >"$work/garbage.tar.gz"
+gsha=$(cmake -E sha256sum "$work/garbage.tar.gz" | cut -d' ' -f1)
+out=$(src "file://$work/garbage.tar.gz" "$gsha" | head -1)
+pre="error=file://$work/garbage.tar.gz is not a readable tarball ("
+rec not_an_archive "$pre" "${out:0:${#pre}}"
 out=$(src "file://$work/junk.tar.gz" abc)
 rec malformed_sha256 "error=BG_RANDOMX_SOURCE is a URL: BG_RANDOMX_SHA256 must be its 64-hex-digit SHA-256, got 'abc'" "$out"
 
