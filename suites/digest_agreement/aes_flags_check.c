@@ -43,8 +43,9 @@ int main(int argc, char **argv)
         host_aes = (int)strtol(argv[2], &e1, 10);
         flags = (int)strtol(argv[3], &e2, 10);
         arch = argv[4];
-        if (*e1 || *e2 || (host_aes != 0 && host_aes != 1) || flags < 0) {
-            bg_errorf("bg-aes-flags", "--judge takes HOST_AES (0|1) FLAGS (>= 0) ARCH");
+        if (*e1 || *e2 || (host_aes != 0 && host_aes != 1) || flags < 0 ||
+            (strcmp(arch, "x86_64") && strcmp(arch, "arm64"))) {
+            bg_errorf("bg-aes-flags", "--judge takes HOST_AES (0|1) FLAGS (>= 0) ARCH (x86_64|arm64)");
             return BG_EXIT_USAGE;
         }
     } else if (argc == 1) {
@@ -54,7 +55,7 @@ int main(int argc, char **argv)
         flags = (int)randomx_get_flags();
         arch = bg_cpu_arch();
     } else {
-        bg_errorf("bg-aes-flags", "usage: bg-aes-flags [--judge HOST_AES FLAGS ARCH]");
+        bg_errorf("bg-aes-flags", "usage: bg-aes-flags [--judge HOST_AES FLAGS ARCH] (see bg-aes-flags --help)");
         return BG_EXIT_USAGE;
     }
     int expected;

@@ -71,10 +71,11 @@ bg_status rx_opts_parse(int argc, char **argv, rx_opts *o)
             o->replace = 1;
             continue;
         }
+        const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
         if (!is_value_option(a))
-            return bg_fail(BG_E_USAGE, a, "unknown option (see --help)");
+            return bg_fail(BG_E_USAGE, prog, "%s: unknown option (see %s --help)", a, prog);
         if (i + 1 >= argc)
-            return bg_fail(BG_E_USAGE, a, "missing value (see --help)");
+            return bg_fail(BG_E_USAGE, prog, "%s: missing value (see %s --help)", a, prog);
         const char *v = argv[++i];
         if (!strcmp(a, "--key") || !strcmp(a, "--key-hex")) {
             if (key_given++)

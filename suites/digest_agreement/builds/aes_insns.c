@@ -149,7 +149,7 @@ int main(int argc, char **argv)
         return bg_help_print(usage_text);
     if (argc != 3 || strcmp(argv[1], "--expect") ||
         (strcmp(argv[2], "present") && strcmp(argv[2], "absent"))) {
-        bg_errorf("bg-aes-insns", "usage: bg-aes-insns --expect present|absent");
+        bg_errorf("bg-aes-insns", "usage: bg-aes-insns --expect present|absent (see bg-aes-insns --help)");
         return BG_EXIT_USAGE;
     }
     int want_present = !strcmp(argv[2], "present");

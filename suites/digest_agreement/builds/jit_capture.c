@@ -240,7 +240,7 @@ int main(int argc, char **argv)
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
     if (argc != 3 || strcmp(argv[1], "--out")) {
-        bg_errorf("bg-jit-capture", "usage: bg-jit-capture --out DIR");
+        bg_errorf("bg-jit-capture", "usage: bg-jit-capture --out DIR (see bg-jit-capture --help)");
         return BG_EXIT_USAGE;
     }
     const char *dir = argv[2];

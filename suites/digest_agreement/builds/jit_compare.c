@@ -295,7 +295,7 @@ int main(int argc, char **argv)
         return bg_help_print(usage_text);
     char *rname, *rdir;
     if (argc < 3 || strcmp(argv[1], "--reference") || split(argv[2], &rname, &rdir)) {
-        bg_errorf("bg-jit-compare", "usage: bg-jit-compare --reference NAME=DIR [NAME=DIR ...]");
+        bg_errorf("bg-jit-compare", "usage: bg-jit-compare --reference NAME=DIR [NAME=DIR ...] (see bg-jit-compare --help)");
         return BG_EXIT_USAGE;
     }
     for (int i = 3; i < argc; i++) {
