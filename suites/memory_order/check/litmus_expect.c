@@ -50,7 +50,7 @@ bg_status bg_litmus_expect_load(const char *fixtures_dir, cJSON **doc)
     snprintf(path, sizeof path, "%s/memory_order/expectations.json", fixtures_dir);
     bg_status st = bg_json_load(path, "fixture", doc);
     if (st != BG_OK)
-        return st == BG_E_IO ? BG_E_FIXTURE : st;
+        return st == BG_E_IO || st == BG_E_PARSE ? BG_E_FIXTURE : st; /* missing or corrupt */
     st = validate(*doc, path);
     if (st != BG_OK) {
         cJSON_Delete(*doc);
