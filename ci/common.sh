@@ -3,7 +3,11 @@
 
 BG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BG_T0=$(date +%s)
+# BG_JOBS: parallel build and test jobs (default: the CPU count).
 BG_JOBS=${BG_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2)}
+case "$BG_JOBS" in
+  ''|*[!0-9]*|0) echo "buildgate: BG_JOBS: '$BG_JOBS' is not a positive whole number of jobs" >&2; exit 2 ;;
+esac
 
 # step "<n>/<total>" "<what>": prints a header with the elapsed wall time.
 step() {

@@ -230,6 +230,8 @@ int main(int argc, char **argv)
         int skipped = WEXITSTATUS(status) == 77;
         bg_check_emit_str(c, name, skipped ? BG_SKIP : BG_FAIL, "at least one recorded check",
                           skipped ? "skipped without a reason" : "no check recorded", NULL);
+        if (!skipped)
+            say_bad(0, name, "fail", "at least one recorded check", "no check recorded");
         rc = skipped ? BG_EXIT_SKIP : BG_EXIT_FAIL;
     } else {
         rc = WEXITSTATUS(status);
