@@ -162,14 +162,15 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
     for (int i = 0; i < kd->n; i++)
         stale += !kd->lines[i].used && ri->probe_ok;
     char cell[96], obs[200];
+    /* cells say their unit: deviation groups (one root cause each) or cases */
     if (fails)
-        snprintf(cell, sizeof cell, "%d unexpected", fails);
+        snprintf(cell, sizeof cell, "%d unexpected deviation group%s", fails, fails == 1 ? "" : "s");
     else if (stale)
-        snprintf(cell, sizeof cell, "%d known not seen", stale);
+        snprintf(cell, sizeof cell, "%d known deviation%s not seen", stale, stale == 1 ? "" : "s");
     else if (xfails)
-        snprintf(cell, sizeof cell, "%d known", xfails);
+        snprintf(cell, sizeof cell, "%d known deviation group%s", xfails, xfails == 1 ? "" : "s");
     else
-        snprintf(cell, sizeof cell, "%ld ok", gs->checked);
+        snprintf(cell, sizeof cell, "%ld cases equal", gs->checked);
     snprintf(obs, sizeof obs, "%ld cases compared, %d unexpected and %d known deviation groups, "
              "%d known deviations not seen", gs->checked, fails, xfails, stale);
     cJSON *d = cJSON_CreateObject();
