@@ -261,31 +261,36 @@ static void matrices(FILE *f, const cJSON *checks, const char *suite)
     }
 }
 
+/* The suite's fragments <suite>--*.md, in name order (scandir + alphasort),
+ * so the same run always renders the same report. */
 static void fragments(FILE *f, const char *checks_dir, const char *suite)
 {
-    DIR *d = opendir(checks_dir);
-    if (!d)
+    struct dirent **names = NULL;
+    int n = scandir(checks_dir, &names, NULL, alphasort);
+    if (n < 0)
         return;
     size_t sl = strlen(suite);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        size_t l = strlen(e->d_name);
-        if (strncmp(e->d_name, suite, sl) || strncmp(e->d_name + sl, "--", 2) || l < 4 ||
-            strcmp(e->d_name + l - 3, ".md"))
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", checks_dir, e->d_name);
-        FILE *in = fopen(path, "r");
-        if (!in)
-            continue;
-        char buf[4096];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-            fwrite(buf, 1, n, f);
-        fclose(in);
-        fprintf(f, "\n");
+    for (int i = 0; i < n; i++) {
+        const char *name = names[i]->d_name;
+        size_t l = strlen(name);
+        FILE *in = NULL;
+        if (!strncmp(name, suite, sl) && !strncmp(name + sl, "--", 2) && l >= 4 &&
+            !strcmp(name + l - 3, ".md")) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", checks_dir, name);
+            in = fopen(path, "r");
+        }
+        if (in) {
+            char buf[4096];
+            size_t got;
+            while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+                fwrite(buf, 1, got, f);
+            fclose(in);
+            fprintf(f, "\n");
+        }
+        free(names[i]);
     }
-    closedir(d);
+    free(names);
 }
 
 static void suite_section(FILE *f, const cJSON *checks, const char *checks_dir, const char *suite)

@@ -196,7 +196,7 @@ static const cJSON *find_run(const cJSON *probe, const char *test, const char *a
 static cJSON *matrix(const opts *o, const char *cell)
 {
     cJSON *m = cJSON_CreateObject();
-    cJSON_AddStringToObject(m, "table", "litmus: runner.model x test (forbidden seen / iterations)");
+    cJSON_AddStringToObject(m, "table", "litmus: runner.model x test (forbidden seen / iterations; \"T n/M\": T's allowed relaxed outcome per million; \"no power\": the control never relaxed)");
     char row[96];
     snprintf(row, sizeof row, "%s.%s", o->runner, o->access);
     cJSON_AddStringToObject(m, "row", row);
