@@ -182,6 +182,8 @@ static bg_status run_round(const opts *o, int r, const char *filter, perf_set *b
         char out[1024];
         snprintf(out, sizeof out, "%s/%s-%03d.json", o->work_dir, is_head ? "head" : "base", r);
         int rr = perf_run_bench(is_head ? &ch : &cb, filter, o->reps, o->min_time, out);
+        if (rr == BG_OK)
+            rr = perf_run_check_output(is_head ? &ch : &cb, filter, out);
         if (rr < 0)
             return (bg_status)rr;
         bg_status ld = perf_set_add_file(is_head ? head : base, out, metric);

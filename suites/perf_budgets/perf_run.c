@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -72,5 +73,17 @@ int perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, double min
     if (rc != 0)
         return bg_fail(BG_E_TARGET, "bg-perf", "%s exited with status %d (log: %s)", cmd->exe, rc,
                        log);
+    return BG_OK;
+}
+
+bg_status perf_run_check_output(const perf_cmd *cmd, const char *filter, const char *out)
+{
+    struct stat sb;
+    if (stat(out, &sb) != 0)
+        return bg_fail(BG_E_TARGET, "bg-perf", "%s wrote no results to %s: not a Google Benchmark "
+                       "program? (log: %s.log)", cmd->exe, out, out);
+    if (sb.st_size == 0) /* Google Benchmark exits 0 and writes nothing when no name matches */
+        return bg_fail(BG_E_USAGE, "bg-perf", "no benchmark of %s matches --filter '%s' (log: %s.log)",
+                       cmd->exe, filter ? filter : ".", out);
     return BG_OK;
 }

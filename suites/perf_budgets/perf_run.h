@@ -30,4 +30,9 @@ typedef struct perf_cmd {
 int perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, double min_time,
                    const char *out);
 
+/* After perf_run_bench returned BG_OK for a run that should have measured:
+ * BG_E_TARGET (one line) when `out` is missing (not a Google Benchmark
+ * program), BG_E_USAGE when it is empty (no benchmark matches `filter`). */
+bg_status perf_run_check_output(const perf_cmd *cmd, const char *filter, const char *out);
+
 #endif
