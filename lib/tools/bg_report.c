@@ -48,48 +48,6 @@ static const char usage_text[] =
     "      line (named with file and line).\n"
     "Doc: docs/results.schema.json, docs/writing-a-suite.md.\n";
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted names in dir ending with suffix (caller frees). */
-static char **list_dir(const char *dir, const char *suffix, int *n)
-{
-    *n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return NULL;
-    char **names = NULL;
-    int cap = 0;
-    struct dirent *e;
-    size_t sl = strlen(suffix);
-    while ((e = readdir(d)) != NULL) {
-        size_t l = strlen(e->d_name);
-        if (l <= sl || strcmp(e->d_name + l - sl, suffix) != 0)
-            continue;
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **bigger = realloc(names, cap * sizeof *names);
-            if (!bigger)
-                break;
-            names = bigger;
-        }
-        names[(*n)++] = strdup(e->d_name);
-    }
-    closedir(d);
-    if (names)
-        qsort(names, *n, sizeof *names, cmp_str);
-    return names;
-}
-
-static void free_list(char **l, int n)
-{
-    for (int i = 0; i < n; i++)
-        free(l[i]);
-    free(l);
-}
-
 /* Appends the checks of one .jsonl file to arr.  BG_E_PARSE on a bad line. */
 static bg_status load_jsonl(const char *path, cJSON *arr)
 {
@@ -223,7 +181,7 @@ int main(int argc, char **argv)
         usage_exit("--checks-dir and --out-dir are required");
 
     int n;
-    char **files = list_dir(checks_dir, ".jsonl", &n);
+    char **files = bg_report_list_dir(checks_dir, ".jsonl", &n);
     if (!files && errno != 0 && n == 0) {
         DIR *probe = opendir(checks_dir);
         if (!probe) {
@@ -239,13 +197,13 @@ int main(int argc, char **argv)
         snprintf(path, sizeof path, "%s/%s", checks_dir, files[i]);
         bg_status st = load_jsonl(path, checks);
         if (st) {
-            free_list(files, n);
+            bg_report_list_free(files, n);
             cJSON_Delete(checks);
             cJSON_Delete(meta);
             return bg_exit_code(st);
         }
     }
-    free_list(files, n);
+    bg_report_list_free(files, n);
     if (tests) {
         bg_status st = add_missing_tests(tests, checks_dir, checks);
         if (st) {

@@ -65,6 +65,14 @@ static void say_bad(int nth, const char *name, const char *verdict, const char *
         fprintf(stderr, "buildgate: ... more failing checks in the checks file and report.md\n");
 }
 
+/* A check bg-run adds itself: recorded, and said on stderr when it fails. */
+static void own_check(bg_checks *c, const char *name, bg_verdict v, const char *exp, const char *obs)
+{
+    bg_check_emit_str(c, name, v, exp, obs, NULL);
+    if (bg_verdict_is_bad(v))
+        say_bad(0, name, bg_verdict_name(v), exp, obs);
+}
+
 /* Counts the lines of FILE whose verdict is fail/xpass (*bad, each said on
  * stderr) and all lines (*all). */
 static void scan_checks(const char *path, int *all, int *bad)
@@ -210,8 +218,7 @@ int main(int argc, char **argv)
     if (timed_out) {
         snprintf(name, sizeof name, "%s.timeout", test);
         snprintf(obs, sizeof obs, "still running after %.0f s; killed", timeout);
-        bg_check_emit_str(c, name, BG_FAIL, "finishes within the timeout", obs, NULL);
-        say_bad(0, name, "fail", "finishes within the timeout", obs);
+        own_check(c, name, BG_FAIL, "finishes within the timeout", obs);
         rc = BG_EXIT_FAIL;
     } else if (WIFSIGNALED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 77 &&
                                         bad == 0)) {
@@ -221,17 +228,13 @@ int main(int argc, char **argv)
         else
             snprintf(obs, sizeof obs, "exit status %d without a failing check",
                      WEXITSTATUS(status));
-        bg_check_emit_str(c, name, BG_FAIL, "exit status 0, 1 with a failing check, or 77", obs,
-                          NULL);
-        say_bad(0, name, "fail", "exit status 0, 1 with a failing check, or 77", obs);
+        own_check(c, name, BG_FAIL, "exit status 0, 1 with a failing check, or 77", obs);
         rc = BG_EXIT_FAIL;
     } else if (all == 0) {
         snprintf(name, sizeof name, "%s.checks", test);
         int skipped = WEXITSTATUS(status) == 77;
-        bg_check_emit_str(c, name, skipped ? BG_SKIP : BG_FAIL, "at least one recorded check",
-                          skipped ? "skipped without a reason" : "no check recorded", NULL);
-        if (!skipped)
-            say_bad(0, name, "fail", "at least one recorded check", "no check recorded");
+        own_check(c, name, skipped ? BG_SKIP : BG_FAIL, "at least one recorded check",
+                  skipped ? "skipped without a reason" : "no check recorded");
         rc = skipped ? BG_EXIT_SKIP : BG_EXIT_FAIL;
     } else {
         rc = WEXITSTATUS(status);

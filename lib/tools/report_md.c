@@ -261,36 +261,71 @@ static void matrices(FILE *f, const cJSON *checks, const char *suite)
     }
 }
 
-/* The suite's fragments <suite>--*.md, in name order (scandir + alphasort),
- * so the same run always renders the same report. */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names in dir ending with suffix (caller frees). */
+char **bg_report_list_dir(const char *dir, const char *suffix, int *n)
+{
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    char **names = NULL;
+    int cap = 0;
+    struct dirent *e;
+    size_t sl = strlen(suffix);
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name);
+        if (l <= sl || strcmp(e->d_name + l - sl, suffix) != 0)
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **bigger = realloc(names, cap * sizeof *names);
+            if (!bigger)
+                break;
+            names = bigger;
+        }
+        names[(*n)++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (names)
+        qsort(names, *n, sizeof *names, cmp_str);
+    return names;
+}
+
+void bg_report_list_free(char **l, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(l[i]);
+    free(l);
+}
+
+/* The suite's fragments <suite>--*.md, in name order, so the same run always
+ * renders the same report. */
 static void fragments(FILE *f, const char *checks_dir, const char *suite)
 {
-    struct dirent **names = NULL;
-    int n = scandir(checks_dir, &names, NULL, alphasort);
-    if (n < 0)
-        return;
+    int n;
+    char **names = bg_report_list_dir(checks_dir, ".md", &n);
     size_t sl = strlen(suite);
     for (int i = 0; i < n; i++) {
-        const char *name = names[i]->d_name;
-        size_t l = strlen(name);
-        FILE *in = NULL;
-        if (!strncmp(name, suite, sl) && !strncmp(name + sl, "--", 2) && l >= 4 &&
-            !strcmp(name + l - 3, ".md")) {
-            char path[4096];
-            snprintf(path, sizeof path, "%s/%s", checks_dir, name);
-            in = fopen(path, "r");
-        }
-        if (in) {
-            char buf[4096];
-            size_t got;
-            while ((got = fread(buf, 1, sizeof buf, in)) > 0)
-                fwrite(buf, 1, got, f);
-            fclose(in);
-            fprintf(f, "\n");
-        }
-        free(names[i]);
+        if (strncmp(names[i], suite, sl) || strncmp(names[i] + sl, "--", 2))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", checks_dir, names[i]);
+        FILE *in = fopen(path, "r");
+        if (!in)
+            continue;
+        char buf[4096];
+        size_t got;
+        while ((got = fread(buf, 1, sizeof buf, in)) > 0)
+            fwrite(buf, 1, got, f);
+        fclose(in);
+        fprintf(f, "\n");
     }
-    free(names);
+    bg_report_list_free(names, n);
 }
 
 static void suite_section(FILE *f, const cJSON *checks, const char *checks_dir, const char *suite)

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buildgate/bg_fragment.h"
+
 nan_group *nan_groups_add(nan_groups *gs, const char *rule, const char *detail, const char *op,
                           int *fresh)
 {
@@ -75,14 +77,7 @@ static cJSON *matrix(const nan_run_info *ri, const char *cell)
 static void write_fragment(const nan_run_info *ri, const nan_groups *gs, const bg_verdict *v,
                            nan_known *kd)
 {
-    const char *cf = getenv("BG_CHECKS_FILE");
-    if (!cf || !*cf)
-        return;
-    char path[2048];
-    const char *slash = strrchr(cf, '/');
-    snprintf(path, sizeof path, "%.*s/nan_semantics--%s.md", slash ? (int)(slash - cf) : 1,
-             slash ? cf : ".", ri->test);
-    FILE *f = fopen(path, "w");
+    FILE *f = bg_fragment_open("nan_semantics", ri->test);
     if (!f)
         return;
     fprintf(f, "#### %s: %s (%s), context %s\n\n", ri->test, ri->runner, ri->version, ri->context);

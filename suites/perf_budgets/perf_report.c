@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_fragment.h"
 
 static bg_verdict verdict_of(perf_outcome o)
 {
@@ -68,18 +69,8 @@ static void chart(const perf_result *r, char *buf)
 
 static void write_md(const char *mode, const perf_result *r, size_t n)
 {
-    const char *checks = getenv("BG_CHECKS_FILE"), *test = getenv("BG_TEST_NAME");
-    if (!checks || !*checks)
-        return;
-    char dir[1024], path[1400];
-    snprintf(dir, sizeof dir, "%s", checks);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = 0;
-    else
-        snprintf(dir, sizeof dir, ".");
-    snprintf(path, sizeof path, "%s/perf_budgets--%s.md", dir, test ? test : mode);
-    FILE *f = fopen(path, "w");
+    const char *test = getenv("BG_TEST_NAME");
+    FILE *f = bg_fragment_open("perf_budgets", test && *test ? test : mode);
     if (!f)
         return;
     fprintf(f, "#### perf %s%s%s\n\n| benchmark | base | head | ratio [interval] | band | p (q) | verdict |\n"

@@ -3,12 +3,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_fragment.h"
 #include "buildgate/bg_cpu.h"
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_json.h"
@@ -284,13 +284,7 @@ static cJSON *run_details(const opts *o, const cJSON *probe, const analysis *a,
 static void write_fragment(const opts *o, const analysis *a, const bg_litmus_expect *e,
                            const char *fverdict, const char *pverdict, const char *pnote)
 {
-    const char *cf = getenv("BG_CHECKS_FILE");
-    if (!cf || !*cf)
-        return;
-    char dir[4096], path[4096 + 256];
-    snprintf(dir, sizeof dir, "%s", cf);
-    snprintf(path, sizeof path, "%s/memory_order--%s.md", dirname(dir), o->name);
-    FILE *f = fopen(path, "w");
+    FILE *f = bg_fragment_open("memory_order", o->name);
     if (!f)
         return;
     int over = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a->run, "oversubscribed"));
