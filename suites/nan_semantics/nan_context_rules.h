@@ -31,7 +31,11 @@ typedef struct nan_context_rule {
  * returns the number found and points *out at the first. 0: unknown context. */
 int nan_context_rules(const char *context, const nan_context_rule **out);
 
-/* 1 when context is a valid context name (including main_thread, trap). */
+/* Every context name (docs/nan_semantics.md; the tests' NAN_CONTEXTS in
+ * CMakeLists.txt), NULL-terminated. */
+extern const char *const nan_contexts[];
+
+/* 1 when context is one of nan_contexts. */
 int nan_context_known(const char *context);
 
 #endif

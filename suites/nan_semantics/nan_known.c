@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "buildgate/bg_runner.h"
+#include "nan_context_rules.h"
 
 static bg_status bad(const char *path, int line, const char *why)
 {
@@ -27,7 +28,7 @@ static int context_matches(const char *patterns, const char *context)
     return 0;
 }
 
-/* Rule ids (nan_classify.h) and context names (nan_probe.c): a line naming
+/* Rule ids (nan_classify.h) and context names (nan_contexts): a line naming
  * anything else could never match, so it is refused instead of ignored. */
 static const char *const known_rules[] = {
     "nan-operand-priority", "default-nan", "snan-quieting", "nan-propagation", "daz-ftz",
@@ -35,11 +36,6 @@ static const char *const known_rules[] = {
     "eflags-clobbered", "status-flag", "upper-lanes", "source-modified", "mxcsr-readback",
     "handler-mxcsr", "mxcsr-inheritance", "context-fact", "trap-not-delivered", "trap-si-code",
     "trap-handler-mxcsr", "trap-saved-status", "probe-failed", "op-missing", NULL,
-};
-static const char *const known_contexts[] = {
-    "main_thread", "pthread", "pooled_thread", "signal_raise", "signal_pthread_kill", "after_handler",
-    "sigaltstack", "siglongjmp", "mxcsr_write", "mxcsr_write_pthread", "fork", "exec", "trap",
-    NULL,
 };
 
 static int rule_known(const char *rule)
@@ -58,8 +54,8 @@ static int contexts_known(const char *patterns)
     char *save = NULL;
     for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
         int hit = 0;
-        for (int i = 0; known_contexts[i] && !hit; i++)
-            hit = fnmatch(p, known_contexts[i], 0) == 0;
+        for (int i = 0; nan_contexts[i] && !hit; i++)
+            hit = fnmatch(p, nan_contexts[i], 0) == 0;
         if (!hit)
             return 0;
     }
