@@ -45,6 +45,12 @@ static char *dup_or_null(const char *s)
     return d;
 }
 
+const char *bg_test_name(const char *fallback)
+{
+    const char *t = getenv("BG_TEST_NAME");
+    return t && *t ? t : fallback;
+}
+
 bg_checks *bg_checks_open(const char *suite)
 {
     bg_checks *c = calloc(1, sizeof *c);

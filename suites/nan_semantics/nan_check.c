@@ -468,10 +468,9 @@ int main(int argc, char **argv)
     bg_checks *c = bg_checks_open("nan_semantics");
     if (!c)
         return BG_EXIT_IO;
-    const char *test = getenv("BG_TEST_NAME");
     char fallback[200];
     snprintf(fallback, sizeof fallback, "nan.%s.%s", o.runner, o.context);
-    nan_run_info ri = {.test = test && *test ? test : fallback, .runner = o.runner,
+    nan_run_info ri = {.test = bg_test_name(fallback), .runner = o.runner,
                        .version = rn.version, .context = o.context, .probe_ok = 1};
     char unbuilt[600] = "";
     if (st == BG_OK && strncmp(o.probe, "none:", 5) != 0)

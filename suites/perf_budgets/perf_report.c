@@ -69,8 +69,8 @@ static void chart(const perf_result *r, char *buf)
 
 static void write_md(const char *mode, const perf_result *r, size_t n)
 {
-    const char *test = getenv("BG_TEST_NAME");
-    FILE *f = bg_fragment_open("perf_budgets", test && *test ? test : mode);
+    const char *test = bg_test_name(NULL);
+    FILE *f = bg_fragment_open("perf_budgets", test ? test : mode);
     if (!f)
         return;
     fprintf(f, "#### perf %s%s%s\n\n| benchmark | base | head | ratio [interval] | band | p (q) | verdict |\n"

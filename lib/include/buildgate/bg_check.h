@@ -38,6 +38,10 @@ int bg_verdict_is_bad(bg_verdict v);
 
 typedef struct bg_checks bg_checks;
 
+/* The CTest test being run: $BG_TEST_NAME (set by bg-run), or fallback when
+ * it is unset or empty (a tool run by hand). */
+const char *bg_test_name(const char *fallback);
+
 /* Opens a sink for checks of one suite (e.g. "digest_agreement").  The test
  * name is taken from BG_TEST_NAME (may be unset).  Returns NULL only when
  * memory is exhausted or BG_CHECKS_FILE cannot be opened for appending (an

@@ -160,9 +160,8 @@ int main(int argc, char **argv)
                                     (void *)randomx_init_cache, (void *)randomx_create_vm,
                                     (void *)randomx_calculate_hash, (void *)randomx_init_dataset};
     (void)keep;
-    const char *test = getenv("BG_TEST_NAME");
     char name[300];
-    snprintf(name, sizeof name, "%s", test && *test ? test : "digest.aes_insns");
+    snprintf(name, sizeof name, "%s", bg_test_name("digest.aes_insns"));
     bg_checks *chk = bg_checks_open("digest_agreement");
     if (!chk)
         return BG_EXIT_IO;

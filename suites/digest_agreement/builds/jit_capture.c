@@ -249,9 +249,8 @@ int main(int argc, char **argv)
     remove(path);
     snprintf(path, sizeof path, "%s/jit-capture.json", dir);
     remove(path);
-    const char *test = getenv("BG_TEST_NAME");
     char name[300], rname[320];
-    snprintf(name, sizeof name, "%s", test && *test ? test : "digest.jit_capture");
+    snprintf(name, sizeof name, "%s", bg_test_name("digest.jit_capture"));
     snprintf(rname, sizeof rname, "%s.repeat", name);
     bg_checks *chk = bg_checks_open("digest_agreement");
     if (!chk)

@@ -143,9 +143,8 @@ int main(int argc, char **argv)
         bg_errorf("bg-jit-profile", "--flags must include jit and secure (the phases are the secure JIT's)");
         return BG_EXIT_USAGE;
     }
-    const char *t = getenv("BG_TEST_NAME");
     char test[256], name[300];
-    snprintf(test, sizeof test, "%s", t && *t ? t : "digest.jit_phases");
+    snprintf(test, sizeof test, "%s", bg_test_name("digest.jit_phases"));
     bg_checks *chk = bg_checks_open("digest_agreement");
     if (!chk)
         return BG_EXIT_IO;

@@ -156,9 +156,8 @@ int main(int argc, char **argv)
         snprintf(expected + u, sizeof expected - u, "; *%s %s containing \"%s\"", ex[k].suffix,
                  ex[k].verdict, ex[k].contains);
     }
-    const char *tn = getenv("BG_TEST_NAME");
     char name[512];
-    snprintf(name, sizeof name, "%s.detected", tn && *tn ? tn : "memory_order.selftest");
+    snprintf(name, sizeof name, "%s.detected", bg_test_name("memory_order.selftest"));
     /* on success, show what the inner run said (the first line of stderr or
      * the exit status) so the report shows the failure that was caught */
     char shown[3000];
