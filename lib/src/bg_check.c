@@ -162,6 +162,13 @@ int bg_checks_close(bg_checks *c)
     return rc;
 }
 
+int bg_checks_fail_stored(bg_checks *c, const char *name, const char *expected, bg_status st)
+{
+    bg_check_emit_str(c, name, BG_FAIL, expected, bg_last_error(), NULL);
+    bg_checks_free(c);
+    return bg_exit_code(st);
+}
+
 void bg_checks_free(bg_checks *c)
 {
     if (!c)

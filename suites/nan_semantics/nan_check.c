@@ -491,17 +491,19 @@ int main(int argc, char **argv)
         return bg_checks_close(c);
     }
     nan_fixture fx;
+    char stored[300];
     if ((st = nan_fixture_load(fixture, &fx)) != BG_OK) {
-        bg_checks_free(c);
         bg_runner_free(&rn);
-        return bg_exit_code(st);
+        snprintf(stored, sizeof stored, "%s.fixture", ri.test);
+        return bg_checks_fail_stored(c, stored, "a valid golden fixture (docs/nan_semantics.md)", st);
     }
     nan_known kd;
     if ((st = nan_known_load(known_dir, o.runner, rn.version, o.context, &kd)) != BG_OK) {
         nan_fixture_free(&fx);
-        bg_checks_free(c);
         bg_runner_free(&rn);
-        return bg_exit_code(st);
+        snprintf(stored, sizeof stored, "%s.known", ri.test);
+        return bg_checks_fail_stored(c, stored, "a valid known-deviation list (docs/nan_semantics.md)",
+                                     st);
     }
     nan_groups gs = {0};
     const char *pm = strcmp(o.context, "main_thread") == 0 ? o.modes : "base";

@@ -332,6 +332,11 @@ static int scenario(ctx *c, const char *name, result *res)
         char *args[] = {"--runner", "native", "--context", "main_thread", "--probe", probe_arg, NULL};
         o = run_check(c, args, NULL);
         expect_exit_line(res, &o, 5, "buildgate: nan-check: fixture");
+        if (!has_verdict(&o, "fail")) { /* the report must say why, not only stderr */
+            res->v = BG_FAIL;
+            snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
+                     ", and a fail check quoting it");
+        }
     } else if (strcmp(name, "known_typo") == 0) {
         /* a misspelt rule could never match: the list must be refused, not ignored */
         if (make_root(c, name, NULL, 0) != 0)

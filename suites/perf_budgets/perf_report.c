@@ -140,9 +140,7 @@ int perf_report_bad_baseline(const char *path, bg_status st)
     char exp[1200];
     snprintf(exp, sizeof exp, "%s: a baseline of this host, schema and metric (docs/perf_budgets.md)",
              path);
-    bg_check_emit_str(c, "perf.baseline.load", BG_FAIL, exp, bg_last_error(), NULL);
-    bg_checks_close(c);
-    return bg_exit_code(st);
+    return bg_checks_fail_stored(c, "perf.baseline.load", exp, st);
 }
 
 int perf_calibrate_print(const perf_set *a1, const perf_set *a2, const cJSON *budgets)

@@ -66,6 +66,12 @@ int bg_checks_count(const bg_checks *c, bg_verdict v);
  * skip, else 0.  Prints a one-line summary to stdout.  c may be NULL (-> 1). */
 int bg_checks_close(bg_checks *c);
 
+/* For stored data that cannot be used (a fixture, a baseline): records a fail
+ * check `name` whose observed is the error line already printed
+ * (bg_last_error), so results.json / report.md say why and not only stderr;
+ * then closes c (as bg_checks_free) and returns bg_exit_code(st). */
+int bg_checks_fail_stored(bg_checks *c, const char *name, const char *expected, bg_status st);
+
 /* Closes the sink without a summary or verdict (for wrappers like bg-run). */
 void bg_checks_free(bg_checks *c);
 

@@ -345,8 +345,8 @@ int main(int argc, char **argv)
     cJSON *doc = NULL;
     st = bg_litmus_expect_load(fx && *fx ? fx : "fixtures", &doc);
     if (st != BG_OK) {
-        bg_checks_free(c);
-        return bg_exit_code(st);
+        snprintf(name, sizeof name, "%s.fixture", o.name);
+        return bg_checks_fail_stored(c, name, "valid expectations (fixtures/memory_order/expectations.json)", st);
     }
 
     /* runner prefix + probe + runs */
