@@ -186,9 +186,14 @@ int bg_bench_main(int argc, char **argv)
         std::fprintf(stderr, "buildgate: bench: --bg_iterations=N needs an integer N >= 1\n");
         return 2;
     }
+    static char help[] = "--help";
+    for (int i = 1; i < argc; i++)
+        if (std::strcmp(argv[i], "-h") == 0)
+            argv[i] = help; /* Google Benchmark knows --help only */
     benchmark::Initialize(&argc, argv);
     if (argc > 1) {
-        std::fprintf(stderr, "buildgate: bench: unknown argument '%s' (flags: --benchmark_*)\n", argv[1]);
+        std::fprintf(stderr, "buildgate: bench: unknown argument '%s' (flags: --benchmark_*; see --help)\n",
+                     argv[1]);
         return 2;
     }
     ErrorNotingReporter display;
