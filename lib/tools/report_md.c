@@ -98,7 +98,7 @@ static void doc_link(FILE *f, const char *path)
 static void header(FILE *f, const bg_report_model *m)
 {
     const cJSON *host = cJSON_GetObjectItemCaseSensitive(m->doc, "host");
-    fprintf(f, "# buildgate: %s %s\n\n", strcmp(m->verdict, "PASS") ? "❌" : "✅", m->verdict);
+    fprintf(f, "# buildgate report: %s %s\n\n", m->verdict, strcmp(m->verdict, "PASS") ? "❌" : "✅");
     fprintf(f, "**%s**: ", m->verdict);
     counts_line(f, m->summary);
     if (m->ntotal == 0)
