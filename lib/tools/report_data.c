@@ -379,12 +379,20 @@ void bg_report_next_step(const cJSON *c, char *buf, size_t n)
                  "--output-on-failure`.", test);
     s = s ? s : "";
     name = name ? name : "";
+    const char *obs = bg_json_str(c, "observed");
+    obs = obs ? obs : "";
     const char *what;
     if (action)
         what = action;
     else if (ends_with(name, ".checks") && test)
         what = "the test recorded no checks: it did not run or died before bg-run could record it; "
                "read its output in the ctest log";
+    else if (strstr(obs, "timed out") || strstr(obs, "crashed") || strstr(obs, "killed by signal"))
+        what = "the test did not finish (timeout or crash): rerun it alone; a loaded host explains a "
+               "timeout that passes alone, a hang or crash that repeats is a defect (its output is in "
+               "the ctest log)";
+    else if (ends_with(name, ".probe"))
+        what = "the probe did not produce a usable result: read its output in the ctest log";
     else if (v && strcmp(v, "xpass") == 0)
         what = bg_json_str(d, "known")
                    ? "a listed known deviation no longer happens: remove its line (details.known) "
@@ -394,21 +402,20 @@ void bg_report_next_step(const cJSON *c, char *buf, size_t n)
         what = "a result differs from the golden fixture: a change of the code or build is the "
                "defect to fix; a runner's own deviation gets a known-deviation line with its "
                "upstream reference";
-    else if (strcmp(s, "memory_order") == 0)
+    else if (strcmp(s, "memory_order") == 0 && ends_with(name, ".forbidden"))
         what = "a forbidden outcome was seen: the accessors or the runner break x86-TSO; reproduce "
                "with more --iterations and compare with the known deviations";
-    else if (strcmp(s, "perf_budgets") == 0)
-        what = strncmp(name, "perf.baseline", 13) == 0
-                   ? "slower than this host's baseline beyond its band: find the change, or, if "
-                     "it is intended, record a new baseline with ci/update-baselines --approve "
-                     "\"<why>\""
-                   : "slower than the base beyond noise and band: profile the benchmark named "
-                     "(bg-perf callgrind gives instruction counts) or revert the change";
+    else if (strcmp(s, "perf_budgets") == 0 && strncmp(name, "perf.baseline", 13) == 0)
+        what = "slower than this host's baseline beyond its band: find the change, or, if it is "
+               "intended, record a new baseline with ci/update-baselines --approve \"<why>\"";
+    else if (strcmp(s, "perf_budgets") == 0 && bg_json_num(d, "ratio", 0) > 0)
+        what = "slower than the base beyond noise and band: profile the benchmark named "
+               "(bg-perf callgrind gives instruction counts) or revert the change";
     else if (strcmp(s, "digest_agreement") == 0)
         what = "a variant's digest or flags left the fixture: the first differing checkpoint and "
                "the variant are in details; fix the build or code, never the fixture";
     else
-        what = "compare expected and observed; details hold the evidence";
+        what = "compare expected and observed; the check's details hold the evidence";
     snprintf(buf, n, "%s.%s", what, rerun);
 }
 

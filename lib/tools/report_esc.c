@@ -104,6 +104,23 @@ void bg_html_text(FILE *f, const char *s, size_t max)
         fputs("…", f);
 }
 
+void bg_html_code_spans(FILE *f, const char *s)
+{
+    int in_code = 0;
+    char one[2] = {0, 0};
+    for (; s && *s; s++) {
+        if (*s == '`') {
+            fputs(in_code ? "</code>" : "<code>", f);
+            in_code = !in_code;
+            continue;
+        }
+        one[0] = *s;
+        bg_html_text(f, one, 1);
+    }
+    if (in_code)
+        fputs("</code>", f);
+}
+
 char *bg_json_line(const cJSON *v)
 {
     if (cJSON_IsString(v))

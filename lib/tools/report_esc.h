@@ -29,6 +29,10 @@ void bg_mermaid_str(FILE *f, const char *s, size_t max);
 /* Writes s HTML-escaped (& < > " '), at most max bytes then "…". */
 void bg_html_text(FILE *f, const char *s, size_t max);
 
+/* Writes s HTML-escaped with its Markdown code spans (`…`) as <code>…</code>
+ * (the next-step sentences of report_data.c carry commands that way). */
+void bg_html_code_spans(FILE *f, const char *s);
+
 /* A JSON value as one line: strings bare, others printed unformatted
  * (caller frees; never NULL unless out of memory). */
 char *bg_json_line(const cJSON *v);

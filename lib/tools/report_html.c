@@ -114,7 +114,7 @@ static void failures(FILE *f, const bg_report_model *m)
         fprintf(f, "<p><span class=\"k\">where</span><code>");
         esc(f, bg_report_doc_for(c));
         fprintf(f, "</code><br><span class=\"k\">next</span>");
-        esc(f, next);
+        bg_html_code_spans(f, next);
         fprintf(f, "</p>");
         const cJSON *d = cJSON_GetObjectItemCaseSensitive(c, "details");
         if (d && !cJSON_IsNull(d)) {
