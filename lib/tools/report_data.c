@@ -188,6 +188,27 @@ static int intern(const char ***list, int *n, const char *s)
     return (*n)++;
 }
 
+/* The matrix object of check c when it has a row and column in table x, else NULL. */
+static const cJSON *cell_of(const cJSON *c, const bg_rep_matrix *x)
+{
+    const cJSON *mx = matrix_of(c);
+    const char *t = bg_json_str(mx, "table"), *s = bg_json_str(c, "suite");
+    if (!t || !s || strcmp(t, x->table) || strcmp(s, x->suite) || !bg_json_str(mx, "row") ||
+        !bg_json_str(mx, "col"))
+        return NULL;
+    return mx;
+}
+
+/* 1 + the index of the host-limited cause that holds check c, or 0. */
+static int host_cause_of(const bg_report_model *m, const cJSON *c)
+{
+    for (int i = 0; i < m->ncauses; i++)
+        for (int k = 0; m->causes[i].host && k < m->causes[i].n; k++)
+            if (m->causes[i].checks[k] == c)
+                return i + 1;
+    return 0;
+}
+
 static bg_status build_matrices(bg_report_model *m)
 {
     const cJSON *c;
@@ -212,32 +233,36 @@ static bg_status build_matrices(bg_report_model *m)
     for (int ti = 0; ti < m->nmx; ti++) {
         bg_rep_matrix *x = &m->mx[ti];
         cJSON_ArrayForEach(c, m->checks) {
-            const cJSON *mx = matrix_of(c);
-            const char *t = bg_json_str(mx, "table"), *s = bg_json_str(c, "suite");
-            if (!t || !s || strcmp(t, x->table) || strcmp(s, x->suite) || !bg_json_str(mx, "row") ||
-                !bg_json_str(mx, "col"))
+            const cJSON *mx = cell_of(c, x);
+            if (!mx)
                 continue;
             if (intern(&x->rows, &x->nr, bg_json_str(mx, "row")) < 0 ||
                 intern(&x->cols, &x->nc, bg_json_str(mx, "col")) < 0)
                 return BG_E_NOMEM;
         }
         x->cells = calloc((size_t)x->nr * (size_t)x->nc + 1, sizeof *x->cells);
-        if (!x->cells)
+        x->row_cause = calloc((size_t)x->nr + 1, sizeof *x->row_cause);
+        if (!x->cells || !x->row_cause)
             return BG_E_NOMEM;
         cJSON_ArrayForEach(c, m->checks) {
-            const cJSON *mx = matrix_of(c);
-            const char *t = bg_json_str(mx, "table"), *s = bg_json_str(c, "suite");
-            if (!t || !s || strcmp(t, x->table) || strcmp(s, x->suite) || !bg_json_str(mx, "row") ||
-                !bg_json_str(mx, "col"))
+            const cJSON *mx = cell_of(c, x);
+            if (!mx)
                 continue;
             int r = index_of(x->rows, x->nr, bg_json_str(mx, "row"));
             int col = index_of(x->cols, x->nc, bg_json_str(mx, "col"));
             bg_rep_cell *cell = &x->cells[r * x->nc + col];
             const char *v = bg_json_str(c, "verdict");
+            v = v ? v : "?";
             if (!cell->verdict || bg_report_severity(v) > bg_report_severity(cell->verdict)) {
-                cell->verdict = v ? v : "?";
+                cell->verdict = v;
                 cell->text = bg_json_str(mx, "cell");
             }
+            int hc = host_cause_of(m, c);
+            if (hc) {
+                cell->cause = cell->cause ? cell->cause : hc;
+                x->row_cause[r] = x->row_cause[r] ? x->row_cause[r] : hc;
+            } else if (!cell->decided || bg_report_severity(v) > bg_report_severity(cell->decided))
+                cell->decided = v;
         }
     }
     return BG_OK;
@@ -474,6 +499,7 @@ void bg_report_model_free(bg_report_model *m)
         free(m->mx[i].rows);
         free(m->mx[i].cols);
         free(m->mx[i].cells);
+        free(m->mx[i].row_cause);
     }
     free(m->causes);
     free(m->mx);

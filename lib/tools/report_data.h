@@ -40,6 +40,10 @@ typedef struct bg_rep_perf {
 typedef struct bg_rep_cell {
     const char *verdict; /* NULL: no check */
     const char *text;    /* details.matrix.cell of that check, or NULL */
+    const char *decided; /* the worst verdict of the checks the host could decide
+                            (NULL: none could) */
+    int cause;           /* 1 + index in causes of a host-limited inconclusive check
+                            here, 0 when none */
 } bg_rep_cell;
 
 /* One table of checks whose details carry {"matrix":{"table","row","col"[,"cell"]}}. */
@@ -48,6 +52,7 @@ typedef struct bg_rep_matrix {
     int nr, nc;
     const char **rows, **cols;
     bg_rep_cell *cells; /* nr * nc, row-major */
+    int *row_cause;     /* per row: 1 + the cause index of its first host-limited cell, or 0 */
 } bg_rep_matrix;
 
 /* The rate of a litmus test's allowed relaxed outcome on one runner.model. */

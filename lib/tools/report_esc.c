@@ -17,6 +17,13 @@ size_t bg_utf8_cut(const char *s, size_t max)
     return max;
 }
 
+/* "…" when the first n bytes of s are not all of it. */
+static void ellipsis(FILE *f, const char *s, size_t n)
+{
+    if (n < strlen(s))
+        fputs("…", f);
+}
+
 void bg_md_text(FILE *f, const char *s, size_t max)
 {
     if (!s) {
@@ -39,8 +46,7 @@ void bg_md_text(FILE *f, const char *s, size_t max)
         else
             fputc(ch, f);
     }
-    if (n < strlen(s))
-        fputs("…", f);
+    ellipsis(f, s, n);
 }
 
 void bg_md_code(FILE *f, const char *s, size_t max)
@@ -66,8 +72,7 @@ void bg_md_code(FILE *f, const char *s, size_t max)
         else
             fputc(s[i], f);
     }
-    if (n < strlen(s))
-        fputs("…", f);
+    ellipsis(f, s, n);
     if (pad)
         fputc(' ', f);
     for (int i = 0; i <= longest; i++)
@@ -81,8 +86,7 @@ void bg_mermaid_str(FILE *f, const char *s, size_t max)
         char ch = s[i];
         fputc(ch == '"' ? '\'' : ch == '\n' || ch == '\r' ? ' ' : ch, f);
     }
-    if (n < strlen(s))
-        fputs("…", f);
+    ellipsis(f, s, n);
 }
 
 void bg_html_text(FILE *f, const char *s, size_t max)
@@ -100,8 +104,7 @@ void bg_html_text(FILE *f, const char *s, size_t max)
         default: fputc(s[i], f);
         }
     }
-    if (n < strlen(s))
-        fputs("…", f);
+    ellipsis(f, s, n);
 }
 
 void bg_html_code_spans(FILE *f, const char *s)

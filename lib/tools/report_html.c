@@ -135,17 +135,18 @@ static void causes(FILE *f, const bg_report_model *m)
             n += m->causes[i].host == host ? m->causes[i].n : 0;
         if (!n)
             continue;
-        fprintf(f, "<section><h2>%s (%d inconclusive)</h2>\n%s<table><tr><th>cause</th><th>checks"
-                   "</th><th>checks covered</th></tr>\n",
+        fprintf(f, "<section><h2>%s (%d inconclusive)</h2>\n%s<table><tr><th>#</th><th>cause</th>"
+                   "<th>checks</th><th>checks covered</th></tr>\n",
                 host ? "What this host cannot decide" : "Inconclusive for other reasons", n,
                 host ? "<p class=\"muted\">These checks lack the power to decide on this host "
-                       "whatever the change; each cause is stated once.</p>"
+                       "whatever the change; each cause is stated once. The matrices below colour "
+                       "what the host could decide and mark the rest <b>†n</b> (cause n).</p>"
                      : "");
         for (int i = 0; i < m->ncauses; i++) {
             const bg_rep_cause *cs = &m->causes[i];
             if (cs->host != host)
                 continue;
-            fprintf(f, "<tr><td>");
+            fprintf(f, "<tr><td>%d</td><td>", i + 1);
             esc(f, cs->text);
             fprintf(f, "</td><td class=\"n\">%d</td><td><details><summary>%d checks</summary>", cs->n,
                     cs->n);
@@ -401,8 +402,11 @@ static void matrix(FILE *f, const bg_rep_matrix *x)
                 fprintf(f, "<td></td>");
                 continue;
             }
-            fprintf(f, "<td class=\"v-%s\" title=\"%s\">", vclass(c->verdict), c->verdict);
+            const char *shown_v = c->decided ? c->decided : c->verdict;
+            fprintf(f, "<td class=\"v-%s\" title=\"%s\">", vclass(shown_v), c->verdict);
             bg_html_text(f, c->text ? c->text : c->verdict, 60);
+            if (c->cause)
+                fprintf(f, " <b>†%d</b>", c->cause);
             fprintf(f, "</td>");
         }
         fprintf(f, "</tr>\n");

@@ -40,7 +40,8 @@ const char *bg_report_symbol(const char *v)
 }
 
 static const char legend[] = "✅ pass · ❌ fail · ⚠️ xpass (a known deviation is gone) · 🟡 xfail "
-                             "(known deviation) · ❔ inconclusive · ➖ skip";
+                             "(known deviation) · ❔ inconclusive · ➖ skip; cells: the worst "
+                             "verdict there";
 
 static const char *shown(const char *v)
 {
@@ -196,12 +197,12 @@ static void cause_tests(FILE *f, const bg_rep_cause *cs)
 
 static void causes_table(FILE *f, const bg_report_model *m, int host)
 {
-    fprintf(f, "| cause | checks | tests |\n|---|---:|---|\n");
+    fprintf(f, "| # | cause | checks | tests |\n|---|---|---:|---|\n");
     for (int i = 0; i < m->ncauses; i++) {
         const bg_rep_cause *cs = &m->causes[i];
         if (cs->host != host)
             continue;
-        fprintf(f, "| ");
+        fprintf(f, "| %d | ", i + 1);
         bg_md_text(f, cs->text, 300);
         fprintf(f, " | %d | ", cs->n);
         cause_tests(f, cs);
@@ -218,8 +219,9 @@ static void inconclusive(FILE *f, const bg_report_model *m)
     if (m->nhost_inconclusive) {
         fprintf(f, "## What this host cannot decide (%d inconclusive)\n\n"
                    "These checks lack the power to decide on this host whatever the change: each "
-                   "cause is stated once. They do not fail the gate; a host without the cause "
-                   "decides them.\n\n",
+                   "cause is stated once (the tables below show the verdicts the host could "
+                   "decide and name the cause by its number on the row). They do not fail the "
+                   "gate; a host without the cause decides them.\n\n",
                 m->nhost_inconclusive);
         causes_table(f, m, 1);
     }
@@ -359,10 +361,13 @@ static void matrix_table(FILE *f, const bg_rep_matrix *x, int compact)
     for (int i = 0; i < x->nr; i++) {
         fprintf(f, "| ");
         bg_md_code(f, x->rows[i], 80);
+        if (compact && x->row_cause[i])
+            fprintf(f, " (cannot decide: %d)", x->row_cause[i]);
         fprintf(f, " |");
         for (int j = 0; j < x->nc; j++) {
             const bg_rep_cell *cell = &x->cells[i * x->nc + j];
-            fprintf(f, " %s", bg_report_symbol(cell->verdict));
+            /* compact: what the host could decide; host-limited checks are on the row */
+            fprintf(f, " %s", bg_report_symbol(compact && cell->decided ? cell->decided : cell->verdict));
             if (!compact && cell->text) {
                 fprintf(f, " ");
                 bg_md_text(f, cell->text, 120);
