@@ -246,7 +246,8 @@ static void group_report_layout(const char *exe, const char *dir, const char *ou
                "{\"suite\":\"perf_budgets\",\"name\":\"perf.ab.synth/chain\",\"verdict\":\"pass\","
                "\"expected\":\"e\",\"observed\":\"o\",\"details\":{\"ratio\":1.01,\"interval\":"
                "[0.99,1.02],\"band\":0.01}}\n");
-    expect_int("report.layout_exit", 0, run_report(exe, dir, out));
+    /* no baselines: the source tree's may hold one for this host (CI runners) */
+    expect_int("report.layout_exit", 0, run_report_with(exe, dir, out, "--baselines /nonexistent"));
     /* | `s.a\|b``...` | pass | observed |: 4 cell borders, the name's '|' escaped */
     expect_int("report.md_escaped_row", 4, row_pipes(md, "| ``s.a"));
     expect_int("report.html_no_raw_html", 0,
@@ -259,6 +260,27 @@ static void group_report_layout(const char *exe, const char *dir, const char *ou
     expect_int("report.html_aa_line", 1, file_contains(html, "A/A self-check only: this run has no base"));
     expect_int("report.md_mermaid", 1, file_contains(md, "```mermaid\nxychart-beta"));
     expect_int("report.md_short", 1, lines_before_details(md) > 0 && lines_before_details(md) <= 150);
+    expect_int("report.html_no_history", 1, file_contains(html, "No baseline for this host"));
+    /* a baseline with two approvals: report.html draws the history */
+    {
+        char bl[1300], blf[1600], key[200], opt[1400];
+        bg_host h;
+        bg_host_probe(&h);
+        bg_host_key(&h, key, sizeof key);
+        snprintf(bl, sizeof bl, "%s/baselines", dir);
+        mkdir(bl, 0777);
+        snprintf(blf, sizeof blf, "%s/%s.json", bl, key);
+        write_file(blf, "{\"schema\":1,\"metric\":\"ns\",\"benchmarks\":{\"synth/chain\":[1,2]},"
+                        "\"history\":[{\"date\":\"d2\",\"medians\":{\"synth/chain\":1.5}},"
+                        "{\"date\":\"d1\",\"medians\":{\"synth/chain\":1.25}}]}");
+        snprintf(opt, sizeof opt, "--baselines '%s'", bl);
+        expect_int("report.history_exit", 0, run_report_with(exe, dir, out, opt));
+        /* oldest left: d1 (1.25) before d2 (1.5) */
+        expect_int("report.html_history", 1, file_contains(html, "<title>d1: 1.25</title>"));
+        expect_int("report.html_history_order", 1, file_contains(html, "<title>d2: 1.5</title>"));
+        remove(blf);
+        remove(bl);
+    }
     /* with a base commit the A/A line goes; with a base run, the changes */
     snprintf(base, sizeof base, "%s/results.json", out);
     char keep[1300], opts[2800];
