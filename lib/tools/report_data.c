@@ -392,6 +392,21 @@ const char *bg_report_doc_for(const cJSON *c)
     return "docs/writing-a-suite.md#checks-interface";
 }
 
+const char *bg_report_suite_doc(const bg_report_model *m, const char *suite)
+{
+    static char page[200];
+    const cJSON *c;
+    cJSON_ArrayForEach(c, m->checks) {
+        const char *s = bg_json_str(c, "suite");
+        if (s && strcmp(s, suite) == 0) {
+            const char *d = bg_report_doc_for(c);
+            snprintf(page, sizeof page, "%.*s", (int)strcspn(d, "#"), d);
+            return page;
+        }
+    }
+    return "docs/writing-a-suite.md";
+}
+
 void bg_report_next_step(const cJSON *c, char *buf, size_t n)
 {
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(c, "details");

@@ -100,6 +100,10 @@ void bg_report_model_free(bg_report_model *m);
  * "docs/nan_semantics.md#known-deviations" (static storage). */
 const char *bg_report_doc_for(const cJSON *check);
 
+/* The doc page of a suite, e.g. "docs/nan_semantics.md" (static storage;
+ * docs/writing-a-suite.md for a suite without checks here). */
+const char *bg_report_suite_doc(const bg_report_model *m, const char *suite);
+
 /* The next step for a fail/xpass check, one sentence into buf. */
 void bg_report_next_step(const cJSON *check, char *buf, size_t n);
 

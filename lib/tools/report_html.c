@@ -27,8 +27,10 @@ static const char css[] =
     "table{border-collapse:collapse;margin:6px 0 12px}"
     "th,td{border:1px solid #d0d7de;padding:3px 7px;text-align:left;vertical-align:top}"
     "th{background:#f6f8fa;font-weight:600}td.n{text-align:right}"
-    ".mx td{font-size:12px;text-align:center;white-space:nowrap}.mx td:first-child{text-align:left}"
-    ".mx th{font-size:12px;max-width:90px;overflow-wrap:anywhere}"
+    ".scroll{overflow-x:auto;max-width:100%}"
+    ".mx td{font-size:11px;text-align:center;max-width:120px;overflow-wrap:anywhere}"
+    ".mx td:first-child{text-align:left;white-space:nowrap;max-width:none}"
+    ".mx th{font-size:11px;max-width:90px;overflow-wrap:anywhere}"
     ".v-pass{background:#dafbe1}.v-fail{background:#ffebe9;color:#a40e26;font-weight:600}"
     ".v-xfail{background:#fff8c5}.v-xpass{background:#ffd8b5;font-weight:600}"
     ".v-inconclusive{background:#eaeef2}.v-skip{background:#f6f8fa;color:#57606a}"
@@ -385,7 +387,7 @@ static void matrix(FILE *f, const bg_rep_matrix *x)
 {
     fprintf(f, "<h3>");
     esc(f, x->table);
-    fprintf(f, "</h3><table class=\"mx\"><tr><th></th>");
+    fprintf(f, "</h3><div class=\"scroll\"><table class=\"mx\"><tr><th></th>");
     for (int j = 0; j < x->nc; j++) {
         fprintf(f, "<th>");
         esc(f, x->cols[j]);
@@ -411,7 +413,7 @@ static void matrix(FILE *f, const bg_rep_matrix *x)
         }
         fprintf(f, "</tr>\n");
     }
-    fprintf(f, "</table>\n");
+    fprintf(f, "</table></div>\n");
 }
 
 static void suites(FILE *f, const bg_report_model *m)
@@ -419,7 +421,7 @@ static void suites(FILE *f, const bg_report_model *m)
     fprintf(f, "<section id=\"suites\"><h2>Suites</h2><table><tr><th>suite</th><th>verdict</th>");
     for (int v = 0; v < BG_VERDICT_COUNT; v++)
         fprintf(f, "<th>%s</th>", bg_verdict_name((bg_verdict)v));
-    fprintf(f, "</tr>\n");
+    fprintf(f, "<th>doc</th></tr>\n");
     const cJSON *s;
     cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(m->doc, "suites")) {
         int bad = (int)bg_json_num(s, "fail", 0) + (int)bg_json_num(s, "xpass", 0);
@@ -428,7 +430,9 @@ static void suites(FILE *f, const bg_report_model *m)
         fprintf(f, "</td><td class=\"v-%s\">%s</td>", bad ? "fail" : "pass", bad ? "FAIL" : "pass");
         for (int v = 0; v < BG_VERDICT_COUNT; v++)
             fprintf(f, "<td class=\"n\">%d</td>", (int)bg_json_num(s, bg_verdict_name((bg_verdict)v), 0));
-        fprintf(f, "</tr>\n");
+        fprintf(f, "<td><code>");
+        esc(f, bg_report_suite_doc(m, s->string));
+        fprintf(f, "</code></td></tr>\n");
     }
     fprintf(f, "</table>\n<p class=\"muted\">Cells: the worst verdict of the checks there "
                "(<span class=\"v-pass\">pass</span> <span class=\"v-xfail\">xfail: known "

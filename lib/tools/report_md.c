@@ -330,21 +330,6 @@ static int suite_checks(const bg_report_model *m, const char *suite)
     return n;
 }
 
-static const char *suite_doc(const bg_report_model *m, const char *suite)
-{
-    const cJSON *c;
-    cJSON_ArrayForEach(c, m->checks) {
-        const char *s = bg_json_str(c, "suite");
-        if (s && strcmp(s, suite) == 0) {
-            const char *d = bg_report_doc_for(c);
-            static char page[200];
-            snprintf(page, sizeof page, "%.*s", (int)strcspn(d, "#"), d);
-            return page;
-        }
-    }
-    return NULL;
-}
-
 /* A matrix with verdict symbols only (compact: = 1) or symbols and cell text. */
 static void matrix_table(FILE *f, const bg_rep_matrix *x, int compact)
 {
@@ -379,46 +364,30 @@ static void matrix_table(FILE *f, const bg_rep_matrix *x, int compact)
     fprintf(f, "\n");
 }
 
-/* Mermaid bars: the allowed relaxed outcome of each litmus test per
- * million iterations, one chart per runner.model row. */
+/* One Mermaid bar chart: the allowed relaxed outcome of each litmus test
+ * per million iterations, per runner.model (the power of each run). */
 static void rates_chart(FILE *f, const bg_report_model *m, const char *suite)
 {
     if (strcmp(suite, "memory_order") || !m->nrates)
         return;
-    const char *rows[64];
-    int nr = 0;
+    double top = 1;
+    for (int i = 0; i < m->nrates; i++)
+        top = m->rates[i].per_million > top ? m->rates[i].per_million : top;
+    fprintf(f, "Allowed relaxed outcomes per million iterations, per runner.model and test (the "
+               "power of each run; 0 where the runner cannot make threads race):\n\n"
+               "```mermaid\nxychart-beta\n    title \"litmus: allowed relaxed outcomes per "
+               "million\"\n    x-axis [");
     for (int i = 0; i < m->nrates; i++) {
-        int seen = 0;
-        for (int j = 0; j < nr; j++)
-            seen |= strcmp(rows[j], m->rates[i].row) == 0;
-        if (!seen && nr < 64)
-            rows[nr++] = m->rates[i].row;
+        fprintf(f, "%s\"", i ? ", " : "");
+        bg_mermaid_str(f, m->rates[i].row, 40);
+        fprintf(f, " ");
+        bg_mermaid_str(f, m->rates[i].test, 30);
+        fprintf(f, "\"");
     }
-    fprintf(f, "Allowed relaxed outcomes per million iterations (the power of each run; 0 on a "
-               "runner that cannot make threads race):\n\n");
-    for (int r = 0; r < nr; r++) {
-        double top = 1;
-        for (int i = 0; i < m->nrates; i++)
-            if (strcmp(m->rates[i].row, rows[r]) == 0 && m->rates[i].per_million > top)
-                top = m->rates[i].per_million;
-        fprintf(f, "```mermaid\nxychart-beta\n    title \"");
-        bg_mermaid_str(f, rows[r], 60);
-        fprintf(f, ": relaxed outcomes per million\"\n    x-axis [");
-        int k = 0;
-        for (int i = 0; i < m->nrates; i++) {
-            if (strcmp(m->rates[i].row, rows[r]))
-                continue;
-            fprintf(f, "%s\"", k++ ? ", " : "");
-            bg_mermaid_str(f, m->rates[i].test, 30);
-            fprintf(f, "\"");
-        }
-        fprintf(f, "]\n    y-axis \"per million\" 0 --> %.0f\n    bar [", top * 1.1 + 1);
-        k = 0;
-        for (int i = 0; i < m->nrates; i++)
-            if (strcmp(m->rates[i].row, rows[r]) == 0)
-                fprintf(f, "%s%.1f", k++ ? ", " : "", m->rates[i].per_million);
-        fprintf(f, "]\n```\n\n");
-    }
+    fprintf(f, "]\n    y-axis \"per million\" 0 --> %.0f\n    bar [", top * 1.1 + 1);
+    for (int i = 0; i < m->nrates; i++)
+        fprintf(f, "%s%.1f", i ? ", " : "", m->rates[i].per_million);
+    fprintf(f, "]\n```\n\n");
 }
 
 /* ## Suites: one counts table, then per suite its matrices as symbols. */
@@ -436,10 +405,8 @@ static void suites(FILE *f, const bg_report_model *m)
         fprintf(f, "| %s | %s |", s->string, bad_of(s) ? "❌ **FAIL**" : "✅ pass");
         for (int v = 0; v < BG_VERDICT_COUNT; v++)
             fprintf(f, " %d |", (int)bg_json_num(s, bg_verdict_name((bg_verdict)v), 0));
-        const char *d = suite_doc(m, s->string);
         fprintf(f, " ");
-        if (d)
-            doc_link(f, d);
+        doc_link(f, bg_report_suite_doc(m, s->string));
         fprintf(f, " |\n");
     }
     fprintf(f, "\n");
@@ -451,8 +418,14 @@ static void suites(FILE *f, const bg_report_model *m)
             if (!shown_any)
                 fprintf(f, "### %s\n\n", s->string);
             shown_any = 1;
+            /* the title up to its parenthesis; the full title is in <details> */
+            char title[120];
+            snprintf(title, sizeof title, "%s", m->mx[i].table);
+            char *paren = strstr(title, " (");
+            if (paren)
+                *paren = '\0';
             fprintf(f, "**");
-            bg_md_text(f, m->mx[i].table, 60);
+            bg_md_text(f, title, 100);
             fprintf(f, "**\n\n");
             matrix_table(f, &m->mx[i], 1);
         }
