@@ -330,7 +330,19 @@ static int suite_checks(const bg_report_model *m, const char *suite)
     return n;
 }
 
-/* A matrix with verdict symbols only (compact: = 1) or symbols and cell text. */
+/* 1 when every check of row i is a skip (a runner or feature this host lacks). */
+static int row_all_skip(const bg_rep_matrix *x, int i)
+{
+    for (int j = 0; j < x->nc; j++) {
+        const char *v = x->cells[i * x->nc + j].verdict;
+        if (v && strcmp(v, "skip"))
+            return 0;
+    }
+    return 1;
+}
+
+/* A matrix with verdict symbols only (compact: = 1; rows that are all skip
+ * are named in one line under it) or symbols and cell text. */
 static void matrix_table(FILE *f, const bg_rep_matrix *x, int compact)
 {
     fprintf(f, "| |");
@@ -343,7 +355,12 @@ static void matrix_table(FILE *f, const bg_rep_matrix *x, int compact)
     for (int j = 0; j < x->nc; j++)
         fprintf(f, compact ? ":-:|" : "---|");
     fprintf(f, "\n");
+    int skipped = 0;
     for (int i = 0; i < x->nr; i++) {
+        if (compact && row_all_skip(x, i)) {
+            skipped++;
+            continue;
+        }
         fprintf(f, "| ");
         bg_md_code(f, x->rows[i], 80);
         if (compact && x->row_cause[i])
@@ -362,6 +379,16 @@ static void matrix_table(FILE *f, const bg_rep_matrix *x, int compact)
         fprintf(f, "\n");
     }
     fprintf(f, "\n");
+    if (skipped) {
+        fprintf(f, "All skip on this host (reasons in the check list below): ");
+        for (int i = 0, k = 0; i < x->nr; i++) {
+            if (!row_all_skip(x, i))
+                continue;
+            fprintf(f, "%s", k++ ? ", " : "");
+            bg_md_code(f, x->rows[i], 80);
+        }
+        fprintf(f, ".\n\n");
+    }
 }
 
 /* One Mermaid bar chart: the allowed relaxed outcome of each litmus test
