@@ -226,10 +226,15 @@ static void perf_svg(FILE *f, const bg_report_model *m)
     fprintf(f, "<svg role=\"img\" aria-label=\"perf ratios with intervals\" width=\"%d\" "
                "height=\"%d\" viewBox=\"0 0 %d %d\">\n",
             W, H, W, H);
-    for (int t = -2; t <= 2; t++) {
-        double v = 1 + span * t / 2.2;
+    /* ticks at 1 ± k·step, step the round value giving at most 3 per side */
+    static const double steps[] = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5};
+    double step = steps[0];
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0] && span / steps[k] > 3; k++)
+        step = k + 1 < sizeof steps / sizeof steps[0] ? steps[k + 1] : steps[k];
+    for (int t = -(int)(span / step); t <= (int)(span / step); t++) {
+        double v = 1 + step * t;
         fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#d0d7de\"/>"
-                   "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.3f</text>\n",
+                   "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
                 X(v), X(v), top - 6, H - 4, X(v), top - 10, v);
     }
     for (int i = 0; i < m->nperf; i++) {
@@ -322,9 +327,10 @@ static void history_svg(FILE *f, const bg_report_model *m, const char *bench, co
         fprintf(f, ": %.6g</title></circle>", v[i]);
     }
     if (!isnan(head))
-        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#cf222e\"><title>this run: "
-                   "%.6g</title></circle>",
-                HX(n), HY(head), head);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#cf222e\" "
+                   "stroke-dasharray=\"3 3\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
+                   "fill=\"#cf222e\"><title>this run: %.6g</title></circle>",
+                HX(n - 1), HY(v[n - 1]), HX(n), HY(head), HX(n), HY(head), head);
     fprintf(f, "<text x=\"2\" y=\"%d\">%.4g … %.4g%s</text></svg></div>\n", H - 4, lo, hi,
             isnan(head) ? "" : " (red: this run)");
 #undef HX
