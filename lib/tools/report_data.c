@@ -407,16 +407,21 @@ const char *bg_report_suite_doc(const bg_report_model *m, const char *suite)
     return "docs/writing-a-suite.md";
 }
 
+void bg_report_rerun(const cJSON *c, char *buf, size_t n)
+{
+    const char *test = bg_json_str(c, "test");
+    if (test)
+        snprintf(buf, n, "ctest --test-dir build/gate -R '^%s$' --output-on-failure", test);
+    else
+        snprintf(buf, n, "%s", "");
+}
+
 void bg_report_next_step(const cJSON *c, char *buf, size_t n)
 {
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(c, "details");
     const char *s = bg_json_str(c, "suite"), *name = bg_json_str(c, "name");
     const char *v = bg_json_str(c, "verdict"), *test = bg_json_str(c, "test");
     const char *action = bg_json_str(d, "action") ? bg_json_str(d, "action") : bg_json_str(d, "fix");
-    char rerun[600] = "";
-    if (test)
-        snprintf(rerun, sizeof rerun, " Rerun it: `ctest --test-dir build/gate -R '^%s$' "
-                 "--output-on-failure`.", test);
     s = s ? s : "";
     name = name ? name : "";
     const char *obs = bg_json_str(c, "observed");
@@ -456,7 +461,7 @@ void bg_report_next_step(const cJSON *c, char *buf, size_t n)
                "the variant are in details; fix the build or code, never the fixture";
     else
         what = "compare expected and observed; the check's details hold the evidence";
-    snprintf(buf, n, "%s.%s", what, rerun);
+    snprintf(buf, n, "%s", what);
 }
 
 /* ---- the model ------------------------------------------------------------ */

@@ -104,8 +104,15 @@ const char *bg_report_doc_for(const cJSON *check);
  * docs/writing-a-suite.md for a suite without checks here). */
 const char *bg_report_suite_doc(const bg_report_model *m, const char *suite);
 
-/* The next step for a fail/xpass check, one sentence into buf. */
+/* The next step for a fail/xpass check, one sentence (no final period)
+ * into buf: details.action/fix when the check gives one, else by the kind of
+ * check (no checks file, timeout or crash, probe, known deviation gone, NaN
+ * deviation, forbidden litmus outcome, perf regression, digest mismatch). */
 void bg_report_next_step(const cJSON *check, char *buf, size_t n);
+
+/* The command that reruns the check's test (ci/gate's build tree), or ""
+ * when the check names no test. */
+void bg_report_rerun(const cJSON *check, char *buf, size_t n);
 
 /* Severity order of verdicts for a cell holding several checks (worst wins):
  * skip < pass < xfail < inconclusive < xpass < fail; unknown = fail. */

@@ -104,8 +104,9 @@ static void failures(FILE *f, const bg_report_model *m)
     fprintf(f, "<section id=\"failures\"><h2>Failures (%d)</h2>\n", m->nbad);
     for (int i = 0; i < m->nbad; i++) {
         const cJSON *c = m->bad[i];
-        char next[1200];
+        char next[1200], rerun[700];
         bg_report_next_step(c, next, sizeof next);
+        bg_report_rerun(c, rerun, sizeof rerun);
         fprintf(f, "<div class=\"card\"><h3>%d. %s <code>", i + 1,
                 strcmp(bg_json_str(c, "verdict"), "xpass") ? "FAIL" : "XPASS");
         esc(f, bg_json_str(c, "name"));
@@ -117,6 +118,11 @@ static void failures(FILE *f, const bg_report_model *m)
         esc(f, bg_report_doc_for(c));
         fprintf(f, "</code><br><span class=\"k\">next</span>");
         bg_html_code_spans(f, next);
+        if (*rerun) {
+            fprintf(f, ".<br><span class=\"k\">rerun</span><code>");
+            esc(f, rerun);
+            fprintf(f, "</code>");
+        }
         fprintf(f, "</p>");
         const cJSON *d = cJSON_GetObjectItemCaseSensitive(c, "details");
         if (d && !cJSON_IsNull(d)) {

@@ -136,19 +136,35 @@ static void value(FILE *f, const cJSON *c, const char *part, size_t max)
     free(s);
 }
 
-static void failure_entry(FILE *f, const cJSON *c, int i)
+/* One failure: name, expected, observed, then where to look and the next
+ * step, or "as above" when they repeat the previous failure's (18 alike
+ * failures read at a glance); the rerun command always. */
+static void failure_entry(FILE *f, const cJSON *c, int i, const cJSON *prev)
 {
-    char next[1200];
+    char next[1200], prev_next[1200] = "", rerun[700];
     fprintf(f, "%d. %s ", i, shown(bg_json_str(c, "verdict")));
     bg_md_code(f, bg_json_str(c, "name"), 200);
     fprintf(f, "  \n   expected ");
     value(f, c, "expected", 200);
     fprintf(f, "  \n   observed ");
     value(f, c, "observed", 200);
-    fprintf(f, "  \n   where: ");
-    doc_link(f, bg_report_doc_for(c));
     bg_report_next_step(c, next, sizeof next);
-    fprintf(f, ". Next: %s\n", next);
+    if (prev)
+        bg_report_next_step(prev, prev_next, sizeof prev_next);
+    if (prev && strcmp(next, prev_next) == 0 &&
+        strcmp(bg_report_doc_for(c), bg_report_doc_for(prev)) == 0)
+        fprintf(f, "  \n   where, next: as above");
+    else {
+        fprintf(f, "  \n   where: ");
+        doc_link(f, bg_report_doc_for(c));
+        fprintf(f, ". Next: %s", next);
+    }
+    bg_report_rerun(c, rerun, sizeof rerun);
+    if (*rerun) {
+        fprintf(f, ". Rerun: ");
+        bg_md_code(f, rerun, 600);
+    }
+    fprintf(f, "\n");
 }
 
 static void failures(FILE *f, const bg_report_model *m)
@@ -157,12 +173,12 @@ static void failures(FILE *f, const bg_report_model *m)
         return;
     fprintf(f, "## Failures (%d)\n\n", m->nbad);
     for (int i = 0; i < m->nbad && i < SHOWN_FAILURES; i++)
-        failure_entry(f, m->bad[i], i + 1);
+        failure_entry(f, m->bad[i], i + 1, i ? m->bad[i - 1] : NULL);
     fprintf(f, "\n");
     if (m->nbad > SHOWN_FAILURES) {
         fprintf(f, "<details><summary>%d more failures</summary>\n\n", m->nbad - SHOWN_FAILURES);
         for (int i = SHOWN_FAILURES; i < m->nbad; i++)
-            failure_entry(f, m->bad[i], i + 1);
+            failure_entry(f, m->bad[i], i + 1, i > SHOWN_FAILURES ? m->bad[i - 1] : NULL);
         fprintf(f, "\n</details>\n\n");
     }
 }
