@@ -432,7 +432,8 @@ void bg_report_next_step(const cJSON *c, char *buf, size_t n)
     else if (ends_with(name, ".checks") && test)
         what = "the test recorded no checks: it did not run or died before bg-run could record it; "
                "read its output in the ctest log";
-    else if (strstr(obs, "timed out") || strstr(obs, "crashed") || strstr(obs, "killed by signal"))
+    else if (strstr(obs, "timed out") || strstr(obs, "still running") || strstr(obs, "crashed") ||
+             strstr(obs, "killed"))
         what = "the test did not finish (timeout or crash): rerun it alone; a loaded host explains a "
                "timeout that passes alone, a hang or crash that repeats is a defect (its output is in "
                "the ctest log)";
