@@ -68,11 +68,11 @@ rm -rf "$out"
 "$report" --checks-dir "$data" --out-dir "$out" --baselines "$work/no-baselines" >"$work/report.log" 2>&1
 report_rc=$?
 page="$out/report.html" md="$out/report.md"
-[ -f "$page" ] && [ -f "$md" ] || {
+if ! [ -f "$page" ] || ! [ -f "$md" ]; then
     "$check" --suite lib --name report_html.written --verdict fail --expected "report.md and report.html" \
         --observed "bg-report exit $report_rc: $(head -c 300 "$work/report.log")"
     exit 1
-}
+fi
 case ${BG_REPORT_TEST_SPOIL:-} in
     external) sed 's#</body>#<img alt="" src="https://example.invalid/x.png"></body>#' "$page" >"$page.x" && mv "$page.x" "$page" ;;
     script) sed 's#</body>#<script>console.error("spoiled");bg_no_such_function();</script></body>#' "$page" >"$page.x" && mv "$page.x" "$page" ;;
@@ -102,7 +102,9 @@ else
         { if (!done) { i = index($0, "<head>"); if (i) { $0 = substr($0, 1, i + 5) trap substr($0, i + 6); done = 1 } } print }
     ' "$page" >"$work/trapped.html"
     profile=$(mktemp -d "${TMPDIR:-/tmp}/bg-chromium.XXXXXX")
-    timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    limit=
+    command -v timeout >/dev/null 2>&1 && limit="timeout 120"   # not on stock macOS
+    $limit "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
         --disable-background-networking --disable-component-update --disable-sync \
         --user-data-dir="$profile" --virtual-time-budget=5000 --dump-dom \
         "file://$(cd "$work" && pwd)/trapped.html" >"$work/dom.html" 2>"$work/chromium.log"
