@@ -72,6 +72,14 @@ static void cause_of(const cJSON *c, char *key, size_t kn, char *text, size_t tn
         *host = 1;
         return;
     }
+    const cJSON *iv = cJSON_GetObjectItemCaseSensitive(d, "interval");
+    if (strncmp(name, "perf.", 5) == 0 && cJSON_GetArraySize(iv) == 2) {
+        snprintf(text, tn, "perf: the ratio's interval straddles 1 + band, so the run cannot "
+                           "tell a slowdown from noise (the perf table has each ratio; a quieter "
+                           "host or more --rounds decides)");
+        snprintf(key, kn, "perf:straddles");
+        return;
+    }
     /* fold digits so "3 of 10" and "4 of 12" group together */
     size_t k = (size_t)snprintf(key, kn, "obs:%s:", suite);
     for (const char *p = obs; *p && k + 1 < kn; p++) {

@@ -19,6 +19,9 @@
 #define SHOWN_FAILURES 12
 /* Rows of a change list (new / vanished / changed checks) before <details>. */
 #define SHOWN_CHANGES 10
+/* A compact matrix with more rows than this lists its all-pass rows in one
+ * line instead of drawing them (the full table is in <details>). */
+#define FOLD_ROWS 16
 /* Test names listed per inconclusive cause before "… and N more". */
 #define SHOWN_TESTS 8
 
@@ -298,7 +301,7 @@ static void perf_chart(FILE *f, const bg_report_model *m)
     fprintf(f, "```mermaid\nxychart-beta\n    title \"head/base median ratio (bars) against 1.0 (line); >1 is slower\"\n"
                "    x-axis [");
     for (int i = 0; i < m->nperf; i++) {
-        fprintf(f, "%s\"", i ? ", " : "");
+        fprintf(f, "%s\"%s ", i ? ", " : "", m->perf[i].mode);
         bg_mermaid_str(f, m->perf[i].bench, 40);
         fprintf(f, "\"");
     }
@@ -357,26 +360,71 @@ static int row_all_skip(const bg_rep_matrix *x, int i)
     return 1;
 }
 
-/* A matrix with verdict symbols only (compact: = 1; rows that are all skip
- * are named in one line under it) or symbols and cell text. */
-static void matrix_table(FILE *f, const bg_rep_matrix *x, int compact)
+/* 1 when every check of row i that the host could decide passed, and there is one. */
+static int row_all_pass(const bg_rep_matrix *x, int i)
+{
+    int any = 0;
+    for (int j = 0; j < x->nc; j++) {
+        const bg_rep_cell *c = &x->cells[i * x->nc + j];
+        const char *v = c->decided ? c->decided : c->verdict;
+        if (v && strcmp(v, "pass"))
+            return 0;
+        any |= v != NULL;
+    }
+    return any;
+}
+
+/* A one-column matrix, compact and transposed: its rows as columns. */
+static void matrix_row(FILE *f, const bg_rep_matrix *x)
 {
     fprintf(f, "| |");
-    for (int j = 0; j < x->nc; j++) {
+    for (int i = 0; i < x->nr; i++) {
         fprintf(f, " ");
-        bg_md_text(f, x->cols[j], compact ? 24 : 80);
+        bg_md_text(f, x->rows[i], 24);
         fprintf(f, " |");
     }
     fprintf(f, "\n|---|");
-    for (int j = 0; j < x->nc; j++)
-        fprintf(f, compact ? ":-:|" : "---|");
-    fprintf(f, "\n");
-    int skipped = 0;
+    for (int i = 0; i < x->nr; i++)
+        fprintf(f, ":-:|");
+    fprintf(f, "\n| ");
+    bg_md_code(f, x->cols[0], 80);
+    fprintf(f, " |");
     for (int i = 0; i < x->nr; i++) {
-        if (compact && row_all_skip(x, i)) {
-            skipped++;
-            continue;
+        const bg_rep_cell *cell = &x->cells[i];
+        fprintf(f, " %s |", bg_report_symbol(cell->decided ? cell->decided : cell->verdict));
+    }
+    fprintf(f, "\n\n");
+}
+
+/* A matrix with verdict symbols only (compact: = 1; rows that are all skip
+ * are named in one line under it; one column: transposed) or symbols and
+ * cell text. */
+static void matrix_table(FILE *f, const bg_rep_matrix *x, int compact)
+{
+    if (compact && x->nc == 1 && x->nr > 1) {
+        matrix_row(f, x);
+        return;
+    }
+    int skipped = 0, folded = 0, fold = compact && x->nr > FOLD_ROWS;
+    for (int i = 0; i < x->nr; i++) {
+        skipped += compact && row_all_skip(x, i);
+        folded += fold && !(compact && row_all_skip(x, i)) && row_all_pass(x, i);
+    }
+    if (skipped + folded < x->nr) {
+        fprintf(f, "| |");
+        for (int j = 0; j < x->nc; j++) {
+            fprintf(f, " ");
+            bg_md_text(f, x->cols[j], compact ? 24 : 80);
+            fprintf(f, " |");
         }
+        fprintf(f, "\n|---|");
+        for (int j = 0; j < x->nc; j++)
+            fprintf(f, compact ? ":-:|" : "---|");
+        fprintf(f, "\n");
+    }
+    for (int i = 0; i < x->nr; i++) {
+        if ((compact && row_all_skip(x, i)) || (fold && row_all_pass(x, i)))
+            continue;
         fprintf(f, "| ");
         bg_md_code(f, x->rows[i], 80);
         if (compact && x->row_cause[i])
@@ -394,7 +442,18 @@ static void matrix_table(FILE *f, const bg_rep_matrix *x, int compact)
         }
         fprintf(f, "\n");
     }
-    fprintf(f, "\n");
+    if (skipped + folded < x->nr)
+        fprintf(f, "\n");
+    if (folded) {
+        fprintf(f, "✅ in every column (%d rows, not drawn): ", folded);
+        for (int i = 0, k = 0; i < x->nr; i++) {
+            if (row_all_skip(x, i) || !row_all_pass(x, i))
+                continue;
+            fprintf(f, "%s", k++ ? ", " : "");
+            bg_md_code(f, x->rows[i], 80);
+        }
+        fprintf(f, ".\n\n");
+    }
     if (skipped) {
         fprintf(f, "All skip on this host (reasons in the check list below): ");
         for (int i = 0, k = 0; i < x->nr; i++) {
