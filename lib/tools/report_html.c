@@ -34,8 +34,9 @@ static const char css[] =
     ".v-pass{background:#dafbe1}.v-fail{background:#ffebe9;color:#a40e26;font-weight:600}"
     ".v-xfail{background:#fff8c5}.v-xpass{background:#ffd8b5;font-weight:600}"
     ".v-inconclusive{background:#eaeef2}.v-skip{background:#f6f8fa;color:#57606a}"
-    ".card{border:1px solid #d0d7de;border-left:6px solid #cf222e;border-radius:6px;padding:8px 12px;"
-    "margin:10px 0}.card h3{margin:0 0 6px}.card .k{color:#57606a;min-width:80px;display:inline-block}"
+    ".card{border:1px solid #d0d7de;border-left:6px solid #cf222e;border-radius:6px;padding:6px 12px;"
+    "margin:8px 0}.card h3{margin:0 0 4px;font-size:15px}"
+    ".card .k{color:#57606a;min-width:80px;display:inline-block}.card>div{margin:1px 0}"
     ".note{background:#ddf4ff;border:1px solid #54aeff;border-radius:6px;padding:6px 10px}"
     ".muted{color:#57606a}details{margin:6px 0}summary{cursor:pointer;font-weight:600}"
     "svg text{font:11px system-ui,sans-serif;fill:#1f2328}"
@@ -53,6 +54,26 @@ static const char *vclass(const char *v)
         if (v && strcmp(v, known[i]) == 0)
             return known[i];
     return "fail";
+}
+
+/* "label value" on one line, or the value as a block when it is long or
+ * spans lines (JSON objects are printed formatted). */
+static void value_kv(FILE *f, const cJSON *c, const char *part)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, part);
+    char *s = cJSON_IsString(v) ? NULL : cJSON_PrintUnformatted(v);
+    const char *t = s ? s : (cJSON_IsString(v) ? v->valuestring : "null");
+    fprintf(f, "<div><span class=\"k\">%s</span>", part);
+    if (strlen(t) <= 160 && !strchr(t, '\n')) {
+        fprintf(f, "<code>");
+        bg_html_text(f, t, 160);
+        fprintf(f, "</code></div>");
+    } else {
+        fprintf(f, "</div><pre>");
+        bg_html_text(f, t, 4000);
+        fprintf(f, "</pre>");
+    }
+    free(s);
 }
 
 static void value_pre(FILE *f, const cJSON *c, const char *part)
@@ -110,11 +131,10 @@ static void failures(FILE *f, const bg_report_model *m)
         fprintf(f, "<div class=\"card\"><h3>%d. %s <code>", i + 1,
                 strcmp(bg_json_str(c, "verdict"), "xpass") ? "FAIL" : "XPASS");
         esc(f, bg_json_str(c, "name"));
-        fprintf(f, "</code></h3><div><span class=\"k\">expected</span></div>");
-        value_pre(f, c, "expected");
-        fprintf(f, "<div><span class=\"k\">observed</span></div>");
-        value_pre(f, c, "observed");
-        fprintf(f, "<p><span class=\"k\">where</span><code>");
+        fprintf(f, "</code></h3>");
+        value_kv(f, c, "expected");
+        value_kv(f, c, "observed");
+        fprintf(f, "<div><span class=\"k\">where</span><code>");
         esc(f, bg_report_doc_for(c));
         fprintf(f, "</code><br><span class=\"k\">next</span>");
         bg_html_code_spans(f, next);
@@ -123,7 +143,7 @@ static void failures(FILE *f, const bg_report_model *m)
             esc(f, rerun);
             fprintf(f, "</code>");
         }
-        fprintf(f, "</p>");
+        fprintf(f, "</div>");
         const cJSON *d = cJSON_GetObjectItemCaseSensitive(c, "details");
         if (d && !cJSON_IsNull(d)) {
             fprintf(f, "<details><summary>details</summary>");

@@ -21,7 +21,7 @@
 #define SHOWN_CHANGES 10
 /* A compact matrix with more rows than this lists its all-pass rows in one
  * line instead of drawing them (the full table is in <details>). */
-#define FOLD_ROWS 16
+#define FOLD_ROWS 10
 /* Test names listed per inconclusive cause before "… and N more". */
 #define SHOWN_TESTS 8
 
