@@ -270,7 +270,7 @@ static bg_status load_hosts(const char *dir, merge *m)
         return st;
     if (m->n == 0)
         return bg_fail(BG_E_USAGE, "merge",
-                       "%s: no <host>/results.json in it: nothing to merge (see bg-report --help)",
+                       "%s: no <host>/results.json in it: nothing to merge (see bg-report --merge --help)",
                        dir);
     qsort(m->h, (size_t)m->n, sizeof *m->h, cmp_host);
     for (int i = 0; i < m->n; i++) {
@@ -597,8 +597,9 @@ static void agree_aes(merge *m)
                 snprintf(o, sizeof o, "%s: %s judged against CPU AES %s", h->label, cn,
                          cJSON_IsTrue(cpu) ? "yes" : "no");
             } else {
-                snprintf(e, sizeof e, "%s: %s %s", h->label, cn,
-                         text_of(cJSON_GetObjectItemCaseSensitive(c, "expected"), buf, sizeof buf));
+                snprintf(e, sizeof e, "%s: %s %s (CPU AES %s)", h->label, cn,
+                         text_of(cJSON_GetObjectItemCaseSensitive(c, "expected"), buf, sizeof buf),
+                         cJSON_IsBool(cpu) ? (cJSON_IsTrue(cpu) ? "yes" : "no") : "unknown");
                 snprintf(o, sizeof o, "%s: %s %s: %s", h->label, cn, verdict_of(c),
                          text_of(cJSON_GetObjectItemCaseSensitive(c, "observed"), buf, sizeof buf));
             }
@@ -610,8 +611,8 @@ static void agree_aes(merge *m)
         if (!nbad) {
             snprintf(e, sizeof e, "HARD_AES exactly when the CPU has AES");
             if (nrun)
-                snprintf(o, sizeof o, "%s: %d AES check%s pass", h->label, nrun,
-                         nrun == 1 ? "" : "s");
+                snprintf(o, sizeof o, "%s: %d AES check%s", h->label, nrun,
+                         nrun == 1 ? " passes" : "s pass");
             else
                 snprintf(o, sizeof o, "%s: no digest.aes_flags check ran (digest suite not run)",
                          h->label);
@@ -662,7 +663,9 @@ static void nan_tables(const mhost *h, nhost *out)
         t->summary = c;
         t->test = bg_json_str(c, "test");
         t->runner = bg_json_str(d, "runner");
-        t->context = bg_json_str(d, "context");
+        /* the test's last part (main_thread, main_thread_all_modes, ...): two
+         * tests may run one context (in other MXCSR modes) */
+        t->context = strrchr(t->test, '.') + 1;
         t->version = bg_json_str(d, "runner_version");
         t->version = t->version ? t->version : "?";
     }
@@ -689,10 +692,10 @@ static void nhost_free(nhost *nh)
     free(nh->t);
 }
 
-static const ntable *nan_find(const nhost *nh, const char *runner, const char *context)
+static const ntable *nan_find(const nhost *nh, const char *test)
 {
     for (int i = 0; i < nh->n; i++)
-        if (!strcmp(nh->t[i].runner, runner) && !strcmp(nh->t[i].context, context))
+        if (!strcmp(nh->t[i].test, test))
             return &nh->t[i];
     return NULL;
 }
@@ -722,7 +725,9 @@ static void nan_runner_host(merge *m, const nhost *nh, const char *r, int i, int
     const mhost *h = &m->h[i], *rh = ref >= 0 ? &m->h[ref] : NULL;
     const nhost *a = &nh[i];
     const char *ver = nan_version(a, r);
-    char name[600], e[1400] = "", o[1400] = "", buf[600];
+    char name[600], e[1400] = "", o[1400] = "", buf[600], rv[400];
+    /* "qemu-x86_64 version 7.2.22 (...)": the version line names its runner */
+    snprintf(rv, sizeof rv, "%s%s%s", starts(ver, r) ? "" : r, starts(ver, r) ? "" : " ", ver);
     int problems = 0, compared = 0;
     cJSON *d = cJSON_CreateObject();
     cJSON_AddStringToObject(d, "runner", r);
@@ -739,12 +744,12 @@ static void nan_runner_host(merge *m, const nhost *nh, const char *r, int i, int
                      text_of(cJSON_GetObjectItemCaseSensitive(t->summary, "observed"), buf,
                              sizeof buf));
             if (!problems) {
-                snprintf(e, sizeof e, "%s: %s %s, context %s: pass or xfail", h->label, r, ver,
+                snprintf(e, sizeof e, "%s: %s, context %s: pass or xfail", h->label, rv,
                          t->context);
                 snprintf(o, sizeof o, "%s: %s", h->label, p);
             }
         } else if (rh) {
-            const ntable *u = nan_find(&nh[ref], r, t->context);
+            const ntable *u = nan_find(&nh[ref], t->test);
             if (!u)
                 continue;
             compared++;
@@ -754,8 +759,7 @@ static void nan_runner_host(merge *m, const nhost *nh, const char *r, int i, int
                 snprintf(p, sizeof p, "context %s: %s %s vs %s %s", t->context, rh->name,
                          verdict_of(u->summary), h->name, verdict_of(t->summary));
                 if (!problems) {
-                    snprintf(e, sizeof e, "%s: %s %s, context %s: %s%s%s", rh->label, r, ver,
-                             t->context, verdict_of(u->summary), only_u ? ", deviation group " : "",
+                    snprintf(e, sizeof e, "%s: %s, context %s: %s%s%s", rh->label, rv, t->context, verdict_of(u->summary), only_u ? ", deviation group " : "",
                              only_u ? only_u : "");
                     snprintf(o, sizeof o, "%s: %s%s%s%s", h->label, verdict_of(t->summary),
                              only_a ? ", deviation group " : "", only_a ? only_a : "",
@@ -774,13 +778,13 @@ static void nan_runner_host(merge *m, const nhost *nh, const char *r, int i, int
                  problems == 2 ? "" : "s");
     }
     if (!problems) {
-        snprintf(e, sizeof e, "%s %s: no deviation outside the golden fixture and known list%s%s",
-                 r, ver, rh ? "; the same table as " : "", rh ? rh->label : "");
+        snprintf(e, sizeof e, "%s: no deviation outside the golden fixture and known list%s%s",
+                 rv, rh ? "; the same table as " : "", rh ? rh->label : "");
         if (rh)
             snprintf(o, sizeof o, "%s: %d context%s equal", h->label, compared,
                      compared == 1 ? "" : "s");
         else
-            snprintf(o, sizeof o, "%s: as expected (no other host ran %s %s)", h->label, r, ver);
+            snprintf(o, sizeof o, "%s: as expected (no other host ran %s)", h->label, rv);
     }
     if (rh)
         cJSON_AddStringToObject(d, "reference_host", rh->name);
