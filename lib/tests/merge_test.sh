@@ -60,6 +60,11 @@ err_starts() {
     case $e in "$1"*) printf "starts '%s'" "$1" ;; *) printf "is '%s'" "$e" ;; esac
 }
 
+# field LINE KEY: the value of "KEY" (a string without '"' or a number) in LINE
+field() {
+    printf '%s' "$1" | sed 's/.*"'"$2"'":"\{0,1\}\([^",]*\).*/\1/'
+}
+
 check_name() {
     printf '%s' "$first" | sed 's/^DISAGREE \([^:]*\):.*/\1/'
 }
@@ -74,8 +79,9 @@ agree)
     ;;
 disagree_digest)
     chain=$(grep '"name":"digest\.[^"]*\.chain"' "$host" | head -n 1)
-    variant=$(printf '%s' "$chain" | sed 's/.*"name":"digest\.\([^"]*\)\.chain".*/\1/')
-    k=$(printf '%s' "$chain" | sed 's/.*"k":\([0-9]*\).*/\1/')
+    variant=$(field "$chain" test)
+    variant=${variant#digest.}
+    k=$(field "$chain" k)
     cp3=$(printf '%s' "$chain" | sed 's/.*"checkpoints":\["[0-9a-f]*","[0-9a-f]*","\([0-9a-f]*\)".*/\1/')
     bad=00000000000000000000000000000000000000000000000000000000000000aa
     # as on a host whose chain left the fixture: checkpoint and verdict
@@ -97,9 +103,9 @@ disagree_nan)
     # one deviation group of qemu-x86_64 (a check named after its test plus
     # the group) on the first host only
     group=$(grep '"name":"nan\.qemu-x86_64\.[a-z_]*\.[^"]*","test"' "$host" | head -n 1)
-    gname=$(printf '%s' "$group" | sed 's/.*"name":"\([^"]*\)".*/\1/')
-    context=$(printf '%s' "$group" | sed 's/.*"context":"\([^"]*\)".*/\1/')
-    gverdict=$(printf '%s' "$group" | sed 's/.*"verdict":"\([^"]*\)".*/\1/')
+    gname=$(field "$group" name)
+    context=$(field "$group" context)
+    gverdict=$(field "$group" verdict)
     gtail=${gname#nan.qemu-x86_64."$context".}
     plant "/\"name\":\"$(printf '%s' "$gname" | sed 's/[.[\*^$/]/\\&/g')\"/d"
     merge

@@ -273,17 +273,42 @@ static bg_status load_hosts(const char *dir, merge *m)
                        "%s: no <host>/results.json in it: nothing to merge (see bg-report --merge --help)",
                        dir);
     qsort(m->h, (size_t)m->n, sizeof *m->h, cmp_host);
+    int kept = 0;
     for (int i = 0; i < m->n; i++) {
         char path[4096], why[128];
-        snprintf(path, sizeof path, "%s/%s/results.json", dir, m->h[i].name);
-        if ((st = bg_json_load(path, "merge", &m->h[i].doc)) != BG_OK)
-            return st;
-        const char *no = not_results(m->h[i].doc, why, sizeof why);
-        if (no)
-            return bg_fail(BG_E_PARSE, "merge", "%s: %s", path, no);
-        m->h[i].checks = cJSON_GetObjectItemCaseSensitive(m->h[i].doc, "checks");
-        host_names(&m->h[i]);
+        mhost *h = &m->h[kept];
+        if (i != kept)
+            *h = m->h[i];
+        snprintf(path, sizeof path, "%s/%s/results.json", dir, h->name);
+        if ((st = bg_json_load(path, "merge", &h->doc)) != BG_OK)
+            break;
+        const char *no = not_results(h->doc, why, sizeof why);
+        if (no) {
+            st = bg_fail(BG_E_PARSE, "merge", "%s: %s", path, no);
+            break;
+        }
+        /* an earlier merge's output kept under DIR is not a host */
+        const char *mode = bg_json_str(cJSON_GetObjectItemCaseSensitive(h->doc, "run"), "mode");
+        if (mode && !strcmp(mode, "merge")) {
+            cJSON_Delete(h->doc);
+            h->doc = NULL;
+            continue;
+        }
+        h->checks = cJSON_GetObjectItemCaseSensitive(h->doc, "checks");
+        host_names(h);
+        kept++;
     }
+    if (st) {
+        /* the docs of kept hosts and of the one that failed */
+        for (int i = kept + 1; i < m->n; i++)
+            m->h[i].doc = NULL;
+        m->n = kept + 1;
+        return st;
+    }
+    m->n = kept;
+    if (m->n == 0)
+        return bg_fail(BG_E_USAGE, "merge",
+                       "%s: only merged results in it (run.mode merge): nothing to merge", dir);
     return BG_OK;
 }
 
