@@ -750,7 +750,7 @@ static void nan_runner_host(merge *m, const nhost *nh, const char *r, int i, int
     const mhost *h = &m->h[i], *rh = ref >= 0 ? &m->h[ref] : NULL;
     const nhost *a = &nh[i];
     const char *ver = nan_version(a, r);
-    char name[600], e[1400] = "", o[1400] = "", buf[600], rv[400];
+    char name[600], e[2400] = "", o[2400] = "", buf[600], rv[400];
     /* "qemu-x86_64 version 7.2.22 (...)": the version line names its runner */
     snprintf(rv, sizeof rv, "%s%s%s", starts(ver, r) ? "" : r, starts(ver, r) ? "" : " ", ver);
     int problems = 0, compared = 0;
