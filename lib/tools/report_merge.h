@@ -15,7 +15,8 @@
  *                                  known lists, and per context the same
  *                                  verdict and deviation groups as a reference
  *                                  host running the same runner version
- * Doc: docs/cross-host.md.
+ * Code: report_merge.c (load, agree.commit, outputs), merge_digest.c (digest,
+ * AES), merge_nan.c (NaN), merge_model.h (shared).  Doc: docs/cross-host.md.
  */
 #ifndef BG_REPORT_MERGE_H
 #define BG_REPORT_MERGE_H
