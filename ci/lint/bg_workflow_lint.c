@@ -13,6 +13,7 @@
 
 static const char usage_text[] =
     "Usage: bg-workflow-lint FILE...\n"
+    "       bg-workflow-lint --extract-runs DIR FILE...\n"
     "\n"
     "Reads each GitHub Actions workflow (.github/workflows/*.yml) or composite\n"
     "action (.github/actions/*/action.yml) with libyaml and records one check\n"
@@ -31,6 +32,10 @@ static const char usage_text[] =
     "                        workflow that pull requests (forks) trigger\n"
     "  comment-workflow-run  a job posting PR comments runs only on workflow_run\n"
     "                        and checks out no code\n"
+    "  --extract-runs DIR    instead, write the script of every bash/sh run:\n"
+    "                        step to DIR/<file>.<job>.<n>.sh for shellcheck\n"
+    "                        (line 2 names its file and first line; ${{ }}\n"
+    "                        replaced by '_'), records no check\n"
     "  -h, --help            this text\n"
     "\n"
     "Exit: 0 no finding; 1 a finding; 2 usage; 3 a file cannot be read;\n"
@@ -85,39 +90,51 @@ static char *read_all(const char *path, size_t *len)
     return buf;
 }
 
+/* Reads and parses path into *doc and *src (the caller frees both with
+ * yaml_document_delete / free).  Returns 0, or BG_EXIT_IO / BG_EXIT_PARSE with
+ * one error line printed. */
+static int load(const char *path, yaml_document_t *doc, char **src, size_t *len)
+{
+    *src = read_all(path, len);
+    if (!*src) {
+        bg_errorf("bg-workflow-lint", "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
+        return BG_EXIT_IO;
+    }
+    yaml_parser_t parser;
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)*src, *len);
+    int ok = yaml_parser_load(&parser, doc);
+    if (!ok)
+        bg_errorf("bg-workflow-lint", "%s:%lu: not YAML: %s", path, (unsigned long)parser.problem_mark.line + 1,
+                  parser.problem ? parser.problem : "parse error");
+    yaml_parser_delete(&parser);
+    if (!ok) {
+        free(*src);
+        *src = NULL;
+        return BG_EXIT_PARSE;
+    }
+    return 0;
+}
+
 /* Checks one file; records its checks.  Returns an exit code. */
 static int lint_file(bg_checks *checks, const char *path)
 {
     char name[200], st[128];
     stem(path, st, sizeof st);
     size_t len = 0;
-    char *src = read_all(path, &len);
-    if (!src) {
-        bg_errorf("bg-workflow-lint", "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
-        snprintf(name, sizeof name, "workflows.parse.%s", st);
-        bg_check_emit_str(checks, name, BG_FAIL, "a readable workflow", bg_last_error(), NULL);
-        return BG_EXIT_IO;
-    }
-    yaml_parser_t parser;
+    char *src = NULL;
     yaml_document_t doc;
-    int rc = BG_EXIT_OK;
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
     static wf_findings f;
-    if (!yaml_parser_load(&parser, &doc)) {
-        bg_errorf("bg-workflow-lint", "%s:%lu: not YAML: %s", path, (unsigned long)parser.problem_mark.line + 1,
-                  parser.problem ? parser.problem : "parse error");
-        rc = BG_EXIT_PARSE;
-    } else {
+    int rc = load(path, &doc, &src, &len);
+    if (rc == 0) {
         if (wf_check(path, &doc, src, len, &f) != 0) {
             bg_errorf("bg-workflow-lint", "%s: neither a workflow (jobs:) nor a composite action (runs:)", path);
             rc = BG_EXIT_PARSE;
         }
         yaml_document_delete(&doc);
+        free(src);
     }
-    yaml_parser_delete(&parser);
-    free(src);
-    if (rc != BG_EXIT_OK) {
+    if (rc != 0) {
         snprintf(name, sizeof name, "workflows.parse.%s", st);
         bg_check_emit_str(checks, name, BG_FAIL, "a workflow or composite action in YAML", bg_last_error(), NULL);
         return rc;
@@ -147,6 +164,29 @@ static int lint_file(bg_checks *checks, const char *path)
     return rc;
 }
 
+/* --extract-runs DIR FILE...: the run: scripts for shellcheck. */
+static int extract_runs(const char *dir, int nfiles, char **files)
+{
+    int total = 0;
+    for (int i = 0; i < nfiles; i++) {
+        char st[128], *src = NULL;
+        size_t len = 0;
+        yaml_document_t doc;
+        int rc = load(files[i], &doc, &src, &len);
+        if (rc != 0)
+            return rc;
+        stem(files[i], st, sizeof st);
+        int n = wf_extract_runs(files[i], &doc, dir, st);
+        yaml_document_delete(&doc);
+        free(src);
+        if (n < 0)
+            return BG_EXIT_IO;
+        total += n;
+    }
+    printf("bg-workflow-lint: %d run: script(s) written to %s\n", total, dir);
+    return BG_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
@@ -154,6 +194,13 @@ int main(int argc, char **argv)
     if (argc < 2) {
         bg_errorf("bg-workflow-lint", "no workflow file given (see bg-workflow-lint --help)");
         return BG_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--extract-runs")) {
+        if (argc < 4) {
+            bg_errorf("bg-workflow-lint", "--extract-runs needs DIR and at least one FILE (see bg-workflow-lint --help)");
+            return BG_EXIT_USAGE;
+        }
+        return extract_runs(argv[2], argc - 3, argv + 3);
     }
     for (int i = 1; i < argc; i++)
         if (argv[i][0] == '-') {

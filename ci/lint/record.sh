@@ -16,16 +16,20 @@ lint_record() {
   [ "$n" = 0 ]
 }
 
-# lint_args TOOL "$@": reads [--check BG_CHECK] into bg_check (exit 2 on
-# other arguments; -h/--help prints the calling script's header).
+# lint_args TOOL "$@": reads [--check BG_CHECK] into bg_check and
+# [--runs-from BG_WORKFLOW_LINT] into runs_from (exit 2 on other arguments;
+# -h/--help prints the calling script's header).
+# shellcheck disable=SC2034  # runs_from is read by the script that sources this file
 lint_args() {
   local lint_tool=$1
   shift
-  bg_check=""
+  bg_check="" runs_from=""
   while [ $# -gt 0 ]; do
     case "$1" in
-      --check) [ $# -ge 2 ] || { echo "buildgate: $lint_tool: --check needs the bg-check tool" >&2; exit 2; }
-               bg_check=$2; shift 2 ;;
+      --check|--runs-from)
+        [ $# -ge 2 ] || { echo "buildgate: $lint_tool: $1 needs a tool's path" >&2; exit 2; }
+        if [ "$1" = --check ]; then bg_check=$2; else runs_from=$2; fi
+        shift 2 ;;
       -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p;}}' "$0"; exit 0 ;;
       *) echo "buildgate: $lint_tool: unknown argument '$1' (see ci/lint/$lint_tool --help)" >&2; exit 2 ;;
     esac

@@ -7,6 +7,7 @@
 #include "wf_rules.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -411,4 +412,78 @@ int wf_check(const char *path, yaml_document_t *doc, const char *src, size_t len
         return 0;
     }
     return -1;
+}
+
+/* ---- run: scripts for shellcheck ---- */
+
+static int write_run(ctx *c, const yaml_node_t *run, const char *shell, const char *dir, const char *stem,
+                     const char *job, int n)
+{
+    const char *s = scalar(run);
+    if (!s || (shell && strcmp(shell, "bash") && strcmp(shell, "sh") && strncmp(shell, "bash ", 5) &&
+               strncmp(shell, "sh ", 3)))
+        return 0;
+    char file[1024];
+    snprintf(file, sizeof file, "%s/%s.%s.%d.sh", dir, stem, job, n);
+    FILE *f = fopen(file, "w");
+    if (!f) {
+        fprintf(stderr, "buildgate: bg-workflow-lint: %s: cannot write: %s\n", file, strerror(errno));
+        return -1;
+    }
+    /* a block scalar (run: |) starts on the line after its indicator */
+    int block = run->data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
+                run->data.scalar.style == YAML_FOLDED_SCALAR_STYLE;
+    fprintf(f, "#!/bin/%s\n# bg-workflow-lint: %s %lu\n", shell && !strncmp(shell, "sh", 2) ? "sh" : "bash",
+            c->path, (unsigned long)run->start_mark.line + 1 + (block ? 1 : 0));
+    for (const char *p = s; *p;) {
+        const char *q = strstr(p, "${{"), *e = q ? strstr(q, "}}") : NULL;
+        if (!q || !e) {
+            fputs(p, f);
+            break;
+        }
+        fwrite(p, 1, (size_t)(q - p), f);
+        for (const char *u = q; u < e + 2; u++)
+            fputc(*u == '\n' ? '\n' : '_', f);
+        p = e + 2;
+    }
+    fputc('\n', f);
+    return fclose(f) == 0 ? 1 : -1;
+}
+
+int wf_extract_runs(const char *path, yaml_document_t *doc, const char *dir, const char *stem)
+{
+    wf_findings unused;
+    ctx c = {.path = path, .doc = doc, .f = &unused};
+    yaml_node_t *root = yaml_document_get_root_node(doc);
+    const yaml_node_t *jobs = get(&c, root, "jobs"), *runs = get(&c, root, "runs");
+    int written = 0;
+    const yaml_node_pair_t *p0 = NULL, *p1 = NULL;
+    yaml_node_pair_t one;
+    if (jobs && jobs->type == YAML_MAPPING_NODE) {
+        p0 = jobs->data.mapping.pairs.start;
+        p1 = jobs->data.mapping.pairs.top;
+    } else if (runs && runs->type == YAML_MAPPING_NODE) {
+        one.key = 0; /* a composite action: its steps as one job "composite" */
+        one.value = (int)(runs - doc->nodes.start) + 1;
+        p0 = &one;
+        p1 = &one + 1;
+    }
+    for (const yaml_node_pair_t *p = p0; p && p < p1; p++) {
+        const yaml_node_t *job = node(&c, p->value);
+        const char *id = p->key ? scalar(node(&c, p->key)) : "composite";
+        const char *job_shell = scalar(get(&c, get(&c, get(&c, job, "defaults"), "run"), "shell"));
+        const yaml_node_t *steps = get(&c, job, "steps");
+        if (!steps || steps->type != YAML_SEQUENCE_NODE)
+            continue;
+        int n = 0;
+        for (yaml_node_item_t *it = steps->data.sequence.items.start; it < steps->data.sequence.items.top; it++, n++) {
+            const yaml_node_t *st = node(&c, *it);
+            const char *shell = scalar(get(&c, st, "shell"));
+            int rc = write_run(&c, get(&c, st, "run"), shell ? shell : job_shell, dir, stem, id ? id : "job", n);
+            if (rc < 0)
+                return -1;
+            written += rc;
+        }
+    }
+    return written;
 }

@@ -43,4 +43,12 @@ typedef struct wf_findings {
 int wf_check(const char *path, yaml_document_t *doc, const char *src, size_t len,
              wf_findings *out);
 
+/* Writes the script of every run: step whose shell is bash or sh (the
+ * default on Linux and macOS runners) to dir/<stem>.<job>.<n>.sh, for
+ * shellcheck: a #! line, then "# bg-workflow-lint: <path> <line>" (the
+ * 1-based line of the script's first line in path), then the script with each
+ * ${{ ... }} replaced by as many '_' (as actionlint does).  Returns the number
+ * of files written, or -1 when one cannot be written (an error line printed). */
+int wf_extract_runs(const char *path, yaml_document_t *doc, const char *dir, const char *stem);
+
 #endif
