@@ -2,12 +2,12 @@
  * security rules (wf_rules.h; docs/ci.md "Security rules").
  * Usage, options, exit codes: usage_text below (`bg-workflow-lint --help`).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_file.h"
 #include "buildgate/bg_help.h"
 #include "wf_rules.h"
 
@@ -59,47 +59,14 @@ static void stem(const char *path, char *out, size_t n)
     snprintf(out, n, "%.*s", (int)strcspn(b, "."), b);
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 14, n = 0;
-    char *buf = malloc(cap + 1);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-        n += got;
-        if (n == cap) {
-            char *bigger = cap < (64u << 20) ? realloc(buf, 2 * cap + 1) : NULL;
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        return NULL;
-    }
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
-
 /* Reads and parses path into *doc and *src (the caller frees both with
  * yaml_document_delete / free).  Returns 0, or BG_EXIT_IO / BG_EXIT_PARSE with
  * one error line printed. */
 static int load(const char *path, yaml_document_t *doc, char **src, size_t *len)
 {
-    *src = read_all(path, len);
-    if (!*src) {
-        bg_errorf("bg-workflow-lint", "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
-        return BG_EXIT_IO;
-    }
+    bg_status st = bg_file_read(path, "bg-workflow-lint", src, len);
+    if (st != BG_OK)
+        return bg_exit_code(st);
     yaml_parser_t parser;
     yaml_parser_initialize(&parser);
     yaml_parser_set_input_string(&parser, (const unsigned char *)*src, *len);
