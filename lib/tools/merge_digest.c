@@ -48,7 +48,7 @@ static int digest_variant(const cJSON *c, char *out, size_t n, const char **kind
     return digest_variant_sub(c, out, n, kind, &sub);
 }
 
-/* 1 when host h mg_ran (pass/fail) at least one check of variant v. */
+/* 1 when host h ran (pass/fail) at least one check of variant v. */
 static int runs_variant(const mhost *h, const char *v)
 {
     const cJSON *c;
@@ -298,7 +298,7 @@ void mg_agree_aes(merge *m)
                 snprintf(o, sizeof o, "%s: %d AES check%s", h->label, nrun,
                          nrun == 1 ? " passes" : "s pass");
             else
-                snprintf(o, sizeof o, "%s: no digest.aes_flags check mg_ran (digest suite not run)",
+                snprintf(o, sizeof o, "%s: no digest.aes_flags check ran (digest suite not run)",
                          h->label);
         }
         mg_add_check(m, name, nbad ? BG_FAIL : nrun ? BG_PASS : BG_SKIP, e, o, d, NULL, h, "aes");

@@ -25,7 +25,7 @@ const char *mg_verdict(const cJSON *c)
     return v ? v : "?";
 }
 
-/* pass or fail: a check that mg_ran (skip/inconclusive compare nothing). */
+/* pass or fail: a check that ran (skip/inconclusive compare nothing). */
 int mg_ran(const cJSON *c)
 {
     const char *v = mg_verdict(c);
