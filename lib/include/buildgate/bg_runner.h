@@ -1,8 +1,7 @@
 /* bg_runner.h — runners: how a guest program is executed (natively, under a
  * translator or an emulator).  The one place runners are defined and
  * resolved (docs/architecture.md "Runner registry"):
- *   built-in runners   one row each in bg_runners.def (native, qemu-x86_64,
- *                      valgrind, rosetta, fex, box64, qemu-aarch64)
+ *   built-in runners   one row each in bg_runners.def (`bg-runner --list`)
  *   user runners       the environment variable BG_X86_RUNNERS, parsed once:
  *                      "name=command [args...];name2=command2" (names
  *                      [a-z0-9_-], up to 31 characters; words split on spaces,
