@@ -17,6 +17,7 @@
 #include "report_data.h"
 #include "report_html.h"
 #include "report_md.h"
+#include "report_merge.h"
 
 /* Where perf baselines live when --baselines is not given (CMake passes the
  * source tree's baselines/). */
@@ -27,6 +28,8 @@
 static const char usage_text[] =
     "Usage: bg-report --checks-dir DIR --out-dir DIR [--tests FILE] [--junit FILE]\n"
     "                 [--meta KEY=VALUE]... [--base-results FILE] [--baselines DIR]\n"
+    "       bg-report --merge DIR --out-dir OUT   cross-host agreement of the\n"
+    "                 DIR/<host>/results.json files (bg-report --merge --help)\n"
     "\n"
     "Merges the checks of a run into results.json, report.md and report.html.\n"
     "\n"
@@ -168,6 +171,8 @@ static void usage_exit(const char *why)
 
 int main(int argc, char **argv)
 {
+    if (bg_report_merge_requested(argc, argv))
+        return bg_report_merge_main(argc, argv); /* report_merge.c */
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
     const char *checks_dir = NULL, *out_dir = NULL, *tests = NULL, *junit = NULL;
