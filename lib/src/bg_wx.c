@@ -71,17 +71,26 @@ void bg_wx_probe(bg_wx *w)
 }
 #endif
 
-bg_status bg_wx_require(const char *what, int secure)
+int bg_wx_why(int secure, char *why, size_t n)
 {
     bg_wx w;
     bg_wx_probe(&w);
     if (!secure && !w.rwx)
-        return bg_fail(BG_E_UNSUPPORTED, what, "this host forbids W+X memory; the JIT cannot run (%s)",
-                       w.why_rwx);
-    if (!w.w_to_x)
-        return bg_fail(BG_E_UNSUPPORTED, what,
-                       "this host forbids making writable memory executable (W^X switching); the "
-                       "%sJIT cannot run (%s)",
-                       secure ? "secure " : "", w.why_w_to_x);
-    return BG_OK;
+        snprintf(why, n, "this host forbids W+X memory; the JIT cannot run (%s)", w.why_rwx);
+    else if (!w.w_to_x)
+        snprintf(why, n,
+                 "this host forbids making writable memory executable (W^X switching); the "
+                 "%sJIT cannot run (%s)",
+                 secure ? "secure " : "", w.why_w_to_x);
+    else
+        return 1;
+    return 0;
+}
+
+bg_status bg_wx_require(const char *what, int secure)
+{
+    char why[400];
+    if (bg_wx_why(secure, why, sizeof why))
+        return BG_OK;
+    return bg_fail(BG_E_UNSUPPORTED, what, "%s", why);
 }

@@ -20,6 +20,8 @@
 #ifndef BG_WX_H
 #define BG_WX_H
 
+#include <stddef.h>
+
 #include "buildgate/bg_error.h"
 
 typedef struct bg_wx {
@@ -40,5 +42,9 @@ void bg_wx_probe(bg_wx *w);
  * secure = 0: the JIT needs both abilities (RandomX without
  * RANDOMX_FLAG_SECURE); secure = 1: only W^X switching. */
 bg_status bg_wx_require(const char *what, int secure);
+
+/* bg_wx_require without printing: 1 when the JIT can run; else 0 with the
+ * reason (the same text, without "buildgate: <what>: ") in why[n]. */
+int bg_wx_why(int secure, char *why, size_t n);
 
 #endif

@@ -54,7 +54,7 @@ check jit_skip_rwx.exit ok "$(judge 77 "$wx_msg")"
 # 3. The interpreter still runs, with the digest the JIT gives elsewhere; auto picks it.
 run "$bin/bg-chain" --flags jit --n 2 --k 0
 ref=$(sed -n 's/.*"digest":[[:space:]]*"\([0-9a-f]*\)".*/\1/p' "$work/out")
-[ "$rc" = 77 ] && ref=$(sed -n 's/.*"digest":[[:space:]]*"\([0-9a-f]*\)".*/\1/p' "$work/out") # host without JIT
+[ "$rc" = 0 ] || ref=""  # a host without a JIT: no reference digest
 run deny exec "$bin/bg-chain" --flags argon2=ref --n 2 --k 0
 check interp_pass.exit ok "$(judge 0 "")"
 got=$(sed -n 's/.*"digest":[[:space:]]*"\([0-9a-f]*\)".*/\1/p' "$work/out")
