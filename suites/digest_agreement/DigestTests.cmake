@@ -122,7 +122,7 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
   add_executable(bg-wx-mutant selftest/wx_mutant.c)
   target_link_libraries(bg-wx-mutant PRIVATE RandomX::RandomX)
   bg_target_warnings(bg-wx-mutant)
-  bg_add_test(NAME digest.selftest.wx_host SUITE digest_agreement LABELS selftest TIMEOUT 300
+  bg_add_test(NAME digest.selftest.wx_host SUITE digest_agreement LABELS selftest TIMEOUT 600
               COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/wx_host.sh ${bg_digest_bins}
                       $<TARGET_FILE:bg-deny-wx> $<TARGET_FILE:bg-wx-mutant>
                       ${CMAKE_CURRENT_BINARY_DIR}/selftest-wx-host)
