@@ -30,6 +30,17 @@ static cJSON *details_of(const perf_result *r, int reruns)
     cJSON_AddNumberToObject(d, "mad_head", r->mad_head);
     cJSON_AddNumberToObject(d, "n_base", (double)r->n_base);
     cJSON_AddNumberToObject(d, "n_head", (double)r->n_head);
+    if (r->proc_base && r->proc_head) { /* the unit of replication: perf_gate.h */
+        cJSON_AddNumberToObject(d, "processes_base", (double)r->np_base);
+        cJSON_AddNumberToObject(d, "processes_head", (double)r->np_head);
+        cJSON_AddItemToObject(d, "process_medians_base", cJSON_CreateDoubleArray(r->proc_base, (int)r->np_base));
+        cJSON_AddItemToObject(d, "process_medians_head", cJSON_CreateDoubleArray(r->proc_head, (int)r->np_head));
+        cJSON *v = cJSON_AddObjectToObject(d, "variance");
+        cJSON_AddNumberToObject(v, "between_rsd", isnan(r->between) ? -1 : r->between);
+        cJSON_AddNumberToObject(v, "within_rsd", isnan(r->within) ? -1 : r->within);
+        if (r->reps_advice > 0)
+            cJSON_AddNumberToObject(v, "reps_advice", r->reps_advice);
+    }
     cJSON_AddNumberToObject(d, "ratio", r->ratio);
     cJSON *ci = cJSON_AddArrayToObject(d, "interval");
     cJSON_AddItemToArray(ci, cJSON_CreateNumber(r->lo));
@@ -166,6 +177,6 @@ int perf_calibrate_print(const perf_set *a1, const perf_set *a2, const cJSON *bu
         printf("%s\n", s);
     free(s);
     cJSON_Delete(doc);
-    free(r);
+    perf_results_free(r, n);
     return 0;
 }
