@@ -28,7 +28,10 @@ static const char usage_text[] =
     "                                 calibrate)\n"
     "\n"
     "bg-perf compare --base F [--base F]... --head F [--head F]... [--budgets B]\n"
-    "    Google Benchmark JSON files (--benchmark_out) of the base and the head.\n"
+    "    [--unit process|sample]\n"
+    "    Google Benchmark JSON files (--benchmark_out) of the base and the head,\n"
+    "    one file per process.  --unit sample treats every sample as independent\n"
+    "    (the judge before processes were the unit; for comparison only).\n"
     "bg-perf ab --base-exe EXE --head-exe EXE [--base-env K=V]... [--head-env K=V]...\n"
     "    [--filter RE] [--rounds N=auto] [--reps K=auto] [--min-time S] [--seed S]\n"
     "    [--work-dir D] [--budgets B] [--prefix CMD]...\n"
@@ -81,7 +84,7 @@ typedef struct opts {
     unsigned long long seed;
     int nbase, nhead, nbenv, nhenv, nprefix;
     const char *base_exe, *head_exe, *filter, *work_dir, *budgets_path, *baseline, *out, *reason,
-        *commit, *flags, *build_type;
+        *commit, *flags, *build_type, *unit;
     int rounds, reps, force, iterations;
     double min_time;
 } opts;
@@ -138,6 +141,11 @@ static bg_status parse(int argc, char **argv, opts *o)
         else if (!strcmp(a, "--filter")) o->filter = v;
         else if (!strcmp(a, "--work-dir")) o->work_dir = v;
         else if (!strcmp(a, "--budgets")) o->budgets_path = v;
+        else if (!strcmp(a, "--unit")) {
+            o->unit = v;
+            if (strcmp(v, "process") && strcmp(v, "sample"))
+                st = usage("--unit must be process or sample");
+        }
         else if (!strcmp(a, "--baseline")) o->baseline = v;
         else if (!strcmp(a, "--out")) o->out = v;
         else if (!strcmp(a, "--reason")) o->reason = v;
@@ -297,6 +305,10 @@ static int mode_compare(const opts *o, const cJSON *budgets)
         st = perf_set_add_file(&base, o->base[i], metric);
     for (int i = 0; i < o->nhead && st == BG_OK; i++)
         st = perf_set_add_file(&head, o->head[i], metric);
+    if (o->unit && !strcmp(o->unit, "sample")) {
+        perf_set_flatten(&base);
+        perf_set_flatten(&head);
+    }
     int rc = st == BG_OK ? judge(o, NULL, "compare", &base, &head, budgets, 0) : bg_exit_code(st);
     perf_set_free(&base);
     perf_set_free(&head);

@@ -56,6 +56,21 @@ bg_grouped perf_series_grouped(const perf_series *s)
     return (bg_grouped){s->v, s->off, s->ng};
 }
 
+void perf_set_flatten(perf_set *set)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        perf_series *s = &set->s[i];
+        size_t *o = realloc(s->off, (s->n + 1) * sizeof *o);
+        if (!o)
+            continue; /* keeps the processes */
+        for (size_t k = 0; k <= s->n; k++)
+            o[k] = k;
+        s->off = o;
+        s->ocap = s->n + 1;
+        s->ng = s->n;
+    }
+}
+
 bg_status perf_set_push_proc(perf_set *set, const char *name, double v, unsigned long proc)
 {
     perf_series *s = (perf_series *)perf_set_find(set, name);

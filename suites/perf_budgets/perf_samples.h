@@ -75,6 +75,11 @@ bg_status perf_set_push_proc(perf_set *set, const char *name, double v, unsigned
 /* A fresh process number for perf_set_push_proc. */
 unsigned long perf_set_new_proc(perf_set *set);
 
+/* Makes every sample of every series a process of its own: the sample-level
+ * judge this gate used before processes were the unit (bg-perf compare
+ * --unit sample, for comparison and the self-tests only). */
+void perf_set_flatten(perf_set *set);
+
 /* The series as processes of samples (bg_stats.h); valid until the next push. */
 bg_grouped perf_series_grouped(const perf_series *s);
 
