@@ -21,7 +21,7 @@
 #include "perf_report.h"
 #include "perf_run.h"
 
-#define MAX_LIST 32
+#define MAX_LIST 256
 
 static const char usage_text[] =
     "Usage: bg-perf MODE [OPTIONS]   (MODE: compare, ab, baseline, record, callgrind,\n"
@@ -66,7 +66,7 @@ static const char usage_text[] =
     "--budgets B a budgets JSON (default: built-in defaults; the suite's is\n"
     "suites/perf_budgets/budgets.json); --work-dir D where runs write their JSON\n"
     "(default bg-perf-work); --filter RE a --benchmark_filter regex; repeated\n"
-    "options take up to 32 values.  -h, --help: this text.\n"
+    "options take up to 256 values.  -h, --help: this text.\n"
     "\n"
     "Checks: one per benchmark, \"perf.<mode>.<benchmark>\", into $BG_CHECKS_FILE\n"
     "(bg_check.h); `improved` is a pass with details.note = \"improved\".\n"
