@@ -182,33 +182,6 @@ static double quantile_sorted(const double *v, size_t n, double q)
     return v[lo] + (h - (double)lo) * (v[hi] - v[lo]);
 }
 
-bg_status bg_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
-                                    unsigned resamples, double level, uint64_t seed, double *lo,
-                                    double *hi)
-{
-    if (na == 0 || nb == 0 || resamples < 10 || !(level > 0 && level < 1))
-        return BG_E_USAGE;
-    double *ratios = malloc(resamples * sizeof *ratios);
-    double *tmp = malloc((na > nb ? na : nb) * sizeof *tmp);
-    if (!ratios || !tmp) {
-        free(ratios);
-        free(tmp);
-        return BG_E_NOMEM;
-    }
-    bg_rng rng = {seed};
-    for (unsigned k = 0; k < resamples; k++) {
-        double ma = resample_median(&rng, a, na, tmp);
-        double mb = resample_median(&rng, b, nb, tmp);
-        ratios[k] = mb / ma;
-    }
-    qsort(ratios, resamples, sizeof *ratios, cmp_double);
-    *lo = quantile_sorted(ratios, resamples, (1.0 - level) / 2.0);
-    *hi = quantile_sorted(ratios, resamples, (1.0 + level) / 2.0);
-    free(ratios);
-    free(tmp);
-    return BG_OK;
-}
-
 typedef struct pidx {
     double p;
     size_t i;
@@ -390,4 +363,22 @@ bg_status bg_bootstrap2_median_ratio(const bg_grouped *a, const bg_grouped *b, u
     free(tmp);
     free(meds);
     return BG_OK;
+}
+
+bg_status bg_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
+                                    unsigned resamples, double level, uint64_t seed, double *lo,
+                                    double *hi)
+{
+    /* every sample a process of its own: the two-level bootstrap's first
+     * level is then the ordinary one, its second draws the sample itself */
+    size_t n = na > nb ? na : nb;
+    size_t *off = malloc((n + 1) * sizeof *off);
+    if (!off)
+        return BG_E_NOMEM;
+    for (size_t k = 0; k <= n; k++)
+        off[k] = k;
+    bg_grouped ga = {a, off, na}, gb = {b, off, nb};
+    bg_status st = bg_bootstrap2_median_ratio(&ga, &gb, resamples, level, seed, lo, hi);
+    free(off);
+    return st;
 }

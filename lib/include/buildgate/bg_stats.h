@@ -48,9 +48,10 @@ typedef struct bg_rng {
 } bg_rng;
 uint64_t bg_rng_next(bg_rng *r);
 
-/* Percentile bootstrap interval of median(b)/median(a): `resamples` times,
- * draw na values from a and nb from b with replacement (PRNG seeded with
- * seed), take the ratio of medians; *lo and *hi are the (1-level)/2 and
+/* Percentile bootstrap interval of median(b)/median(a), every sample taken
+ * as independent (bg_bootstrap2_median_ratio with one process per sample):
+ * `resamples` times, draw na values from a and nb from b with replacement
+ * (PRNG seeded with seed), take the ratio of medians; *lo and *hi are the (1-level)/2 and
  * (1+level)/2 quantiles of those ratios (level e.g. 0.95).
  * BG_E_USAGE on empty samples, resamples < 10 or level outside (0, 1);
  * BG_E_NOMEM. */
