@@ -17,7 +17,8 @@
 
 static const char usage_text[] =
     "Usage: perf-aa-resample --dir D --k K --draws N [--reps R] [--budgets B]\n"
-    "                        [--unit process|sample] [--seed S] [--verbose]\n"
+    "                        [--unit process|sample] [--seed S] [--head-scale X]\n"
+    "                        [--verbose]\n"
     "\n"
     "D holds Google Benchmark JSON files of one build, one process each\n"
     "(suites/perf_budgets/aa-raw.sh writes base-NNN.json and head-NNN.json; all\n"
@@ -28,6 +29,8 @@ static const char usage_text[] =
     "independent, the judge before processes were the unit).  Prints per\n"
     "benchmark: fail (false alarms), inconclusive, pass, how often the interval\n"
     "covers 1.0, the median interval width; and the suite runs with any fail.\n"
+    "--head-scale X multiplies the head's samples by X (a planted shift, e.g.\n"
+    "1.03 = 3 %% slower in time): the detection rate on the same processes.\n"
     "Exit: 0; 2 usage; 3 I/O; 4 malformed JSON.\n";
 
 typedef struct pool {
@@ -68,15 +71,16 @@ static bg_status load_pool(const char *dir, const char *metric, pool *p)
     return st;
 }
 
-/* Adds the first reps samples (0: all) of every series of src to dst as one process. */
-static bg_status add_proc(perf_set *dst, const perf_set *src, size_t reps)
+/* Adds the first reps samples (0: all) of every series of src, times scale,
+ * to dst as one process. */
+static bg_status add_proc(perf_set *dst, const perf_set *src, size_t reps, double scale)
 {
     unsigned long proc = perf_set_new_proc(dst);
     for (size_t i = 0; i < src->n; i++) {
         const perf_series *s = &src->s[i];
         size_t m = reps && reps < s->n ? reps : s->n;
         for (size_t j = 0; j < m; j++)
-            if (perf_set_push_proc(dst, s->name, s->v[j], proc) != BG_OK)
+            if (perf_set_push_proc(dst, s->name, s->v[j] * scale, proc) != BG_OK)
                 return BG_E_NOMEM;
     }
     return BG_OK;
@@ -101,6 +105,7 @@ int main(int argc, char **argv)
     const char *dir = NULL, *budgets_path = NULL, *unit = "process";
     long k = 0, draws = 0, reps = 0;
     unsigned long long seed = 1;
+    double scale = 1.0;
     int verbose = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--verbose")) {
@@ -117,10 +122,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--budgets")) budgets_path = v;
         else if (!strcmp(a, "--unit")) unit = v;
         else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--head-scale")) scale = strtod(v, NULL);
         else
             return bg_exit_code(bg_fail(BG_E_USAGE, "perf-aa-resample", "unknown option '%s' (see --help)", a));
     }
-    if (!dir || k < 2 || draws < 1 || reps < 0 || (strcmp(unit, "process") && strcmp(unit, "sample")))
+    if (!dir || k < 2 || !(scale > 0) || draws < 1 || reps < 0 || (strcmp(unit, "process") && strcmp(unit, "sample")))
         return bg_exit_code(bg_fail(BG_E_USAGE, "perf-aa-resample",
                                     "needs --dir, --k >= 2, --draws >= 1, --unit process|sample"));
     cJSON *budgets = NULL;
@@ -146,9 +152,9 @@ int main(int argc, char **argv)
         }
         perf_set base = {0}, head = {0};
         for (long i = 0; i < k && st == BG_OK; i++) {
-            st = add_proc(&base, &p.proc[idx[i]], (size_t)reps);
+            st = add_proc(&base, &p.proc[idx[i]], (size_t)reps, 1.0);
             if (st == BG_OK)
-                st = add_proc(&head, &p.proc[idx[k + i]], (size_t)reps);
+                st = add_proc(&head, &p.proc[idx[k + i]], (size_t)reps, scale);
         }
         if (!strcmp(unit, "sample")) {
             perf_set_flatten(&base);
@@ -188,7 +194,8 @@ int main(int argc, char **argv)
     if (st != BG_OK)
         return bg_exit_code(st);
     printf("A/A resampling of %s: %zu processes, %ld draws of %ld vs %ld processes, %s repetitions "
-           "each, unit %s, seed %llu\n", dir, p.n, draws, k, k, reps ? "first R" : "all", unit, seed);
+           "each, unit %s, seed %llu, head x %g\n", dir, p.n, draws, k, k, reps ? "first R" : "all", unit,
+           seed, scale);
     if (reps)
         printf("  R = %ld\n", reps);
     for (size_t i = 0; i < nt; i++) {
