@@ -1,4 +1,5 @@
 # ci/common.sh — shared by ci/gate and ci/test (sourced, not run).
+# shellcheck shell=bash
 # Step headers with elapsed time, and configure+build of one build tree.
 
 BG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -12,3 +12,14 @@ add_library(bg::cjson UNKNOWN IMPORTED)
 set_target_properties(bg::cjson PROPERTIES
   IMPORTED_LOCATION "${BG_CJSON_LIBRARY}"
   INTERFACE_INCLUDE_DIRECTORIES "${BG_CJSON_INCLUDE_DIR}")
+
+#   bg::yaml   — libyaml (Debian libyaml-dev, Homebrew libyaml); optional: without
+#                it bg-workflow-lint (ci/lint) is not built.
+find_path(BG_YAML_INCLUDE_DIR yaml.h)
+find_library(BG_YAML_LIBRARY NAMES yaml)
+if(BG_YAML_INCLUDE_DIR AND BG_YAML_LIBRARY)
+  add_library(bg::yaml UNKNOWN IMPORTED)
+  set_target_properties(bg::yaml PROPERTIES
+    IMPORTED_LOCATION "${BG_YAML_LIBRARY}"
+    INTERFACE_INCLUDE_DIRECTORIES "${BG_YAML_INCLUDE_DIR}")
+endif()

@@ -57,11 +57,17 @@ function(bg_add_test)
            COMMAND ${runner} --checks "${BG_CHECKS_DIR}/${T_NAME}.jsonl" --suite ${T_SUITE}
                    --test ${T_NAME} --timeout ${T_TIMEOUT} -- ${exe} ${T_COMMAND})
   math(EXPR ctest_timeout "${T_TIMEOUT} + 30")
+  # user runners given to CMake (-DBG_X86_RUNNERS, BuildgateRunners.cmake) reach
+  # the tools that resolve them at run time; ';' escaped inside the list
+  set(user_runners "")
+  if(BG_X86_RUNNERS)
+    string(REPLACE ";" "\\;" user_runners "BG_X86_RUNNERS=${BG_X86_RUNNERS}")
+  endif()
   set_tests_properties(${T_NAME} PROPERTIES
     SKIP_RETURN_CODE 77
     TIMEOUT ${ctest_timeout}
     LABELS "${T_LABELS}"
-    ENVIRONMENT "BG_FIXTURES_DIR=${BG_FIXTURES_DIR};BG_SUITE=${T_SUITE};${T_ENVIRONMENT}")
+    ENVIRONMENT "BG_FIXTURES_DIR=${BG_FIXTURES_DIR};BG_SUITE=${T_SUITE};${user_runners};${T_ENVIRONMENT}")
   foreach(kind IN ITEMS SETUP REQUIRED CLEANUP)
     if(T_FIXTURES_${kind})
       set_tests_properties(${T_NAME} PROPERTIES FIXTURES_${kind} "${T_FIXTURES_${kind}}")

@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "buildgate/bg_json.h"
+#include "buildgate/bg_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,33 +12,11 @@
 bg_status bg_json_load(const char *path, const char *what, cJSON **out)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return bg_fail(BG_E_IO, what, "cannot open %s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        len += fread(buf + len, 1, cap - len - 1, f);
-        if (len < cap - 1)
-            break;
-        char *bigger = realloc(buf, cap * 2);
-        if (!bigger) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
-    }
-    int read_err = ferror(f);
-    fclose(f);
-    if (!buf)
-        return bg_fail(BG_E_NOMEM, what, "cannot read %s: out of memory", path);
-    if (read_err) {
-        free(buf);
-        return bg_fail(BG_E_IO, what, "cannot read %s", path);
-    }
-    buf[len] = '\0';
+    char *buf;
+    size_t len;
+    bg_status st = bg_file_read(path, what, &buf, &len);
+    if (st != BG_OK)
+        return st;
     const char *end = NULL;
     cJSON *doc = cJSON_ParseWithOpts(buf, &end, 1);
     if (!doc) {

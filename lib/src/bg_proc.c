@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -49,9 +50,11 @@ static int sink_add(sink *s, const char *p, size_t n)
     return 0;
 }
 
-static void child_exec(char *const argv[], char *const env[], int out_fd, int err_fd, int st_fd)
+static void child_exec(char *const argv[], char *const env[], int own_group, int out_fd, int err_fd,
+                       int st_fd)
 {
-    setpgid(0, 0);
+    if (own_group)
+        setpgid(0, 0);
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0)
         dup2(devnull, 0);
@@ -73,9 +76,25 @@ static void child_exec(char *const argv[], char *const env[], int out_fd, int er
     _exit(127);
 }
 
-bg_status bg_proc_run(char *const argv[], char *const env[], double timeout_s, size_t max_out,
-                      bg_proc_result *r)
+static double cpu_children(void)
 {
+    struct rusage ru;
+    if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
+        return 0;
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Sends sig to the child's group (or to the child alone with same_group). */
+static void signal_child(pid_t pid, int same_group, int sig)
+{
+    kill(same_group ? pid : -pid, sig);
+}
+
+bg_status bg_proc_spawn(char *const argv[], const bg_proc_opts *opts, bg_proc_result *r)
+{
+    static const bg_proc_opts none = {0};
+    const bg_proc_opts *o = opts ? opts : &none;
     memset(r, 0, sizeof *r);
     int po[2], pe[2], ps[2];
     if (pipe(po) != 0)
@@ -89,7 +108,7 @@ bg_status bg_proc_run(char *const argv[], char *const env[], double timeout_s, s
         return BG_E_IO;
     }
     fcntl(ps[1], F_SETFD, FD_CLOEXEC);
-    double t0 = now_s();
+    double t0 = now_s(), cpu0 = cpu_children();
     pid_t pid = fork();
     if (pid < 0) {
         close(po[0]), close(po[1]), close(pe[0]), close(pe[1]), close(ps[0]), close(ps[1]);
@@ -97,21 +116,28 @@ bg_status bg_proc_run(char *const argv[], char *const env[], double timeout_s, s
     }
     if (pid == 0) {
         close(po[0]), close(pe[0]), close(ps[0]);
-        child_exec(argv, env, po[1], pe[1], ps[1]);
+        child_exec(argv, o->env, !o->same_group, po[1], pe[1], ps[1]);
     }
-    setpgid(pid, pid);
+    if (!o->same_group)
+        setpgid(pid, pid);
     close(po[1]), close(pe[1]), close(ps[1]);
-    sink so = {.max = max_out}, se = {.max = 4096};
+    sink so = {.max = o->max_out ? o->max_out : (size_t)64 << 20}, se = {.max = o->max_err ? o->max_err : 4096};
     struct pollfd fds[2] = {{.fd = po[0], .events = POLLIN}, {.fd = pe[0], .events = POLLIN}};
     int open_fds = 2, nomem = 0;
+    double kill_at = 0; /* after SIGTERM: when SIGKILL follows */
     char buf[65536];
     while (open_fds > 0) {
-        double left = timeout_s - (now_s() - t0);
+        double deadline = kill_at > 0 ? kill_at : o->timeout_s > 0 ? t0 + o->timeout_s : 0;
+        double left = deadline > 0 ? deadline - now_s() : 1e9;
         if (left <= 0) {
+            if (kill_at > 0)
+                break; /* SIGKILL below */
             r->timed_out = 1;
-            break;
+            signal_child(pid, o->same_group, SIGTERM);
+            kill_at = now_s() + 2;
+            continue;
         }
-        int pr = poll(fds, 2, (int)(left * 1000) + 1);
+        int pr = poll(fds, 2, left > 3600 ? 3600 * 1000 : (int)(left * 1000) + 1);
         if (pr < 0 && errno == EINTR)
             continue;
         for (int i = 0; i < 2; i++) {
@@ -130,13 +156,14 @@ bg_status bg_proc_run(char *const argv[], char *const env[], double timeout_s, s
             break;
     }
     if (r->timed_out || so.overflow || nomem)
-        kill(-pid, SIGKILL);
+        signal_child(pid, o->same_group, SIGKILL);
     for (int i = 0; i < 2; i++)
         if (fds[i].fd >= 0)
             close(fds[i].fd);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    r->cpu_s = cpu_children() - cpu0;
     int exec_errno = 0;
     if (read(ps[0], &exec_errno, sizeof exec_errno) == (ssize_t)sizeof exec_errno) {
         r->spawn_failed = 1;
@@ -168,6 +195,13 @@ bg_status bg_proc_run(char *const argv[], char *const env[], double timeout_s, s
     return BG_OK;
 }
 
+bg_status bg_proc_run(char *const argv[], char *const env[], double timeout_s, size_t max_out,
+                      bg_proc_result *r)
+{
+    bg_proc_opts o = {.env = env, .timeout_s = timeout_s, .max_out = max_out};
+    return bg_proc_spawn(argv, &o, r);
+}
+
 void bg_proc_result_free(bg_proc_result *r)
 {
     free(r->out);
@@ -185,6 +219,24 @@ void bg_proc_describe(const bg_proc_result *r, double timeout_s, char *buf, size
         snprintf(buf, n, "killed by signal %d", r->sig);
     else
         snprintf(buf, n, "exit status %d", r->code);
+}
+
+void bg_proc_explain(const bg_proc_result *r, double timeout_s, char *buf, size_t n)
+{
+    bg_proc_describe(r, timeout_s, buf, n);
+    if (r->spawn_failed || !r->err)
+        return;
+    const char *line = r->err;
+    while (*line == '\n' || *line == '\r')
+        line++;
+    size_t len = strcspn(line, "\r\n"), used = strlen(buf);
+    if (len > 0 && used + 3 < n)
+        snprintf(buf + used, n - used, ": %.*s", (int)len, line);
+}
+
+int bg_proc_ok(const bg_proc_result *r)
+{
+    return !r->spawn_failed && !r->timed_out && r->exited && r->code == 0;
 }
 
 bg_status bg_proc_which(const char *name, char *buf, size_t n)

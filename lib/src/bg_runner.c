@@ -1,3 +1,4 @@
+/* bg_runner.c — the runner registry (bg_runner.h, bg_runners.def). */
 #define _POSIX_C_SOURCE 200809L
 #include "buildgate/bg_runner.h"
 
@@ -10,24 +11,207 @@
 #include "buildgate/bg_cpu.h"
 #include "buildgate/bg_proc.h"
 
+#ifndef BG_RUNNER_DIR_DEFAULT
+#define BG_RUNNER_DIR_DEFAULT "build/cache/runners"
+#endif
 
-static bg_status push(bg_runner *r, const char *word)
+#define MAX_ROWS 64
+
+static const bg_runner_row builtin[] = {
+#define BG_RUNNER(name, guest, hosts, programs, args, env, version, known, traits) \
+    {name, guest, hosts, programs, args, env, version, known, traits},
+#include "buildgate/bg_runners.def"
+#undef BG_RUNNER
+};
+#define NBUILTIN (sizeof builtin / sizeof builtin[0])
+
+/* ---- BG_X86_RUNNERS, parsed once ---------------------------------------- */
+
+static struct {
+    int parsed;
+    bg_status st;
+    char why[300];
+    bg_runner_row rows[MAX_ROWS];
+    size_t count;
+    char *text; /* the copy the user rows point into */
+} reg;
+
+static int valid_name(const char *s)
 {
-    if (r->argc >= BG_RUNNER_MAX_ARGS)
-        return BG_E_USAGE;
-    r->argv[r->argc] = strdup(word);
-    if (!r->argv[r->argc])
+    size_t n = strlen(s);
+    if (n == 0 || n > 31)
+        return 0;
+    for (; *s; s++)
+        if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '_' || *s == '-'))
+            return 0;
+    return 1;
+}
+
+/* Splits s into words (spaces; '...' quotes) in place; -1 on an unterminated
+ * quote or more than max words. */
+static int split_words(char *s, char **w, int max)
+{
+    int n = 0;
+    char *o = s;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        if (n >= max)
+            return -1;
+        w[n++] = o;
+        while (*s && *s != ' ') {
+            if (*s == '\'') {
+                char *q = strchr(s + 1, '\'');
+                if (!q)
+                    return -1;
+                memmove(o, s + 1, (size_t)(q - s - 1));
+                o += q - s - 1;
+                s = q + 1;
+            } else {
+                *o++ = *s++;
+            }
+        }
+        if (*s)
+            s++;
+        *o++ = '\0';
+    }
+    return n;
+}
+
+static const bg_runner_row *find_row(const char *name)
+{
+    for (size_t i = 0; i < reg.count; i++)
+        if (strcmp(reg.rows[i].name, name) == 0)
+            return &reg.rows[i];
+    return NULL;
+}
+
+static bg_status reject(const char *entry, const char *why)
+{
+    snprintf(reg.why, sizeof reg.why, "BG_X86_RUNNERS entry '%.80s': %s", entry, why);
+    return BG_E_USAGE;
+}
+
+/* Fills reg: the built-in rows, then the user entries. */
+static bg_status parse_registry(void)
+{
+    reg.count = 0;
+    for (size_t i = 0; i < NBUILTIN; i++)
+        reg.rows[reg.count++] = builtin[i];
+    const char *spec = getenv("BG_X86_RUNNERS");
+    if (!spec || !*spec)
+        return BG_OK;
+    reg.text = strdup(spec);
+    if (!reg.text)
         return BG_E_NOMEM;
-    r->argv[++r->argc] = NULL;
+    char *save = NULL;
+    for (char *ent = strtok_r(reg.text, ";", &save); ent; ent = strtok_r(NULL, ";", &save)) {
+        while (*ent == ' ')
+            ent++;
+        if (!*ent)
+            continue; /* "a=x;" : nothing between the separators */
+        char *eq = strchr(ent, '=');
+        if (!eq)
+            return reject(ent, "want name=command");
+        *eq = '\0';
+        char *name = ent, *cmd = eq + 1;
+        if (!valid_name(name))
+            return reject(name, "the name must be 1-31 of [a-z0-9_-]");
+        if (find_row(name))
+            return reject(name, "the name is already taken (a built-in runner or an earlier entry)");
+        char copy[1024], *w[BG_RUNNER_MAX_ARGS];
+        snprintf(copy, sizeof copy, "%s", cmd);
+        int nw = split_words(copy, w, BG_RUNNER_MAX_ARGS);
+        if (nw < 0)
+            return reject(name, "an unterminated quote or more than 16 words");
+        if (nw == 0)
+            return reject(name, "empty command");
+        if (reg.count >= MAX_ROWS)
+            return reject(name, "too many runners");
+        reg.rows[reg.count++] = (bg_runner_row){name, "x86_64", "any", "", cmd, "", "", "", "user"};
+    }
     return BG_OK;
 }
 
-/* First line of `tool --version` into r->version ("" on failure). */
-static void version_of(bg_runner *r, const char *tool, const char *flag)
+bg_status bg_runner_rows(const bg_runner_row **rows, size_t *count, char *why, unsigned n)
 {
-    char *argv[] = {(char *)tool, (char *)flag, NULL};
+    if (!reg.parsed) {
+        reg.parsed = 1;
+        reg.st = parse_registry();
+    }
+    if (reg.st != BG_OK) {
+        snprintf(why, n, "%s", reg.st == BG_E_NOMEM ? "out of memory" : reg.why);
+        return reg.st;
+    }
+    *rows = reg.rows;
+    *count = reg.count;
+    return BG_OK;
+}
+
+/* ---- resolving one row --------------------------------------------------- */
+
+static bg_status push(char **v, int *c, int max, const char *word)
+{
+    if (*c >= max)
+        return BG_E_USAGE;
+    v[*c] = strdup(word);
+    if (!v[*c])
+        return BG_E_NOMEM;
+    v[++*c] = NULL;
+    return BG_OK;
+}
+
+/* s with every {dir} replaced by the runner directory, into out[n]. */
+static void expand_dir(const char *s, char *out, size_t n)
+{
+    const char *dir = getenv("BG_RUNNER_DIR");
+    if (!dir || !*dir)
+        dir = BG_RUNNER_DIR_DEFAULT;
+    size_t k = 0;
+    while (*s && k + 1 < n) {
+        if (strncmp(s, "{dir}", 5) == 0) {
+            k += (size_t)snprintf(out + k, n - k, "%s", dir);
+            if (k >= n)
+                k = n - 1;
+            s += 5;
+        } else {
+            out[k++] = *s++;
+        }
+    }
+    out[k] = '\0';
+}
+
+/* Space-separated words of s ({dir} expanded) pushed onto v. */
+static bg_status push_words(char **v, int *c, int max, const char *s, int quoted)
+{
+    char copy[1024], *w[BG_RUNNER_MAX_ARGS + 1], word[1024];
+    snprintf(copy, sizeof copy, "%s", s);
+    int nw = quoted ? split_words(copy, w, BG_RUNNER_MAX_ARGS) : 0;
+    if (!quoted) {
+        char *save = NULL;
+        for (char *t = strtok_r(copy, " ", &save); t && nw <= BG_RUNNER_MAX_ARGS;
+             t = strtok_r(NULL, " ", &save))
+            w[nw++] = t;
+    }
+    if (nw < 0 || nw > BG_RUNNER_MAX_ARGS)
+        return BG_E_USAGE;
+    for (int i = 0; i < nw; i++) {
+        expand_dir(w[i], word, sizeof word);
+        bg_status st = push(v, c, max, word);
+        if (st != BG_OK)
+            return st;
+    }
+    return BG_OK;
+}
+
+/* First line of `argv` (run with r's env) into r->version ("" on failure). */
+static void version_of(bg_runner *r, char *const argv[])
+{
+    bg_proc_opts o = {.env = r->env, .timeout_s = 10, .max_out = 1 << 16};
     bg_proc_result pr;
-    if (bg_proc_run(argv, NULL, 10, 1 << 16, &pr) != BG_OK)
+    if (bg_proc_spawn(argv, &o, &pr) != BG_OK)
         return;
     const char *src = pr.out_len ? pr.out : pr.err;
     size_t len = strcspn(src, "\n");
@@ -36,129 +220,167 @@ static void version_of(bg_runner *r, const char *tool, const char *flag)
     bg_proc_result_free(&pr);
 }
 
-/* Finds the first of the candidates in PATH and makes it the prefix. */
-static bg_status tool_prefix(bg_runner *r, const char *const *cands, int nc, char *why, unsigned n)
+static void read_version(bg_runner *r, const bg_runner_row *row)
 {
-    char path[4096];
-    for (int i = 0; i < nc; i++) {
-        if (bg_proc_which(cands[i], path, sizeof path) == BG_OK) {
-            version_of(r, path, "--version");
-            return push(r, path);
-        }
-    }
-    snprintf(why, n, "runner '%s' is not installed: '%s' not found in PATH", r->name, cands[0]);
-    return BG_E_UNSUPPORTED;
-}
-
-/* BG_X86_RUNNERS lookup: 1 found (prefix filled), 0 not listed, <0 error. */
-static int user_runner(bg_runner *r, const char *name, char *why, unsigned n)
-{
-    const char *spec = getenv("BG_X86_RUNNERS");
-    if (!spec || !*spec)
-        return 0;
-    char *copy = strdup(spec);
-    if (!copy)
-        return BG_E_NOMEM;
-    int found = 0;
-    char *save = NULL;
-    for (char *ent = strtok_r(copy, ";", &save); ent && !found; ent = strtok_r(NULL, ";", &save)) {
-        char *eq = strchr(ent, '=');
-        while (*ent == ' ')
-            ent++;
-        if (!eq || (size_t)(eq - ent) != strlen(name) || strncmp(ent, name, strlen(name)) != 0)
-            continue;
-        found = 1;
-        char *save2 = NULL;
-        for (char *w = strtok_r(eq + 1, " ", &save2); w; w = strtok_r(NULL, " ", &save2)) {
-            if (push(r, w) != BG_OK) {
-                snprintf(why, n, "BG_X86_RUNNERS entry '%s' has more than %d words", name,
-                         BG_RUNNER_MAX_ARGS);
-                free(copy);
-                return BG_E_USAGE;
-            }
-        }
-        if (r->argc == 0) {
-            snprintf(why, n, "BG_X86_RUNNERS entry '%s' has an empty command", name);
-            free(copy);
-            return BG_E_USAGE;
-        }
-    }
-    free(copy);
-    if (found) {
-        char path[4096];
-        if (bg_proc_which(r->argv[0], path, sizeof path) != BG_OK) {
-            snprintf(why, n, "runner '%s' (BG_X86_RUNNERS) command '%s' not found or not executable",
-                     name, r->argv[0]);
-            return BG_E_UNSUPPORTED;
-        }
-        snprintf(r->version, sizeof r->version, "user command");
-    }
-    return found;
-}
-
-bg_status bg_runner_resolve(const char *name, bg_runner *r, char *why, unsigned n)
-{
-    memset(r, 0, sizeof *r);
-    snprintf(r->name, sizeof r->name, "%s", name);
-    if (strcmp(name, "native") == 0) {
-        if (strcmp(bg_cpu_arch(), "x86_64") != 0) {
-            snprintf(why, n, "runner 'native' needs an x86-64 host (this one is %s)", bg_cpu_arch());
-            return BG_E_UNSUPPORTED;
-        }
+    if (row->version[0] == '\0')
+        return;
+    if (strcmp(row->version, "uname") == 0) {
         struct utsname u;
         if (uname(&u) == 0)
             snprintf(r->version, sizeof r->version, "%s %s", u.sysname, u.release);
+        return;
+    }
+    char *argv[BG_RUNNER_MAX_ARGS + 2] = {NULL};
+    int c = 0;
+    if (row->version[0] == '-' && r->argc > 0)
+        push(argv, &c, BG_RUNNER_MAX_ARGS + 1, r->argv[0]);
+    if (push_words(argv, &c, BG_RUNNER_MAX_ARGS + 1, row->version, 0) == BG_OK)
+        version_of(r, argv);
+    for (int i = 0; i < c; i++)
+        free(argv[i]);
+}
+
+static const char *arch_label(const char *a)
+{
+    return strcmp(a, "x86_64") == 0 ? "x86-64" : a;
+}
+
+/* The row's host constraint; BG_E_UNSUPPORTED with why when not met. */
+static bg_status check_host(const bg_runner_row *row, char *why, unsigned n)
+{
+    const char *host = bg_cpu_arch();
+    if (strcmp(row->hosts, "any") == 0)
         return BG_OK;
+    if (strcmp(row->hosts, "macos-rosetta") == 0) {
+#if defined(__APPLE__)
+        /* Rosetta 2 is usable when `arch -x86_64` can start an x86-64 program */
+        char *argv[] = {"/usr/bin/arch", "-x86_64", "/usr/bin/true", NULL};
+        bg_proc_result pr;
+        bg_proc_opts o = {.timeout_s = 30};
+        int ok = 0;
+        if (bg_proc_spawn(argv, &o, &pr) == BG_OK) {
+            ok = bg_proc_ok(&pr);
+            bg_proc_result_free(&pr);
+        }
+        if (ok)
+            return BG_OK;
+        snprintf(why, n, "runner '%s': Rosetta 2 is not installed (softwareupdate --install-rosetta)",
+                 row->name);
+#else
+        snprintf(why, n, "runner '%s' exists only on macOS (arm64 with Rosetta 2)", row->name);
+#endif
+        return BG_E_UNSUPPORTED;
     }
-    if (strcmp(name, "qemu-x86_64") == 0) {
-        static const char *const c[] = {"qemu-x86_64", "qemu-x86_64-static"};
-        return tool_prefix(r, c, 2, why, n);
+    if (strcmp(row->hosts, host) == 0)
+        return BG_OK;
+    snprintf(why, n, "runner '%s' needs an %s host for an %s guest (this one is %s)", row->name,
+             arch_label(row->hosts), arch_label(row->guest), host);
+    return BG_E_UNSUPPORTED;
+}
+
+/* The first candidate program found becomes argv[0]. */
+static bg_status find_program(bg_runner *r, const bg_runner_row *row, char *why, unsigned n)
+{
+    char copy[1024], cand[1024], path[4096], *save = NULL;
+    snprintf(copy, sizeof copy, "%s", row->programs);
+    const char *first = NULL;
+    for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        expand_dir(t, cand, sizeof cand);
+        if (!first)
+            first = t;
+        if (bg_proc_which(cand, path, sizeof path) == BG_OK)
+            return push(r->argv, &r->argc, BG_RUNNER_MAX_ARGS, path);
     }
-    if (strcmp(name, "valgrind") == 0) {
-        static const char *const c[] = {"valgrind"};
-        if (strcmp(bg_cpu_arch(), "x86_64") != 0) {
-            /* valgrind runs programs of its own host's architecture only */
-            snprintf(why, n, "runner 'valgrind' needs an x86-64 host for an x86-64 guest (this one is %s)",
-                     bg_cpu_arch());
+    if (!first)
+        return BG_OK; /* no program: native */
+    expand_dir(first, cand, sizeof cand);
+    snprintf(why, n, "runner '%s' is not installed: '%s' not found%s", r->name, cand,
+             strchr(cand, '/') ? "" : " in PATH");
+    return BG_E_UNSUPPORTED;
+}
+
+static bg_status resolve_row(const bg_runner_row *row, const char *guest, bg_runner *r, char *why,
+                             unsigned n)
+{
+    const char *host = bg_cpu_arch();
+    const char *own = strcmp(row->guest, "host") == 0 ? host : row->guest;
+    snprintf(r->guest, sizeof r->guest, "%s", own);
+    if (*row->known)
+        snprintf(r->known, sizeof r->known, "%s", row->known);
+    else
+        snprintf(r->known, sizeof r->known, "%.58s.tsv", row->name);
+    snprintf(r->traits, sizeof r->traits, "%s", row->traits);
+    r->user = strcmp(row->traits, "user") == 0;
+    if (guest && strcmp(guest, own) != 0) {
+        if (strcmp(row->guest, "host") == 0)
+            snprintf(why, n, "runner '%s' needs an %s host (this one is %s)", row->name,
+                     arch_label(guest), host);
+        else
+            snprintf(why, n, "runner '%s' runs %s programs, not %s", row->name, arch_label(own),
+                     arch_label(guest));
+        return BG_E_UNSUPPORTED;
+    }
+    bg_status st = check_host(row, why, n);
+    if (st != BG_OK)
+        return st;
+    if (r->user) {
+        if ((st = push_words(r->argv, &r->argc, BG_RUNNER_MAX_ARGS, row->args, 1)) != BG_OK)
+            return st;
+        char path[4096];
+        if (bg_proc_which(r->argv[0], path, sizeof path) != BG_OK) {
+            snprintf(why, n, "runner '%s' (BG_X86_RUNNERS) command '%s' not found or not executable",
+                     r->name, r->argv[0]);
             return BG_E_UNSUPPORTED;
         }
-        bg_status st = tool_prefix(r, c, 1, why, n);
-        if (st == BG_OK)
-            st = push(r, "--tool=none");
-        if (st == BG_OK)
-            st = push(r, "-q");
-        if (st == BG_OK)
-            st = push(r, "--trace-children=yes");
-        return st;
-    }
-    if (strcmp(name, "rosetta") == 0) {
-#if defined(__APPLE__)
-        bg_status st = push(r, "/usr/bin/arch");
-        if (st == BG_OK)
-            st = push(r, "-x86_64");
-        version_of(r, "sw_vers", "-productVersion");
-        return st;
-#else
-        snprintf(why, n, "runner 'rosetta' exists only on macOS (arm64 with Rosetta 2)");
-        return BG_E_UNSUPPORTED;
-#endif
-    }
-    if (strcmp(name, "fex") == 0) {
-        static const char *const c[] = {"FEXInterpreter", "FEXLoader"};
-        return tool_prefix(r, c, 2, why, n);
-    }
-    if (strcmp(name, "box64") == 0) {
-        static const char *const c[] = {"box64"};
-        return tool_prefix(r, c, 1, why, n);
-    }
-    int u = user_runner(r, name, why, n);
-    if (u > 0)
+        snprintf(r->version, sizeof r->version, "user command");
         return BG_OK;
-    if (u < 0)
-        return (bg_status)u;
-    snprintf(why, n, "unknown runner '%s': known are native, qemu-x86_64, valgrind, rosetta, fex, "
-             "box64, or a name listed in BG_X86_RUNNERS", name);
+    }
+    if ((st = find_program(r, row, why, n)) != BG_OK)
+        return st;
+    if ((st = push_words(r->argv, &r->argc, BG_RUNNER_MAX_ARGS, row->args, 0)) != BG_OK ||
+        (st = push_words(r->env, &(int){0}, BG_RUNNER_MAX_ENV, row->env, 0)) != BG_OK) {
+        snprintf(why, n, "runner '%s': its registry row has too many words", r->name);
+        return st;
+    }
+    read_version(r, row);
+    return BG_OK;
+}
+
+bg_status bg_runner_resolve(const char *name, const char *guest, bg_runner *r, char *why,
+                            unsigned n)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    const bg_runner_row *rows = NULL;
+    size_t count = 0;
+    bg_status st = bg_runner_rows(&rows, &count, why, n);
+    if (st != BG_OK)
+        return st;
+    for (size_t i = 0; i < count; i++) {
+        if (strcmp(rows[i].name, name) != 0)
+            continue;
+        st = resolve_row(&rows[i], guest, r, why, n);
+        if (st != BG_OK)
+            bg_runner_free(r);
+        return st;
+    }
+    char known[512] = "";
+    for (size_t i = 0; i < NBUILTIN; i++) {
+        size_t k = strlen(known);
+        snprintf(known + k, sizeof known - k, "%s%s", k ? ", " : "", rows[i].name);
+    }
+    snprintf(why, n, "unknown runner '%s': known are %s, or a name listed in BG_X86_RUNNERS", name,
+             known);
     return BG_E_USAGE;
+}
+
+int bg_runner_has_trait(const bg_runner *r, const char *trait)
+{
+    size_t len = strlen(trait);
+    for (const char *p = r->traits; (p = strstr(p, trait)) != NULL; p += len)
+        if ((p == r->traits || p[-1] == ' ') && (p[len] == '\0' || p[len] == ' '))
+            return 1;
+    return 0;
 }
 
 bg_status bg_runner_argv(const bg_runner *r, char *const guest[], char **out, unsigned cap)
@@ -182,8 +404,11 @@ void bg_runner_free(bg_runner *r)
 {
     for (int i = 0; i < r->argc; i++)
         free(r->argv[i]);
+    for (int i = 0; r->env[i]; i++)
+        free(r->env[i]);
     r->argc = 0;
     r->argv[0] = NULL;
+    r->env[0] = NULL;
 }
 
 int bg_version_parse(const char *s, int v[3])

@@ -43,17 +43,15 @@ elseif(BG_MO_ARM64_PROBE)
   bg_mo_selftest(NAME qemu-aarch64.mutant-tso-relaxed.MP EXIT 0
     CHECK .power VERDICT inconclusive CONTAINS "not seen in" "needs arm64 hardware"
     COMMAND litmus-check --test MP --model tso --mutant tso-relaxed --runner qemu-aarch64
-            --arch arm64 --probe ${BG_MO_ARM64_PROBE} --iterations 200000
-            -- ${BG_QEMU_AARCH64})
+            --arch arm64 --probe ${BG_MO_ARM64_PROBE} --iterations 200000)
 endif()
 
 # 3. valgrind serialises threads: the power check is inconclusive and says so.
-if(BG_VALGRIND)
+if(BG_RUNNER_valgrind_OK)
   bg_mo_selftest(NAME valgrind.power.SB EXIT 0
     CHECK .power VERDICT inconclusive CONTAINS "not seen in" "valgrind serialises threads"
     COMMAND litmus-check --test SB --model plain --runner valgrind --arch x86_64
-            --probe ${probe} --iterations 20000 --sync none
-            -- ${BG_VALGRIND} -q --fair-sched=yes)
+            --probe ${probe} --iterations 20000 --sync none)
 endif()
 
 # 4. Bad input: one line, a distinct exit (2 usage, 5 fixture).
@@ -89,15 +87,19 @@ bg_mo_selftest(NAME input.corrupt-fixture EXIT 5
           $<TARGET_FILE:litmus-check> --test SB --model plain --runner native --probe ${probe}
           --iterations 1000)
 
-# 6. A runner that hangs is killed at --timeout; one that crashes is named.
+# 6. A runner that hangs is killed at --timeout; one that crashes is named
+#    (user runners of BG_X86_RUNNERS, resolved by the registry like any other;
+#    x86-64 guests by definition: the probe is never started).
 bg_mo_selftest(NAME runner.hang EXIT 1
   CHECK .probe VERDICT fail CONTAINS "timed out after 2 s" "under runner hang"
-  COMMAND litmus-check --test SB --model plain --runner hang --probe ${probe} --timeout 2
-          -- sh -c "sleep 60" --)
+  COMMAND env "BG_X86_RUNNERS=hang=sh -c 'sleep 60' --"
+          $<TARGET_FILE:litmus-check> --test SB --model plain --runner hang --arch x86_64
+          --probe ${probe} --timeout 2)
 bg_mo_selftest(NAME runner.crash EXIT 1
   CHECK .probe VERDICT fail CONTAINS "killed by signal 11" "under runner crash"
-  COMMAND litmus-check --test SB --model plain --runner crash --probe ${probe}
-          -- sh -c "kill -SEGV $$" --)
+  COMMAND env "BG_X86_RUNNERS=crash=sh -c 'kill -SEGV $$' --"
+          $<TARGET_FILE:litmus-check> --test SB --model plain --runner crash --arch x86_64
+          --probe ${probe})
 
 # 7. A known deviation that no longer shows (the fixture's qemu-aarch64 entry
 #    moved onto the native runner, where seq_cst SB is never relaxed) is an

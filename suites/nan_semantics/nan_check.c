@@ -34,8 +34,8 @@ static const char usage_text[] =
     "\n"
     "Runs the NaN probe under one runner in one context and checks every record\n"
     "against the golden fixture and the OS's context rule.\n"
-    "  --runner R         a runner of bg_runner.h (native, qemu-x86_64, valgrind,\n"
-    "                     rosetta, fex, box64, or a BG_X86_RUNNERS name)\n"
+    "  --runner R         a runner of x86-64 programs in the runner registry\n"
+    "                     (`bg-runner --list`, or a BG_X86_RUNNERS name)\n"
     "  --context C        a context of docs/nan_semantics.md, as listed by\n"
     "                     nan-probe --help\n"
     "  --probe PATH       the x86-64 guest nan-probe; \"none:<why>\" means it could\n"
@@ -43,7 +43,8 @@ static const char usage_text[] =
     "  --modes base|all   MXCSR modes of the main_thread context (default base)\n"
     "  --fixtures DIR     fixtures root (default $BG_FIXTURES_DIR); the fixture is\n"
     "                     DIR/nan_semantics/golden-x86_64.json, known deviations\n"
-    "                     DIR/nan_semantics/known/<runner>.tsv\n"
+    "                     DIR/nan_semantics/known/<the runner's known file>\n"
+    "                     (bg-runner --resolve R: usually <runner>.tsv)\n"
     "  --timeout SECONDS  wall-clock limit of the probe run (default 120 s)\n"
     "  --write-fixture    record the golden fixture from a native run of the probe\n"
     "                     (main_thread, all modes) instead of checking\n"
@@ -332,7 +333,7 @@ static cJSON *run_probe(const bg_runner *rn, const opts *o, const char *context,
     char *argv[BG_RUNNER_MAX_ARGS + 8];
     bg_runner_argv(rn, guest, argv, sizeof argv / sizeof argv[0]);
     bg_proc_result pr;
-    bg_status st = bg_proc_run(argv, NULL, o->timeout, (size_t)256 << 20, &pr);
+    bg_status st = bg_proc_run(argv, rn->env, o->timeout, (size_t)256 << 20, &pr);
     if (st != BG_OK) {
         add_simple(gs, "probe-failed", st == BG_E_TARGET ? "output over 256 MiB" : "cannot start",
                    rn->name, "JSON document", bg_status_name(st));
@@ -364,7 +365,7 @@ static int write_fixture(const opts *o, const char *path, int argc, char **argv)
 {
     char why[300];
     bg_runner rn;
-    bg_status st = bg_runner_resolve("native", &rn, why, sizeof why);
+    bg_status st = bg_runner_resolve("native", "x86_64", &rn, why, sizeof why);
     if (st != BG_OK)
         return bg_exit_code(bg_fail(st, "nan-check", "--write-fixture: %s", why));
     nan_groups gs = {0};
@@ -462,7 +463,7 @@ int main(int argc, char **argv)
     }
     char why[300];
     bg_runner rn;
-    bg_status st = bg_runner_resolve(o.runner, &rn, why, sizeof why);
+    bg_status st = bg_runner_resolve(o.runner, "x86_64", &rn, why, sizeof why);
     if (st == BG_E_USAGE || st == BG_E_NOMEM)
         return bg_exit_code(bg_fail(st, "nan-check", "%s", why));
     bg_checks *c = bg_checks_open("nan_semantics");
@@ -498,7 +499,7 @@ int main(int argc, char **argv)
         return bg_checks_fail_stored(c, stored, "a valid golden fixture (docs/nan_semantics.md)", st);
     }
     nan_known kd;
-    if ((st = nan_known_load(known_dir, o.runner, rn.version, o.context, &kd)) != BG_OK) {
+    if ((st = nan_known_load(known_dir, rn.known, rn.version, o.context, &kd)) != BG_OK) {
         nan_fixture_free(&fx);
         bg_runner_free(&rn);
         snprintf(stored, sizeof stored, "%s.known", ri.test);

@@ -62,11 +62,14 @@ static int contexts_known(const char *patterns)
     return 1;
 }
 
-bg_status nan_known_load(const char *dir, const char *runner, const char *version,
+bg_status nan_known_load(const char *dir, const char *file, const char *version,
                          const char *context, nan_known *kd)
 {
     memset(kd, 0, sizeof *kd);
-    snprintf(kd->path, sizeof kd->path, "%s/%s.tsv", dir, runner);
+    snprintf(kd->path, sizeof kd->path, "%s/%s", dir, file);
+    /* the runner column names the file's tool: its name without .tsv */
+    const char *dot = strrchr(file, '.');
+    size_t stem = dot ? (size_t)(dot - file) : strlen(file);
     FILE *f = fopen(kd->path, "r");
     if (!f)
         return errno == ENOENT ? BG_OK
@@ -97,7 +100,7 @@ bg_status nan_known_load(const char *dir, const char *runner, const char *versio
             st = bad(kd->path, lineno, "needs 6 tab-separated columns: runner versions contexts rule detail reference");
             break;
         }
-        if (strcmp(col[0], runner) != 0) {
+        if (strlen(col[0]) != stem || strncmp(col[0], file, stem) != 0) {
             st = bad(kd->path, lineno, "runner column differs from the file's runner");
             break;
         }

@@ -1,8 +1,10 @@
-/* nan_known.h — known deviations: fixtures/nan_semantics/known/<runner>.tsv.
+/* nan_known.h — known deviations: fixtures/nan_semantics/known/<file>.tsv (the
+ * runner's known-deviation file in the runner registry, bg_runners.def).
  *
  * One deviation per line, tab-separated, '#' starts a comment line:
  *   runner  versions  contexts  rule  detail  reference
- *   runner    the runner name (must equal the file's name without .tsv)
+ *   runner    the file's name without .tsv (the tool: rows of the runner
+ *             registry sharing the file tell their lines apart by versions)
  *   versions  "*" or constraints on the runner's version, e.g. ">=7.2,<7.3"
  *             (bg_version_in_range)
  *   contexts  comma-separated fnmatch(3) patterns on the context name
@@ -30,11 +32,12 @@ typedef struct nan_known {
     int n;
 } nan_known;
 
-/* Reads <dir>/<runner>.tsv keeping the lines that apply to runner version
- * `version` and context `context`.  A missing file is an empty list.  A
+/* Reads <dir>/<file> (the runner's known-deviation file, bg_runner.known:
+ * <runner>.tsv, or one shared by rows of the same tool) keeping the lines
+ * that apply to runner version `version` and context `context`.  A missing file is an empty list.  A
  * malformed line: one error line "buildgate: nan-check: known deviations
  * <path>:<line>: <why>" and BG_E_FIXTURE. */
-bg_status nan_known_load(const char *dir, const char *runner, const char *version,
+bg_status nan_known_load(const char *dir, const char *file, const char *version,
                          const char *context, nan_known *kd);
 
 /* The first applicable line matching rule + detail, or NULL. */

@@ -36,6 +36,7 @@
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_json.h"
 #include "buildgate/bg_proc.h"
+#include "buildgate/bg_runner.h"
 
 typedef struct ctx {
     const char *check, *probe, *fixtures, *work, *runners;
@@ -288,12 +289,15 @@ static int scenario(ctx *c, const char *name, result *res)
                 return -1;
         }
         char *args[] = {"--runner", (char *)runner, "--context", "main_thread", "--probe", probe_arg, NULL};
-        char qpath[1024];
-        if (removed && bg_proc_which("qemu-x86_64", qpath, sizeof qpath) != BG_OK) {
+        bg_runner qr;
+        char why[300];
+        if (removed && bg_runner_resolve(runner, "x86_64", &qr, why, sizeof why) != BG_OK) {
             res->v = BG_SKIP;
-            snprintf(res->obs, sizeof res->obs, "qemu-x86_64 is not installed");
+            snprintf(res->obs, sizeof res->obs, "%s", why);
             return 0;
         }
+        if (removed)
+            bg_runner_free(&qr);
         o = run_check(c, args, NULL);
         if (removed)
             expect_group(res, &o, 1, "fail", rule, detail);

@@ -2,15 +2,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "perf_run.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include "buildgate/bg_proc.h"
 
 int perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, double min_time,
                    const char *out)
@@ -35,44 +32,33 @@ int perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, double min
         argv[k++] = cmd->args[i];
     argv[k] = NULL;
     unlink(out);
-    pid_t pid = fork();
-    if (pid < 0)
-        return bg_fail(BG_E_IO, "bg-perf", "cannot fork: %s", strerror(errno));
-    if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        for (int i = 0; cmd->env && cmd->env[i]; i++) {
-            char kv[512];
-            snprintf(kv, sizeof kv, "%s", cmd->env[i]);
-            char *eq = strchr(kv, '=');
-            if (eq) {
-                *eq = 0;
-                setenv(kv, eq + 1, 1);
-            }
-        }
-        execvp(argv[0], (char *const *)argv);
-        fprintf(stderr, "buildgate: bg-perf: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
+    /* bg_proc (the lib's one child-process module): no timeout (bg-run's is
+       the backstop; same_group so it takes the child along), output kept in
+       memory, then appended to the log */
+    bg_proc_opts po = {.env = (char *const *)cmd->env, .max_err = (size_t)64 << 20, .same_group = 1};
+    bg_proc_result pr;
+    bg_status st = bg_proc_spawn((char *const *)argv, &po, &pr);
+    if (st != BG_OK)
+        return bg_fail(st == BG_E_TARGET ? BG_E_TARGET : BG_E_IO, "bg-perf", "cannot run %s: %s",
+                       argv[0], st == BG_E_TARGET ? "output over 64 MiB" : bg_status_name(st));
+    FILE *lf = fopen(log, "a");
+    if (lf) {
+        fwrite(pr.out, 1, pr.out_len, lf);
+        fwrite(pr.err, 1, pr.err_len, lf);
+        fclose(lf);
     }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return bg_fail(BG_E_IO, "bg-perf", "waitpid: %s", strerror(errno));
-    if (WIFSIGNALED(status))
-        return bg_fail(BG_E_TARGET, "bg-perf", "%s killed by signal %d (log: %s)", cmd->exe,
-                       WTERMSIG(status), log);
-    int rc = WEXITSTATUS(status);
-    if (rc == 127)
-        return bg_fail(BG_E_IO, "bg-perf", "cannot run %s (log: %s)", argv[0], log);
+    char how[600];
+    bg_proc_explain(&pr, 0, how, sizeof how);
+    int spawn_failed = pr.spawn_failed, signaled = pr.signaled, rc = pr.code;
+    bg_proc_result_free(&pr);
+    if (spawn_failed)
+        return bg_fail(BG_E_IO, "bg-perf", "%s (log: %s)", how, log);
+    if (signaled)
+        return bg_fail(BG_E_TARGET, "bg-perf", "%s %s (log: %s)", cmd->exe, how, log);
     if (rc == 7)
         return PERF_RUN_BENCH_ERROR; /* silent: the caller reads <out> to name the benchmark */
     if (rc != 0)
-        return bg_fail(BG_E_TARGET, "bg-perf", "%s exited with status %d (log: %s)", cmd->exe, rc,
-                       log);
+        return bg_fail(BG_E_TARGET, "bg-perf", "%s %s (log: %s)", cmd->exe, how, log);
     return BG_OK;
 }
 

@@ -2,106 +2,65 @@
  * runner against a reference runner (seed 003's method).
  * Usage, method, checks, exit codes: usage_text below (`bg-xratio --help`).
  */
-#define _DEFAULT_SOURCE
-#include <errno.h>
-#include <fcntl.h>
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/time.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_help.h"
+#include "buildgate/bg_proc.h"
+#include "buildgate/bg_runner.h"
 #include "buildgate/bg_stats.h"
 
-#define MAX_ARGS 16
-
-typedef struct runner {
-    const char *name;
-    char buf[256];
-    char *argv[MAX_ARGS];
-    int argc;
-} runner;
-
-static void runner_parse(runner *r, const char *cmd)
-{
-    r->name = cmd;
-    r->argc = 0;
-    if (strcmp(cmd, "native") == 0)
-        return;
-    snprintf(r->buf, sizeof r->buf, "%s", cmd);
-    for (char *t = strtok(r->buf, " "); t && r->argc < MAX_ARGS - 4; t = strtok(NULL, " "))
-        r->argv[r->argc++] = t;
-}
-
-/* Runs runner + guest + kernel + n; CPU seconds into *t, stdout into out[cap].
- * Returns 0, or -1 when it could not run / exited non-zero. */
-static int run_once(const runner *r, const char *guest, const char *kernel, unsigned long long n,
-                    double *t, char *out, size_t cap)
+/* Runs runner + guest + kernel + n with a timeout; CPU seconds into *t,
+ * stdout into out[cap].  Returns 0, or -1 with why[wn] ("exit status 1:
+ * <stderr's first line>") when it could not run or did not exit 0. */
+static int run_once(const bg_runner *r, const char *guest, const char *kernel, unsigned long long n,
+                    double timeout_s, double *t, char *out, size_t cap, char *why, size_t wn)
 {
     char ns[32];
     snprintf(ns, sizeof ns, "%llu", n);
-    char *argv[MAX_ARGS + 4];
-    int k = 0;
-    for (int i = 0; i < r->argc; i++)
-        argv[k++] = r->argv[i];
-    argv[k++] = (char *)guest;
-    argv[k++] = (char *)kernel;
-    argv[k++] = ns;
-    argv[k] = NULL;
-    int fds[2];
-    if (pipe(fds) != 0)
+    char *g[] = {(char *)guest, (char *)kernel, ns, NULL};
+    char *argv[BG_RUNNER_MAX_ARGS + 4];
+    if (bg_runner_argv(r, g, argv, sizeof argv / sizeof argv[0]) != BG_OK) {
+        snprintf(why, wn, "the command has too many words");
         return -1;
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        close(fds[0]);
-        close(fds[1]);
-        int dn = open("/dev/null", O_WRONLY);
-        if (dn >= 0)
-            dup2(dn, 2);
-        execvp(argv[0], argv);
-        _exit(127);
     }
-    close(fds[1]);
-    size_t got = 0;
-    ssize_t m;
-    while ((m = read(fds[0], out + got, cap - 1 - got)) > 0)
-        got += (size_t)m;
-    out[got] = 0;
-    close(fds[0]);
-    int status;
-    struct rusage ru;
-    while (wait4(pid, &status, 0, &ru) < 0)
-        if (errno != EINTR)
-            return -1;
-    *t = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-         ru.ru_stime.tv_usec / 1e6;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+    bg_proc_opts o = {.env = r->env, .timeout_s = timeout_s, .max_out = 1 << 20};
+    bg_proc_result pr;
+    bg_status st = bg_proc_spawn(argv, &o, &pr);
+    if (st != BG_OK) {
+        snprintf(why, wn, "%s", st == BG_E_TARGET ? "output over 1 MiB" : bg_status_name(st));
+        return -1;
+    }
+    snprintf(out, cap, "%s", pr.out);
+    *t = pr.cpu_s;
+    int ok = bg_proc_ok(&pr);
+    if (!ok)
+        bg_proc_explain(&pr, timeout_s, why, wn);
+    bg_proc_result_free(&pr);
+    return ok ? 0 : -1;
 }
 
 typedef struct cfg {
     const char *guest;
-    runner ref, run;
-    double target, max_ratio;
+    bg_runner ref, run;
+    double target, max_ratio, timeout;
     int reps;
 } cfg;
 
 static void measure_kernel(bg_checks *c, const cfg *g, const char *kernel)
 {
-    char name[256], out_ref[256], out_run[256], line[1024];
+    char name[256], out_ref[256], out_run[256], line[1024], why[512], failed[700];
     snprintf(name, sizeof name, "perf.xratio.%s.%s", g->run.name, kernel);
     double t = 0;
     unsigned long long n = 1;
     for (;;) {
-        if (run_once(&g->ref, g->guest, kernel, n, &t, out_ref, sizeof out_ref) != 0) {
-            bg_check_emit_str(c, name, BG_FAIL, "the reference runs the kernel", "it failed", NULL);
+        if (run_once(&g->ref, g->guest, kernel, n, g->timeout, &t, out_ref, sizeof out_ref, why,
+                     sizeof why) != 0) {
+            snprintf(failed, sizeof failed, "it failed: %s", why);
+            bg_check_emit_str(c, name, BG_FAIL, "the reference runs the kernel", failed, NULL);
             return;
         }
         if (t >= g->target / 8 || n > (1ULL << 40))
@@ -115,27 +74,31 @@ static void measure_kernel(bg_checks *c, const cfg *g, const char *kernel)
     int nr = 0, mismatch = 0, run_failed = 0;
     for (int rep = 0; rep < g->reps && rep < 64; rep++) {
         double rf, rh, xf, xh;
-        int e = run_once(&g->ref, g->guest, kernel, n, &rf, out_ref, sizeof out_ref);
-        e |= run_once(&g->run, g->guest, kernel, n, &xf, out_run, sizeof out_run);
-        if (e) {
-            run_failed = 1;
-            break;
+        /* the four runs of a repetition; the first failure is reported */
+        const bg_runner *who[4] = {&g->ref, &g->run, &g->run, &g->ref};
+        unsigned long long size[4] = {n, n, n / 2, n / 2};
+        double *tt[4] = {&rf, &xf, &xh, &rh};
+        char *o[4] = {out_ref, out_run, line, line};
+        size_t ocap[4] = {sizeof out_ref, sizeof out_run, sizeof line, sizeof line};
+        for (int k = 0; k < 4 && !run_failed; k++) {
+            if (run_once(who[k], g->guest, kernel, size[k], g->timeout, tt[k], o[k], ocap[k], why,
+                         sizeof why) != 0) {
+                snprintf(failed, sizeof failed, "the %s run at n=%llu failed: %s", who[k]->name,
+                         size[k], why);
+                run_failed = 1;
+            }
         }
+        if (run_failed)
+            break;
         if (strcmp(out_ref, out_run) != 0)
             mismatch = 1;
-        e = run_once(&g->run, g->guest, kernel, n / 2, &xh, line, sizeof line);
-        e |= run_once(&g->ref, g->guest, kernel, n / 2, &rh, line, sizeof line);
-        if (e) {
-            run_failed = 1;
-            break;
-        }
         if (rf - rh > 0)
             ratios[nr++] = (xf - xh) / (rf - rh);
     }
     out_ref[strcspn(out_ref, "\n")] = 0;
     out_run[strcspn(out_run, "\n")] = 0;
     if (run_failed) {
-        bg_check_emit_str(c, name, BG_FAIL, "both runners run the kernel", "a run failed (non-zero exit)", NULL);
+        bg_check_emit_str(c, name, BG_FAIL, "both runners run the kernel", failed, NULL);
         return;
     }
     double med = nr ? bg_median(ratios, (size_t)nr) : 0;
@@ -173,22 +136,23 @@ static void measure_kernel(bg_checks *c, const cfg *g, const char *kernel)
 }
 
 static const char usage_text[] =
-    "Usage: bg-xratio --guest XKERN --runner CMD [--reference CMD]\n"
+    "Usage: bg-xratio --guest XKERN --runner NAME [--reference NAME]\n"
     "                 [--kernels a,b,...] [--target SECONDS=0.333] [--reps N=5]\n"
-    "                 [--max-ratio R]\n"
+    "                 [--max-ratio R] [--timeout SECONDS=600]\n"
     "\n"
     "Translator ratio kernels: times an x86-64 guest program (xkern) under a runner\n"
     "against a reference runner (seed 003's method).\n"
     "  --guest XKERN      the guest program (xkern --help)\n"
-    "  --runner CMD       \"native\" (no prefix) or a command prefix split on spaces,\n"
-    "                     e.g. \"qemu-x86_64\", \"valgrind --tool=none\", \"arch -x86_64\"\n"
-    "                     (Rosetta 2 on macOS)\n"
-    "  --reference CMD    the same, for the reference (default native)\n"
+    "  --runner NAME      a runner of x86-64 programs in the runner registry\n"
+    "                     (`bg-runner --list`, or a BG_X86_RUNNERS name)\n"
+    "  --reference NAME   the same, for the reference (default native)\n"
     "  --kernels a,b,...  kernels to measure (default all: xkern --list)\n"
     "  --target SECONDS   CPU time the reference should take per run, in\n"
     "                     (0.001, 60) (default 0.333)\n"
     "  --reps N           repetitions, 1..64 (default 5)\n"
     "  --max-ratio R      fail when the median ratio exceeds R (default: record only)\n"
+    "  --timeout SECONDS  wall-clock limit of one run (default 600); past it the run\n"
+    "                     is killed and the check fails, quoting how\n"
     "  -h, --help         this text\n"
     "\n"
     "Per kernel:\n"
@@ -197,17 +161,19 @@ static const char usage_text[] =
     "  2. reps times, interleaved: reference and runner at N and at N/2; the\n"
     "     half-size run is subtracted, removing process start-up and translation\n"
     "     warm-up: ratio = (T_run(N) - T_run(N/2)) / (T_ref(N) - T_ref(N/2)),\n"
-    "     T = user + system CPU time of the child (wait4 rusage);\n"
+    "     T = user + system CPU time of the child (rusage, bg_proc.h);\n"
     "  3. the median ratio over the repetitions (those with a positive reference\n"
     "     difference);\n"
     "  4. the full-size outputs of both runners compared byte for byte: a fast\n"
     "     wrong answer fails.\n"
     "Check \"perf.xratio.<runner>.<kernel>\": fail when the outputs differ or the\n"
-    "median ratio exceeds --max-ratio; inconclusive when no repetition had a\n"
-    "positive reference difference; else pass (ratio in details and in the\n"
-    "report's matrix \"translator ratio\").  A runner that is not installed: one\n"
-    "skip check.\n"
-    "Exit: as bg_checks_close() (0 pass, 1 fail, 77 skip); 2 usage; 3 I/O;\n"
+    "median ratio exceeds --max-ratio, or a run fails (its exit and stderr\n"
+    "quoted); inconclusive when no repetition had a positive reference\n"
+    "difference; else pass (ratio in details and in the report's matrix\n"
+    "\"translator ratio\").  A runner this host lacks: one skip check with the\n"
+    "registry's reason.\n"
+    "Exit: as bg_checks_close() (0 pass, 1 fail, 77 skip); 2 usage (an unknown\n"
+    "      runner); 3 I/O;\n"
     "      7 the guest's --list failed.\n"
     "Doc: docs/perf_budgets.md.\n";
 
@@ -217,29 +183,11 @@ static int usage(const char *why)
     return BG_EXIT_USAGE;
 }
 
-/* 1 when argv0 of the runner is on PATH (or is "native"). */
-static int runner_present(const runner *r)
-{
-    if (r->argc == 0)
-        return 1;
-    if (strchr(r->argv[0], '/'))
-        return access(r->argv[0], X_OK) == 0;
-    const char *path = getenv("PATH");
-    char buf[4096], f[4400];
-    snprintf(buf, sizeof buf, "%s", path ? path : "/usr/bin:/bin");
-    for (char *d = strtok(buf, ":"); d; d = strtok(NULL, ":")) {
-        snprintf(f, sizeof f, "%s/%s", d, r->argv[0]);
-        if (access(f, X_OK) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
-    cfg g = {.target = 1.0 / 3.0, .reps = 5};
+    cfg g = {.target = 1.0 / 3.0, .reps = 5, .timeout = 600};
     const char *kernels = NULL, *ref = "native", *run = NULL;
     for (int i = 1; i < argc; i += 2) {
         if (i + 1 >= argc)
@@ -252,21 +200,29 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--target")) g.target = atof(v);
         else if (!strcmp(a, "--reps")) g.reps = atoi(v);
         else if (!strcmp(a, "--max-ratio")) g.max_ratio = atof(v);
+        else if (!strcmp(a, "--timeout")) g.timeout = atof(v);
         else return usage("unknown option");
     }
-    if (!g.guest || !run || !(g.target > 0.001 && g.target < 60) || g.reps < 1 || g.reps > 64)
-        return usage("need --guest and --runner; --target in (0.001, 60) s; --reps 1..64");
-    runner_parse(&g.ref, ref);
-    runner_parse(&g.run, run);
+    if (!g.guest || !run || !(g.target > 0.001 && g.target < 60) || g.reps < 1 || g.reps > 64 ||
+        !(g.timeout >= 1 && g.timeout <= 86400))
+        return usage("need --guest and --runner; --target in (0.001, 60) s; --reps 1..64; "
+                     "--timeout 1..86400 s");
+    char why[512];
+    bg_status rs = bg_runner_resolve(run, "x86_64", &g.run, why, sizeof why);
+    if (rs == BG_OK) {
+        rs = bg_runner_resolve(ref, "x86_64", &g.ref, why, sizeof why);
+        if (rs != BG_OK)
+            bg_runner_free(&g.run);
+    }
+    if (rs != BG_OK && rs != BG_E_UNSUPPORTED)
+        return bg_exit_code(bg_fail(rs, "bg-xratio", "%s", why));
     bg_checks *c = bg_checks_open("perf_budgets");
     if (!c)
         return BG_EXIT_IO;
-    if (!runner_present(&g.run) || !runner_present(&g.ref)) {
-        char why[512];
-        snprintf(why, sizeof why, "runner %s or %s is not installed", g.run.name, g.ref.name);
+    if (rs != BG_OK) {
         printf("bg-xratio: skip: %s\n", why);
         char nm[160];
-        snprintf(nm, sizeof nm, "perf.xratio.%s", g.run.name);
+        snprintf(nm, sizeof nm, "perf.xratio.%s", run);
         bg_check_emit_str(c, nm, BG_SKIP, "the runner is installed", why, NULL);
         return bg_checks_close(c);
     }
@@ -277,17 +233,21 @@ int main(int argc, char **argv)
             if (*p == ',')
                 *p = '\n';
     } else {
-        runner native;
-        runner_parse(&native, "native");
+        bg_runner native = {.name = "native"}; /* no prefix: the guest runs on this host */
         double t;
-        if (run_once(&native, g.guest, "--list", 0, &t, list, sizeof list) != 0 && !*list) {
-            bg_errorf("bg-xratio", "%s --list failed", g.guest);
+        if (run_once(&native, g.guest, "--list", 0, g.timeout, &t, list, sizeof list, why,
+                     sizeof why) != 0 && !*list) {
+            bg_errorf("bg-xratio", "%s --list failed: %s", g.guest, why);
             bg_checks_free(c);
+            bg_runner_free(&g.run);
+            bg_runner_free(&g.ref);
             return BG_EXIT_TARGET;
         }
     }
     char *save = NULL;
     for (char *k = strtok_r(list, "\n", &save); k; k = strtok_r(NULL, "\n", &save))
         measure_kernel(c, &g, k);
+    bg_runner_free(&g.run);
+    bg_runner_free(&g.ref);
     return bg_checks_close(c);
 }

@@ -1,9 +1,12 @@
-/* bg_proc.h — running a child command with a timeout and capturing its output.
+/* bg_proc.h — the one way buildgate runs a child process (docs/architecture.md
+ * "Child processes"): a timeout, exit/signal decoding, CPU time, stdout and
+ * stderr captured into memory, stderr quoted in errors, environment additions.
  *
- * The child runs in its own process group (setpgid), with stdin from
- * /dev/null and stdout/stderr captured through pipes into memory.  When the
- * wall-clock timeout passes, the whole group gets SIGKILL, so a hanging
- * translator and everything it started are gone.  POSIX only (Linux, macOS).
+ * The child runs in its own process group (setpgid; unless same_group), with
+ * stdin from /dev/null and stdout/stderr captured through pipes.  When the
+ * wall-clock timeout passes, the group gets SIGTERM and, 2 s later, SIGKILL,
+ * so a hanging translator and everything it started are gone.  POSIX only
+ * (Linux, macOS).
  */
 #ifndef BG_PROC_H
 #define BG_PROC_H
@@ -21,17 +24,34 @@ typedef struct bg_proc_result {
     int spawn_failed; /* 1: execvp failed (missing command); err holds why */
     char *out;        /* captured stdout, NUL-terminated (caller frees) */
     size_t out_len;   /* bytes in out, without the NUL */
-    char *err;        /* captured stderr, NUL-terminated, at most max_err bytes */
+    char *err;        /* captured stderr, NUL-terminated, its first max_err bytes */
     size_t err_len;
     double wall_s;    /* elapsed wall-clock seconds */
+    double cpu_s;     /* user + system CPU seconds of the child and the
+                         descendants it waited for (getrusage RUSAGE_CHILDREN) */
 } bg_proc_result;
 
-/* Runs argv (argv[0] looked up in PATH) with extra environment entries env
- * ("NAME=value", NULL-terminated, may be NULL), waits at most timeout_s
- * seconds (> 0).  stdout beyond max_out bytes is an error (BG_E_TARGET, the
- * child is killed).  Returns BG_OK when the child ran (whatever its status:
- * inspect *r), BG_E_NOMEM, or BG_E_IO when pipes/fork fail.  On BG_OK the
- * caller releases r with bg_proc_result_free(). */
+typedef struct bg_proc_opts {
+    char *const *env; /* extra "NAME=value" entries, NULL-terminated, or NULL */
+    double timeout_s; /* wall-clock limit in seconds; <= 0: none */
+    size_t max_out;   /* stdout bytes kept; more is BG_E_TARGET (child killed);
+                         0: 64 MiB */
+    size_t max_err;   /* stderr bytes kept (the rest is read and dropped);
+                         0: 4 KiB */
+    int same_group;   /* 1: the child stays in the caller's process group, so a
+                         parent killed with its group (bg-run's timeout) takes
+                         it along; the timeout then signals the child alone */
+} bg_proc_opts;
+
+/* Runs argv (argv[0] looked up in PATH) as opts say (NULL: no env, no
+ * timeout, 64 MiB stdout, 4 KiB stderr).  Returns BG_OK when the
+ * child ran (whatever its status: inspect *r; a command that cannot be
+ * executed is BG_OK with spawn_failed), BG_E_NOMEM, BG_E_IO when pipes/fork
+ * fail, BG_E_TARGET when stdout passed max_out.  On BG_OK the caller
+ * releases r with bg_proc_result_free(). */
+bg_status bg_proc_spawn(char *const argv[], const bg_proc_opts *opts, bg_proc_result *r);
+
+/* bg_proc_spawn with {env, timeout_s, max_out} (own process group). */
 bg_status bg_proc_run(char *const argv[], char *const env[], double timeout_s, size_t max_out,
                       bg_proc_result *r);
 
@@ -40,6 +60,13 @@ void bg_proc_result_free(bg_proc_result *r);
 /* One-line description of how the child ended: "exit status 3",
  * "killed by signal 11", "timed out after 5 s", "cannot run 'x': ...". */
 void bg_proc_describe(const bg_proc_result *r, double timeout_s, char *buf, size_t n);
+
+/* bg_proc_describe, then ": " and the first non-empty line of the child's
+ * stderr when there is one (e.g. "exit status 1: qemu: unknown option"). */
+void bg_proc_explain(const bg_proc_result *r, double timeout_s, char *buf, size_t n);
+
+/* 1 when the child exited with status 0 (not signalled, not timed out). */
+int bg_proc_ok(const bg_proc_result *r);
 
 /* Absolute path of an executable found in PATH (or name itself if it
  * contains '/' and is executable) into buf[n]; BG_E_UNSUPPORTED if none. */

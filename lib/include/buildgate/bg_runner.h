@@ -1,38 +1,62 @@
-/* bg_runner.h — runners: how an x86-64 guest program is executed.
- *
- * Built-in runner names (ARCHITECTURE.md "runner"):
- *   native       the host CPU (x86-64 hosts only)
- *   qemu-x86_64  QEMU user mode (`qemu-x86_64` in PATH)
- *   valgrind     `valgrind --tool=none -q --trace-children=yes` (follows exec;
- *                x86-64 hosts only: valgrind does not translate)
- *   rosetta      `arch -x86_64` (macOS arm64 with Rosetta 2 installed)
- *   fex          `FEXInterpreter` (or `FEXLoader`) in PATH
- *   box64        `box64` in PATH
- * User runners come from the environment variable BG_X86_RUNNERS:
- *   "name=command [args...];name2=command2"  (names: [a-z0-9_-], no spaces
- *   inside an argument).  A built-in name always wins over a user one.
- * Version: the first line of `<tool> --version` (native: the OS kernel
- * release from uname(2); rosetta: macOS `sw_vers -productVersion`; user
- * runners: "user command").
+/* bg_runner.h — runners: how a guest program is executed (natively, under a
+ * translator or an emulator).  The one place runners are defined and
+ * resolved (docs/architecture.md "Runner registry"):
+ *   built-in runners   one row each in bg_runners.def (`bg-runner --list`)
+ *   user runners       the environment variable BG_X86_RUNNERS, parsed once:
+ *                      "name=command [args...];name2=command2" (names
+ *                      [a-z0-9_-], up to 31 characters; words split on spaces,
+ *                      '...' quotes a word with spaces); x86-64 guests, any
+ *                      host, known-deviation file <name>.tsv, version "user
+ *                      command".  An entry without '=', with a bad name, an
+ *                      empty command, an unterminated quote, more than
+ *                      BG_RUNNER_MAX_ARGS words, or a name already taken (a
+ *                      built-in or an earlier entry) is rejected: every
+ *                      resolve and bg-runner --list fail with one line naming it.
+ * Tools take the runner by name (--runner NAME); CMake lists the runners with
+ * `bg-runner --list` at configure time (cmake/BuildgateRunners.cmake).
  */
 #ifndef BG_RUNNER_H
 #define BG_RUNNER_H
 
+#include <stddef.h>
+
 #include "buildgate/bg_error.h"
 
 #define BG_RUNNER_MAX_ARGS 16
+#define BG_RUNNER_MAX_ENV 8
+
+/* One registry row; every field a string, as in bg_runners.def. */
+typedef struct bg_runner_row {
+    const char *name, *guest, *hosts, *programs, *args, *env, *version, *known, *traits;
+} bg_runner_row;
 
 typedef struct bg_runner {
     char name[32];
+    char guest[16];                          /* x86_64 or arm64 (host resolved) */
+    char known[64];                          /* known-deviation file name */
+    char traits[64];
+    int user;                                /* 1: from BG_X86_RUNNERS */
     int argc;                                /* words of the prefix */
     char *argv[BG_RUNNER_MAX_ARGS + 1];      /* prefix, NULL-terminated (owned) */
-    char version[160];                       /* see above; "" when unknown */
+    char *env[BG_RUNNER_MAX_ENV + 1];        /* "NAME=value", NULL-terminated (owned) */
+    char version[160];                       /* see bg_runners.def; "" when unknown */
 } bg_runner;
 
-/* Resolves name.  BG_E_USAGE: unknown name (why names the known ones);
- * BG_E_UNSUPPORTED: known but not usable on this host (missing tool, wrong
- * OS/arch), why says which.  why[n] receives one line on error. */
-bg_status bg_runner_resolve(const char *name, bg_runner *r, char *why, unsigned n);
+/* The registry: built-in rows then user rows (BG_X86_RUNNERS, parsed on the
+ * first call).  *rows points to static storage.  BG_E_USAGE with why[n] when
+ * BG_X86_RUNNERS has a malformed or duplicate entry. */
+bg_status bg_runner_rows(const bg_runner_row **rows, size_t *count, char *why, unsigned n);
+
+/* Resolves name for programs of architecture guest ("x86_64", "arm64"; NULL:
+ * the row's own).  BG_E_USAGE: unknown name (why names the known ones) or a
+ * bad BG_X86_RUNNERS; BG_E_UNSUPPORTED: known but not usable here (wrong
+ * guest or host, missing program), why says which.  why[n] receives one line
+ * on error.  On BG_OK release r with bg_runner_free(). */
+bg_status bg_runner_resolve(const char *name, const char *guest, bg_runner *r, char *why,
+                            unsigned n);
+
+/* 1 when the space-separated traits of r contain trait. */
+int bg_runner_has_trait(const bg_runner *r, const char *trait);
 
 /* Builds prefix + guest argv into out[cap] (pointers, not copies);
  * BG_E_USAGE when it does not fit. */

@@ -13,26 +13,30 @@
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_json.h"
 #include "buildgate/bg_parse.h"
+#include "buildgate/bg_proc.h"
+#include "buildgate/bg_runner.h"
 #include "litmus_access.h"
-#include "litmus_exec.h"
 #include "litmus_expect.h"
 #include "litmus_verdict.h"
 
 #define MAX_ITERATIONS 100000000000ULL
-#define MAX_PREFIX 32
 
 static const char usage_text[] =
     "Usage: litmus-check --test T --model plain|tso|sc --runner NAME --probe PATH\n"
     "                    [--arch x86_64|arm64] [--mutant drop-fence|tso-relaxed]\n"
     "                    [--iterations N] [--control-iterations N] [--time-budget S]\n"
-    "                    [--timeout S] [--sync auto|user|none] [-- RUNNER PREFIX...]\n"
+    "                    [--timeout S] [--sync auto|user|none] [--as NAME]\n"
     "       litmus-check --test T --model M --runner NAME --skip \"REASON\"\n"
     "\n"
-    "Runs `PREFIX... PATH [--time-budget S] [--sync X] T:ACCESS:N [CONTROL:plain:M]`\n"
+    "Runs `RUNNER... PATH [--time-budget S] [--sync X] T:ACCESS:N [CONTROL:plain:M]`\n"
     "(see litmus-probe --help) and records verdicts in $BG_CHECKS_FILE (bg_check.h).\n"
     "  --test T              SB SB+mfences R MP LB S 2+2W WRC IRIW RWC CoRR CoWR\n"
     "  --model M             plain, tso or sc\n"
-    "  --runner NAME         the runner's name in the check names\n"
+    "  --runner NAME         a runner of the runner registry (`bg-runner --list`,\n"
+    "                        or a BG_X86_RUNNERS name) for --arch programs; one\n"
+    "                        this host lacks is a skip check with the reason\n"
+    "  --as NAME             the runner's name in the check names (default: --runner;\n"
+    "                        e.g. native-deep)\n"
     "  --probe PATH          the litmus-probe binary\n"
     "  --arch A              the probe's architecture, x86_64 or arm64 (default:\n"
     "                        this build's); the probe must report the same\n"
@@ -45,7 +49,6 @@ static const char usage_text[] =
     "                        (default 120)\n"
     "  --sync X              per-copy rendezvous, passed to the probe\n"
     "  --skip REASON         record a skip check and run nothing\n"
-    "  -- RUNNER PREFIX...   words run before PATH (e.g. qemu-x86_64)\n"
     "  -h, --help            this text\n"
     "\n"
     "Checks:\n"
@@ -57,15 +60,14 @@ static const char usage_text[] =
     "matrix}, and a Markdown fragment memory_order--<name>.md next to\n"
     "$BG_CHECKS_FILE.  Expectations: $BG_FIXTURES_DIR/memory_order/expectations.json.\n"
     "\n"
-    "Exit: 0 pass/inconclusive; 1 a check failed; 77 skipped; 2 bad argument;\n"
+    "Exit: 0 pass/inconclusive; 1 a check failed; 77 skipped; 2 bad argument\n"
+    "      (an unknown runner);\n"
     "      5 bad fixture (one line \"buildgate: litmus-check: ...\" on stderr).\n"
     "Doc: docs/memory_order.md.\n";
 
 typedef struct opts {
-    const char *test, *model, *runner, *probe, *mutant, *skip, *sync, *arch;
+    const char *test, *model, *runner, *use, *as, *probe, *mutant, *skip, *sync, *arch;
     unsigned long long iterations, control_iterations, time_budget, timeout;
-    char *prefix[MAX_PREFIX];
-    int nprefix;
     char access[32];
     char name[192];
 } opts;
@@ -87,13 +89,8 @@ static bg_status parse_args(int argc, char **argv, opts *o)
     o->iterations = 1000000;
     o->time_budget = 20;
     o->timeout = 120;
-    int i = 1;
-    for (; i < argc; i++) {
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
             return bg_fail(BG_E_USAGE, "litmus-check", "%s needs a value (see litmus-check --help)",
@@ -105,6 +102,8 @@ static bg_status parse_args(int argc, char **argv, opts *o)
             o->model = v;
         else if (strcmp(a, "--runner") == 0)
             o->runner = v;
+        else if (strcmp(a, "--as") == 0)
+            o->as = v;
         else if (strcmp(a, "--probe") == 0)
             o->probe = v;
         else if (strcmp(a, "--arch") == 0)
@@ -135,13 +134,11 @@ static bg_status parse_args(int argc, char **argv, opts *o)
             return bg_fail(BG_E_USAGE, "litmus-check", "unknown option '%s' (see litmus-check --help)",
                            a);
     }
-    for (; i < argc && o->nprefix < MAX_PREFIX - 1; i++)
-        o->prefix[o->nprefix++] = argv[i];
-    if (i < argc)
-        return bg_fail(BG_E_USAGE, "litmus-check", "runner prefix longer than %d words",
-                       MAX_PREFIX - 1);
     if (!o->test || !o->model || !o->runner)
         return bg_fail(BG_E_USAGE, "litmus-check", "--test, --model and --runner are required");
+    o->use = o->runner;
+    if (o->as)
+        o->runner = o->as;
     if (!bg_litmus_find(o->test))
         return bg_fail(BG_E_USAGE, "litmus-check", "unknown test '%s' (known: SB SB+mfences R "
                        "MP LB S 2+2W WRC IRIW RWC CoRR CoWR)", o->test);
@@ -341,10 +338,23 @@ int main(int argc, char **argv)
         bg_check_emit_str(c, name, BG_SKIP, "a runner to run the probe", o.skip, NULL);
         return bg_checks_close(c);
     }
+    char why[512];
+    bg_runner rn;
+    st = bg_runner_resolve(o.use, o.arch, &rn, why, sizeof why);
+    if (st == BG_E_UNSUPPORTED) {
+        snprintf(name, sizeof name, "%s.run", o.name);
+        bg_check_emit_str(c, name, BG_SKIP, "a runner to run the probe", why, NULL);
+        return bg_checks_close(c);
+    }
+    if (st != BG_OK) {
+        bg_checks_free(c);
+        return bg_exit_code(bg_fail(st, "litmus-check", "%s", why));
+    }
     const char *fx = getenv("BG_FIXTURES_DIR");
     cJSON *doc = NULL;
     st = bg_litmus_expect_load(fx && *fx ? fx : "fixtures", &doc);
     if (st != BG_OK) {
+        bg_runner_free(&rn);
         snprintf(name, sizeof name, "%s.fixture", o.name);
         return bg_checks_fail_stored(c, name, "valid expectations (fixtures/memory_order/expectations.json)", st);
     }
@@ -353,10 +363,10 @@ int main(int argc, char **argv)
     char budget[32], run_main[96], run_ctl[96];
     snprintf(budget, sizeof budget, "%llu", o.time_budget);
     snprintf(run_main, sizeof run_main, "%s:%s:%llu", o.test, o.access, o.iterations);
-    char *av[MAX_PREFIX + 12];
+    char *av[BG_RUNNER_MAX_ARGS + 12];
     int n = 0;
-    for (int i = 0; i < o.nprefix; i++)
-        av[n++] = o.prefix[i];
+    for (int i = 0; i < rn.argc; i++)
+        av[n++] = rn.argv[i];
     av[n++] = (char *)o.probe;
     av[n++] = "--time-budget";
     av[n++] = budget;
@@ -367,8 +377,6 @@ int main(int argc, char **argv)
     av[n++] = run_main;
     av[n] = NULL;
 
-    bg_exec_result xr;
-    char why[512];
     /* the power control of the probe's architecture (fixture "controls") */
     const cJSON *controls = cJSON_GetObjectItemCaseSensitive(doc, "controls");
     const cJSON *ctl = cJSON_GetObjectItemCaseSensitive(controls, o.arch);
@@ -379,24 +387,25 @@ int main(int argc, char **argv)
         av[n++] = run_ctl;
         av[n] = NULL;
     }
-    if (bg_exec_run(av, NULL, (double)o.timeout, &xr) != 0) {
+    bg_proc_opts po = {.env = rn.env, .timeout_s = (double)o.timeout, .max_out = (size_t)64 << 20};
+    bg_proc_result xr;
+    st = bg_proc_spawn(av, &po, &xr);
+    bg_runner_free(&rn);
+    if (st != BG_OK) {
         cJSON_Delete(doc);
-        return probe_failed(c, &o, "could not fork the runner (out of processes or memory)");
+        return probe_failed(c, &o, st == BG_E_TARGET ? "the probe printed over 64 MiB"
+                                                     : "could not fork the runner (out of processes or memory)");
     }
-    if (xr.timed_out || xr.signal || xr.exit_status != 0) {
-        char how[96];
-        bg_exec_describe(&xr, (double)o.timeout, how, sizeof how);
-        char *nl = strchr(xr.err, '\n');
-        if (nl)
-            *nl = '\0';
-        snprintf(why, sizeof why, "%s under runner %s%s%s", how, o.runner, *xr.err ? ": " : "",
-                 xr.err);
-        bg_exec_free(&xr);
+    if (!bg_proc_ok(&xr)) {
+        char how[400];
+        bg_proc_explain(&xr, (double)o.timeout, how, sizeof how);
+        snprintf(why, sizeof why, "%s under runner %s", how, o.runner);
+        bg_proc_result_free(&xr);
         cJSON_Delete(doc);
         return probe_failed(c, &o, why);
     }
     cJSON *probe = cJSON_Parse(xr.out);
-    bg_exec_free(&xr);
+    bg_proc_result_free(&xr);
     const char *arch = bg_json_str(probe, "arch");
     bg_litmus_expect e;
     if (!probe || !arch || strcmp(arch, o.arch) != 0) {

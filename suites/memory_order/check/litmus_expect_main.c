@@ -12,7 +12,7 @@
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_json.h"
-#include "litmus_exec.h"
+#include "buildgate/bg_proc.h"
 
 #define MAX_EXPECT 8
 
@@ -127,15 +127,16 @@ int main(int argc, char **argv)
     bg_checks *c = bg_checks_open("memory_order");
     if (!c)
         return BG_EXIT_IO;
-    bg_exec_result r;
-    if (bg_exec_run(argv + i, env, 300, &r) != 0) {
+    bg_proc_result r;
+    if (bg_proc_run(argv + i, env, 300, (size_t)64 << 20, &r) != BG_OK) {
         bg_checks_free(c);
         return bg_exit_code(bg_fail(BG_E_IO, "litmus-expect", "cannot run %s", argv[i]));
     }
     char bad[2048] = "", expected[1024], seen[2048] = "";
-    if (r.exit_status != want_exit) {
-        char how[96];
-        bg_exec_describe(&r, 300, how, sizeof how);
+    int exit_status = r.exited ? r.code : -1;
+    if (exit_status != want_exit) {
+        char how[400];
+        bg_proc_describe(&r, 300, how, sizeof how);
         snprintf(bad, sizeof bad, "%s", how);
     }
     if (stderr_prefix) {
@@ -165,10 +166,10 @@ int main(int argc, char **argv)
         char *nl = strchr(r.err, '\n');
         if (nl)
             *nl = '\0';
-        snprintf(shown, sizeof shown, "as expected: exit %d%s%.400s%s%s", r.exit_status,
+        snprintf(shown, sizeof shown, "as expected: exit %d%s%.400s%s%s", exit_status,
                  *r.err ? ", " : "", r.err, *seen ? "; " : "", seen);
     }
     bg_check_emit_str(c, name, *bad ? BG_FAIL : BG_PASS, expected, *bad ? bad : shown, NULL);
-    bg_exec_free(&r);
+    bg_proc_result_free(&r);
     return bg_checks_close(c);
 }

@@ -1,0 +1,81 @@
+# The runner registry at configure time (docs/architecture.md "Runner registry").
+#
+# The registry is lib/include/buildgate/bg_runners.def (+ BG_X86_RUNNERS); the
+# C code that resolves it (lib/src/bg_runner.c) is compiled here for the build
+# host as bg-runner and run once with --list, so CMake knows the same runners,
+# the same availability and the same reasons as the tools at run time.
+#
+# After include(BuildgateRunners):
+#   BG_RUNNERS                   every runner name, registry order (built-in, then user)
+#   BG_RUNNER_<name>_GUEST       x86_64, arm64 or host
+#   BG_RUNNER_<name>_OK          TRUE when usable on this host
+#   BG_RUNNER_<name>_WHY         the reason when not (one line)
+#   BG_RUNNER_<name>_TRAITS      list (e.g. serial; user for BG_X86_RUNNERS entries)
+#   bg_runners(<var> GUEST <arch>...)  the names whose guest is one of <arch>
+# A malformed or duplicate BG_X86_RUNNERS entry stops the configure with its line.
+set(BG_RUNNER_DIR "${PROJECT_SOURCE_DIR}/build/cache/runners" CACHE PATH
+    "The {dir} of runner programs given by path in lib/include/buildgate/bg_runners.def ($BG_RUNNER_DIR overrides at run time)")
+set(BG_X86_RUNNERS "$ENV{BG_X86_RUNNERS}" CACHE STRING
+    "Extra runners of x86-64 programs: name=command words;name2=... (also read from the environment at run time)")
+
+set(_bg_rdir "${PROJECT_BINARY_DIR}/host")
+set(_bg_runner "${_bg_rdir}/bg-runner")
+set(_bg_rsrc tools/bg_runner_main.c src/bg_runner.c src/bg_proc.c src/bg_cpu.c src/bg_error.c src/bg_help.c)
+list(TRANSFORM _bg_rsrc PREPEND "${PROJECT_SOURCE_DIR}/lib/")
+set(_bg_rcc "${CMAKE_C_COMPILER}")
+if(CMAKE_CROSSCOMPILING)
+  set(_bg_rcc cc) # the build host's compiler: the list describes the host that runs ctest
+endif()
+file(MAKE_DIRECTORY "${_bg_rdir}")
+execute_process(COMMAND ${_bg_rcc} -std=c11 -O1 -I${PROJECT_SOURCE_DIR}/lib/include
+                        "-DBG_RUNNER_DIR_DEFAULT=\"${BG_RUNNER_DIR}\"" ${_bg_rsrc} -o ${_bg_runner}
+                RESULT_VARIABLE _bg_rc ERROR_VARIABLE _bg_err)
+if(NOT _bg_rc EQUAL 0)
+  message(FATAL_ERROR "buildgate: host bg-runner: ${_bg_rcc} failed: ${_bg_err}")
+endif()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             "${PROJECT_SOURCE_DIR}/lib/include/buildgate/bg_runners.def" ${_bg_rsrc})
+execute_process(COMMAND ${CMAKE_COMMAND} -E env "BG_X86_RUNNERS=${BG_X86_RUNNERS}"
+                        "BG_RUNNER_DIR=${BG_RUNNER_DIR}" ${_bg_runner} --list
+                RESULT_VARIABLE _bg_rc OUTPUT_VARIABLE _bg_out ERROR_VARIABLE _bg_err
+                ERROR_STRIP_TRAILING_WHITESPACE)
+if(NOT _bg_rc EQUAL 0)
+  message(FATAL_ERROR "${_bg_err}")
+endif()
+
+set(BG_RUNNERS "")
+string(REPLACE "\n" ";" _bg_lines "${_bg_out}")
+foreach(_bg_line IN LISTS _bg_lines)
+  if(_bg_line STREQUAL "" OR _bg_line MATCHES "^#")
+    continue()
+  endif()
+  string(REPLACE "\t" ";" _bg_f "${_bg_line}")
+  list(GET _bg_f 0 _bg_name)
+  list(GET _bg_f 1 BG_RUNNER_${_bg_name}_GUEST)
+  list(GET _bg_f 2 _bg_status)
+  list(GET _bg_f 3 _bg_traits)
+  list(GET _bg_f 5 _bg_detail)
+  string(REPLACE " " ";" BG_RUNNER_${_bg_name}_TRAITS "${_bg_traits}")
+  list(REMOVE_ITEM BG_RUNNER_${_bg_name}_TRAITS "-")
+  set(BG_RUNNER_${_bg_name}_WHY "")
+  if(_bg_status STREQUAL "ok")
+    set(BG_RUNNER_${_bg_name}_OK TRUE)
+  else()
+    set(BG_RUNNER_${_bg_name}_OK FALSE)
+    set(BG_RUNNER_${_bg_name}_WHY "${_bg_detail}")
+  endif()
+  list(APPEND BG_RUNNERS ${_bg_name})
+endforeach()
+message(STATUS "buildgate: runners: ${BG_RUNNERS}")
+
+# bg_runners(<var> GUEST <arch>...): the runners whose guest is one of <arch>.
+function(bg_runners var)
+  cmake_parse_arguments(R "" "" "GUEST" ${ARGN})
+  set(out "")
+  foreach(name IN LISTS BG_RUNNERS)
+    if(BG_RUNNER_${name}_GUEST IN_LIST R_GUEST)
+      list(APPEND out ${name})
+    endif()
+  endforeach()
+  set(${var} "${out}" PARENT_SCOPE)
+endfunction()

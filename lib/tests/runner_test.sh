@@ -1,0 +1,50 @@
+#!/bin/sh
+# runner_test.sh — the runner registry's user entries (BG_X86_RUNNERS) through
+# bg-runner: a malformed or duplicate entry is rejected with one line and
+# exit 2, a good one resolves (label unit; the lib.unit.runner_registry test).
+#
+# Usage: runner_test.sh BG_CHECK BG_RUNNER WORK_DIR
+# One check "runner_registry.<case>" (suite lib) per case: expected vs
+# observed "exit N: <first stderr line or first stdout line>" (an expected
+# text ending in '*' is a prefix).
+# Exit: 0 all pass, 1 a check failed, 2 usage.
+set -u
+[ $# -eq 3 ] || { echo "buildgate: runner_test.sh: want BG_CHECK BG_RUNNER WORK_DIR" >&2; exit 2; }
+check=$1 runner=$2 work=$3
+mkdir -p "$work" || exit 3
+rc=0
+
+# case NAME EXPECTED SPEC ARGS...: runs bg-runner ARGS with BG_X86_RUNNERS=SPEC.
+case_() {
+    name=$1 expected=$2 spec=$3
+    shift 3
+    BG_X86_RUNNERS=$spec "$runner" "$@" >"$work/out" 2>"$work/err" </dev/null
+    code=$?
+    lines=$(wc -l <"$work/err")
+    if [ -s "$work/err" ]; then what=$(head -n 1 "$work/err"); else what=$(head -n 1 "$work/out"); fi
+    [ "$lines" -le 1 ] || what="$what (and $((lines - 1)) more stderr lines)"
+    observed="exit $code: $what"
+    # an expected text ending in '*' is a prefix
+    case "$expected" in
+        *'*') case "$observed" in "${expected%?}"*) observed=$expected ;; esac ;;
+    esac
+    "$check" --suite lib --name "runner_registry.$name" --expect-equal "$expected" "$observed" || rc=1
+}
+
+p="buildgate: bg-runner: BG_X86_RUNNERS entry"
+case_ no_equals "exit 2: $p 'foo': want name=command" "foo" --list
+case_ bad_name "exit 2: $p 'Foo': the name must be 1-31 of [a-z0-9_-]" "Foo=true" --list
+case_ builtin_name "exit 2: $p 'valgrind': the name is already taken (a built-in runner or an earlier entry)" \
+      "valgrind=true" --list
+case_ duplicate "exit 2: $p 'a': the name is already taken (a built-in runner or an earlier entry)" \
+      "a=true;a=false" --resolve native
+case_ empty_command "exit 2: $p 'a': empty command" "a=  " --list
+case_ open_quote "exit 2: $p 'a': an unterminated quote or more than 16 words" "a=sh -c 'x" --list
+case_ quoted "exit 0: command: sh -c exit 0 --" "a=sh -c 'exit 0' --;" --resolve a
+case_ missing "exit 77: buildgate: bg-runner: runner 'gone' (BG_X86_RUNNERS) command '/nonexistent/x' not found or not executable" \
+      "gone=/nonexistent/x" --resolve gone
+case_ unknown "exit 2: buildgate: bg-runner: unknown runner 'nosuch': known are native, *" \
+      "" --resolve nosuch
+case_ wrong_guest "exit 77: buildgate: bg-runner: runner 'qemu-aarch64' runs arm64 programs, not x86-64" \
+      "" --resolve qemu-aarch64 --guest x86_64
+exit $rc
