@@ -7,17 +7,21 @@
 #   --base-ref REF  default: origin/main when it exists, else main
 #   --work DIR      default: build/perf-ab (base worktree, both build trees, runs)
 #   --filter RE     default: synth, aes and light-mode RandomX hashing
+#   --rounds N, --reps K  default: bg-perf's automatic plan (processes enough
+#                   for the per-process U test to reach alpha after BH over
+#                   the benchmarks; 3 repetitions; each benchmark's budget
+#                   min_time: docs/perf_budgets.md "The unit of replication")
 # Steps: git merge-base HEAD REF -> `git worktree add --detach DIR/base-src <sha>`
 # -> configure + build perf-bench there and in this tree (RelWithDebInfo) ->
 # bg-perf ab --base-exe <base perf-bench> --head-exe <head perf-bench>
-# (ABAB ... interleaving, bounded reruns of the inconclusive ones) -> the
+# (a random AB/BA order per round, bounded reruns of the inconclusive ones) -> the
 # worktree is removed again unless --keep-worktree.
 # Exit: bg-perf's (0 pass, 1 regression, ...); 77 when the merge-base has no
 # perf-bench yet (nothing to compare); 2 usage; 3 git/configure/build failed.
 set -uo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || { echo "buildgate: ab: not in a git checkout" >&2; exit 3; }
 ref="" work="$root/build/perf-ab" filter='^(synth/chain|aes/rounds/real_time/threads:[0-9]+|randomx/hash/light-jit-hard)$'
-rounds=5 reps=2 keep=0 extra=()
+rounds="" reps="" keep=0 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --base-ref) ref=${2:?}; shift 2 ;;
@@ -27,7 +31,7 @@ while [ $# -gt 0 ]; do
     --reps) reps=${2:?}; shift 2 ;;
     --keep-worktree) keep=1; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "buildgate: ab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -58,5 +62,5 @@ if ! build "$src" "$work/base" perf-bench; then
 fi
 "$work/head/suites/perf_budgets/bg-perf" ab \
   --base-exe "$work/base/suites/perf_budgets/perf-bench" --head-exe "$work/head/suites/perf_budgets/perf-bench" \
-  --filter "$filter" --rounds "$rounds" --reps "$reps" --budgets "$root/suites/perf_budgets/budgets.json" \
+  --filter "$filter" ${rounds:+--rounds "$rounds"} ${reps:+--reps "$reps"} --budgets "$root/suites/perf_budgets/budgets.json" \
   --work-dir "$work/runs" ${extra[@]+"${extra[@]}"}
