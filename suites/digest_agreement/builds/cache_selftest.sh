@@ -9,9 +9,9 @@
 set -uo pipefail
 check=$1 root=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
-outer=${BG_CHECKS_FILE:-/dev/null} me=${BG_TEST_NAME:-digest.selftest.build_cache}
-unset BG_CHECKS_FILE
-rec() { BG_CHECKS_FILE=$outer "$check" --suite digest_agreement --name "$me.$1" --expect-equal "$2" "$3" || true; }
+me=${BG_TEST_NAME:-digest.selftest.build_cache}
+# shellcheck source=selftest_rec.sh
+. "$here/selftest_rec.sh"
 rm -rf "$work" && mkdir -p "$work/src/src" "$work/bad/src" || exit 3
 
 # the stand-in: project(RandomX), a static library `randomx`, src/randomx.h
