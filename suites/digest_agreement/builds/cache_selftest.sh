@@ -10,7 +10,7 @@ set -uo pipefail
 check=$1 root=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
 me=${BG_TEST_NAME:-digest.selftest.build_cache}
-# shellcheck source=selftest_rec.sh
+# shellcheck source-path=SCRIPTDIR source=selftest_rec.sh
 . "$here/selftest_rec.sh"
 rm -rf "$work" && mkdir -p "$work/src/src" "$work/bad/src" || exit 3
 

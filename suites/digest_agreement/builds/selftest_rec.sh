@@ -4,7 +4,7 @@
 # write into it) and defines
 #   rec NAME EXPECTED OBSERVED   check "$me.NAME", suite digest_agreement,
 #                                pass when OBSERVED equals EXPECTED
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154  # check and me are set by the sourcing test
 outer=${BG_CHECKS_FILE:-/dev/null}
 unset BG_CHECKS_FILE
 rec() { BG_CHECKS_FILE=$outer "$check" --suite digest_agreement --name "$me.$1" --expect-equal "$2" "$3" || true; }
