@@ -92,8 +92,32 @@ static int user_runner(bg_runner *r, const char *name, char *why, unsigned n)
             return BG_E_UNSUPPORTED;
         }
         snprintf(r->version, sizeof r->version, "user command");
+        bg_runner_command_version(r->argv, r->argc, r->version, sizeof r->version);
     }
     return found;
+}
+
+void bg_runner_command_version(char *const words[], int n, char *out, unsigned cap)
+{
+    /* the tool: the first word after a leading `env` and its NAME=value words */
+    int k = 0;
+    if (n > 0 && strcmp(words[0], "env") == 0)
+        for (k = 1; k < n && strchr(words[k], '='); k++)
+            ;
+    if (k >= n || k + 2 > BG_RUNNER_MAX_ARGS)
+        return;
+    char *argv[BG_RUNNER_MAX_ARGS + 2];
+    for (int i = 0; i <= k; i++)
+        argv[i] = words[i];
+    argv[k + 1] = "--version";
+    argv[k + 2] = NULL;
+    bg_proc_result pr;
+    if (bg_proc_run(argv, NULL, 10, 1 << 16, &pr) != BG_OK)
+        return;
+    size_t len = strcspn(pr.out, "\n");
+    if (!pr.spawn_failed && !pr.timed_out && pr.exited && pr.code == 0 && len > 0)
+        snprintf(out, cap, "%.*s", (int)len, pr.out);
+    bg_proc_result_free(&pr);
 }
 
 bg_status bg_runner_resolve(const char *name, bg_runner *r, char *why, unsigned n)

@@ -21,14 +21,15 @@
 #include "nan_report.h"
 
 typedef struct opts {
-    const char *runner, *context, *probe, *modes, *fixtures, *reason;
+    const char *runner, *context, *probe, *modes, *fixtures, *reason, *known_as, *skip;
     double timeout;
     int write_fixture, replace;
 } opts;
 
 static const char usage_text[] =
     "Usage: nan-check --runner R --context C --probe PATH [--modes base|all]\n"
-    "                 [--fixtures DIR] [--timeout SECONDS]\n"
+    "                 [--fixtures DIR] [--timeout SECONDS] [--known-as TOOL]\n"
+    "       nan-check --runner R --context C --skip REASON\n"
     "       nan-check --write-fixture --reason TEXT [--replace] --probe PATH\n"
     "                 [--fixtures DIR]\n"
     "\n"
@@ -45,6 +46,12 @@ static const char usage_text[] =
     "                     DIR/nan_semantics/golden-x86_64.json, known deviations\n"
     "                     DIR/nan_semantics/known/<runner>.tsv\n"
     "  --timeout SECONDS  wall-clock limit of the probe run (default 120 s)\n"
+    "  --known-as TOOL    use the known-deviation list of TOOL (known/TOOL.tsv,\n"
+    "                     version-scoped lines) instead of the runner's own name:\n"
+    "                     a second build of a tool shares its list, e.g.\n"
+    "                     --runner qemu-x86_64-trixie --known-as qemu-x86_64\n"
+    "  --skip REASON      record a skip (the runner cannot be had here, e.g. not\n"
+    "                     fetched) instead of running\n"
     "  --write-fixture    record the golden fixture from a native run of the probe\n"
     "                     (main_thread, all modes) instead of checking\n"
     "  --reason TEXT      with --write-fixture: why the stored truth is written\n"
@@ -53,6 +60,9 @@ static const char usage_text[] =
     "\n"
     "Checks (suite nan_semantics): one per deviation group (fail / xfail), one\n"
     "xpass per known deviation no longer seen, one summary named after the test.\n"
+    "A fail no known line covers also proposes a line in\n"
+    "<checks-dir>/proposed-known/nan_semantics/TOOL.tsv, to adopt after review\n"
+    "with ci/adopt-known --approve \"<reason>\" <dir>.\n"
     "Exit: 0 pass; 1 a check failed; 77 skip (runner missing, no guest);\n"
     "      2 usage (unknown runner/context); 5 fixture or known-deviation file\n"
     "      corrupt; 6 fixture exists (--write-fixture without --replace);\n"
@@ -415,6 +425,23 @@ static void guest_build_failure(const char *probe, char *why, size_t n)
         snprintf(why, n, "the x86-64 guest %s: %s", probe, strerror(err));
 }
 
+/* The one check of a run that cannot happen: skip (runner not available) or
+ * fail (the guest was not built).  Returns the exit code. */
+static int not_run(bg_checks *c, const opts *o, const char *test, const char *reason, int unbuilt)
+{
+    cJSON *d = cJSON_CreateObject();
+    cJSON *m = cJSON_AddObjectToObject(d, "matrix");
+    cJSON_AddStringToObject(m, "table", "runner × context");
+    cJSON_AddStringToObject(m, "row", o->runner);
+    cJSON_AddStringToObject(m, "col", o->context);
+    cJSON_AddStringToObject(m, "cell", unbuilt ? "guest not built" : "not available");
+    if (unbuilt)
+        bg_check_emit_str(c, test, BG_FAIL, "the x86-64 guest built", reason, d);
+    else
+        bg_check_emit_str(c, test, BG_SKIP, "runner available", reason, d);
+    return bg_checks_close(c);
+}
+
 int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
@@ -429,6 +456,8 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--modes") == 0 && more) o.modes = argv[++i];
         else if (strcmp(a, "--fixtures") == 0 && more) o.fixtures = argv[++i];
         else if (strcmp(a, "--reason") == 0 && more) o.reason = argv[++i];
+        else if (strcmp(a, "--known-as") == 0 && more) o.known_as = argv[++i];
+        else if (strcmp(a, "--skip") == 0 && more) o.skip = argv[++i];
         else if (strcmp(a, "--timeout") == 0 && more) o.timeout = atof(argv[++i]);
         else if (strcmp(a, "--write-fixture") == 0) o.write_fixture = 1;
         else if (strcmp(a, "--replace") == 0) o.replace = 1;
@@ -438,7 +467,7 @@ int main(int argc, char **argv)
             return usage(why);
         }
     }
-    if (!o.probe)
+    if (!o.probe && !o.skip)
         return usage("--probe is required");
     if (!o.fixtures || !*o.fixtures)
         return usage("no fixtures root: pass --fixtures DIR or set BG_FIXTURES_DIR");
@@ -449,6 +478,16 @@ int main(int argc, char **argv)
     char fixture[1200], known_dir[1200];
     snprintf(fixture, sizeof fixture, "%s/nan_semantics/golden-x86_64.json", o.fixtures);
     snprintf(known_dir, sizeof known_dir, "%s/nan_semantics/known", o.fixtures);
+    if (o.skip) {
+        if (!o.runner || !o.context)
+            return usage("--skip needs --runner and --context");
+        bg_checks *c = bg_checks_open("nan_semantics");
+        if (!c)
+            return BG_EXIT_IO;
+        char fallback[200];
+        snprintf(fallback, sizeof fallback, "nan.%s.%s", o.runner, o.context);
+        return not_run(c, &o, bg_test_name(fallback), o.skip, 0);
+    }
     if (strncmp(o.probe, "none:", 5) == 0 && o.write_fixture)
         return bg_exit_code(bg_fail(BG_E_UNSUPPORTED, "nan-check", "%s", o.probe + 5));
     if (o.write_fixture)
@@ -460,6 +499,9 @@ int main(int argc, char **argv)
         snprintf(why, sizeof why, "unknown context '%s'", o.context);
         return usage(why);
     }
+    if (o.known_as && (!*o.known_as || strspn(o.known_as, "abcdefghijklmnopqrstuvwxyz0123456789_-") !=
+                                          strlen(o.known_as)))
+        return usage("--known-as wants a tool name of [a-z0-9_-] (the file known/<TOOL>.tsv)");
     char why[300];
     bg_runner rn;
     bg_status st = bg_runner_resolve(o.runner, &rn, why, sizeof why);
@@ -471,24 +513,15 @@ int main(int argc, char **argv)
     char fallback[200];
     snprintf(fallback, sizeof fallback, "nan.%s.%s", o.runner, o.context);
     nan_run_info ri = {.test = bg_test_name(fallback), .runner = o.runner,
+                       .known_as = o.known_as ? o.known_as : o.runner,
                        .version = rn.version, .context = o.context, .probe_ok = 1};
     char unbuilt[600] = "";
     if (st == BG_OK && strncmp(o.probe, "none:", 5) != 0)
         guest_build_failure(o.probe, unbuilt, sizeof unbuilt);
     if (st != BG_OK || strncmp(o.probe, "none:", 5) == 0 || *unbuilt) {
         const char *reason = st != BG_OK ? why : *unbuilt ? unbuilt : o.probe + 5;
-        cJSON *d = cJSON_CreateObject();
-        cJSON *m = cJSON_AddObjectToObject(d, "matrix");
-        cJSON_AddStringToObject(m, "table", "runner × context");
-        cJSON_AddStringToObject(m, "row", o.runner);
-        cJSON_AddStringToObject(m, "col", o.context);
-        cJSON_AddStringToObject(m, "cell", *unbuilt ? "guest not built" : "not available");
-        if (*unbuilt)
-            bg_check_emit_str(c, ri.test, BG_FAIL, "the x86-64 guest built", reason, d);
-        else
-            bg_check_emit_str(c, ri.test, BG_SKIP, "runner available", reason, d);
         bg_runner_free(&rn);
-        return bg_checks_close(c);
+        return not_run(c, &o, ri.test, reason, *unbuilt != '\0');
     }
     nan_fixture fx;
     char stored[300];
@@ -498,7 +531,7 @@ int main(int argc, char **argv)
         return bg_checks_fail_stored(c, stored, "a valid golden fixture (docs/nan_semantics.md)", st);
     }
     nan_known kd;
-    if ((st = nan_known_load(known_dir, o.runner, rn.version, o.context, &kd)) != BG_OK) {
+    if ((st = nan_known_load(known_dir, ri.known_as, rn.version, o.context, &kd)) != BG_OK) {
         nan_fixture_free(&fx);
         bg_runner_free(&rn);
         snprintf(stored, sizeof stored, "%s.known", ri.test);

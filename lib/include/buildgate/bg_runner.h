@@ -13,7 +13,8 @@
  *   inside an argument).  A built-in name always wins over a user one.
  * Version: the first line of `<tool> --version` (native: the OS kernel
  * release from uname(2); rosetta: macOS `sw_vers -productVersion`; user
- * runners: "user command").
+ * runners: the first stdout line of `<command's tool> --version` when that
+ * exits 0 (bg_runner_command_version), else "user command").
  */
 #ifndef BG_RUNNER_H
 #define BG_RUNNER_H
@@ -39,6 +40,13 @@ bg_status bg_runner_resolve(const char *name, bg_runner *r, char *why, unsigned 
 bg_status bg_runner_argv(const bg_runner *r, char *const guest[], char **out, unsigned cap);
 
 void bg_runner_free(bg_runner *r);
+
+/* Version of a runner given as a command prefix words[0..n-1]: runs its tool
+ * (words[0], or after a leading `env NAME=value...` the first other word,
+ * with those assignments) with --version, 10 s limit, and copies the first
+ * stdout line into out[cap] when it exits 0 with output; otherwise out is
+ * left as it was (callers preset a fallback such as "user command"). */
+void bg_runner_command_version(char *const words[], int n, char *out, unsigned cap);
 
 /* Numeric version "x.y.z" extracted from a version string into *v (up to 3
  * components, missing ones 0): the first "N.N" not glued to a word

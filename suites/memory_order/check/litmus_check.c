@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_proposed.h"
+#include "buildgate/bg_runner.h"
 #include "buildgate/bg_fragment.h"
 #include "buildgate/bg_cpu.h"
 #include "buildgate/bg_help.h"
@@ -25,7 +27,8 @@ static const char usage_text[] =
     "Usage: litmus-check --test T --model plain|tso|sc --runner NAME --probe PATH\n"
     "                    [--arch x86_64|arm64] [--mutant drop-fence|tso-relaxed]\n"
     "                    [--iterations N] [--control-iterations N] [--time-budget S]\n"
-    "                    [--timeout S] [--sync auto|user|none] [-- RUNNER PREFIX...]\n"
+    "                    [--timeout S] [--sync auto|user|none] [--known-as TOOL]\n"
+    "                    [-- RUNNER PREFIX...]\n"
     "       litmus-check --test T --model M --runner NAME --skip \"REASON\"\n"
     "\n"
     "Runs `PREFIX... PATH [--time-budget S] [--sync X] T:ACCESS:N [CONTROL:plain:M]`\n"
@@ -45,6 +48,9 @@ static const char usage_text[] =
     "                        (default 120)\n"
     "  --sync X              per-copy rendezvous, passed to the probe\n"
     "  --skip REASON         record a skip check and run nothing\n"
+    "  --known-as TOOL       match expectations.json known_deviations of runner\n"
+    "                        TOOL (default: NAME), scoped by their \"versions\" to\n"
+    "                        the version the prefix's tool reports (--version)\n"
     "  -- RUNNER PREFIX...   words run before PATH (e.g. qemu-x86_64)\n"
     "  -h, --help            this text\n"
     "\n"
@@ -53,6 +59,10 @@ static const char usage_text[] =
     "  memory_order.<runner>.<access>.<test>.power      pass/inconclusive\n"
     "  memory_order.<runner>.<access>.<test>.probe      fail, only when the probe\n"
     "      crashed, hung past --timeout, or printed no histogram\n"
+    "A forbidden outcome no known deviation covers also proposes a line in\n"
+    "<checks-dir>/proposed-known/memory_order/TOOL.tsv (runner versions model test\n"
+    "rate_per_million reference), adopted after review by\n"
+    "ci/adopt-known --approve \"<reason>\" <dir>.\n"
     "with details {iterations, histogram {key: {count, per_million}}, upper bound,\n"
     "matrix}, and a Markdown fragment memory_order--<name>.md next to\n"
     "$BG_CHECKS_FILE.  Expectations: $BG_FIXTURES_DIR/memory_order/expectations.json.\n"
@@ -62,13 +72,34 @@ static const char usage_text[] =
     "Doc: docs/memory_order.md.\n";
 
 typedef struct opts {
-    const char *test, *model, *runner, *probe, *mutant, *skip, *sync, *arch;
+    const char *test, *model, *runner, *probe, *mutant, *skip, *sync, *arch, *known_as;
+    char version[160];     /* the runner tool's --version line ("" when none) */
     unsigned long long iterations, control_iterations, time_budget, timeout;
     char *prefix[MAX_PREFIX];
     int nprefix;
     char access[32];
     char name[192];
 } opts;
+
+/* A forbidden outcome no known deviation covers: appends a proposed
+ * expectations.json known_deviations line (bg_proposed.h) and says in the
+ * check's details where it is and how to adopt it. */
+static void propose(const opts *o, double rate_pm, cJSON *details)
+{
+    char range[64], ref[600], line[900], path[4200], extra[200];
+    bg_proposed_range(o->version, range, sizeof range);
+    snprintf(extra, sizeof extra, "test %s", o->name);
+    bg_proposed_reference(*o->version ? o->version : "no version", extra, ref, sizeof ref);
+    snprintf(line, sizeof line, "%s\t%s\t%s\t%s\t%.0f\t%s", o->known_as, range, o->access, o->test,
+             rate_pm < 1 ? 1 : rate_pm, ref);
+    if (bg_proposed_append("memory_order", o->known_as, line, path, sizeof path) != BG_OK ||
+        !*path)
+        return;
+    cJSON_AddStringToObject(details, "proposed", path);
+    cJSON_AddStringToObject(details, "action", "no known deviation covers this outcome for this "
+                            "runner version: review the proposed line, then " BG_PROPOSED_ADOPT
+                            " (docs/memory_order.md#runner-versions)");
+}
 
 static int parse_ull(const char *s, unsigned long long lo, unsigned long long hi,
                      unsigned long long *out)
@@ -115,6 +146,8 @@ static bg_status parse_args(int argc, char **argv, opts *o)
             o->skip = v;
         else if (strcmp(a, "--sync") == 0)
             o->sync = v;
+        else if (strcmp(a, "--known-as") == 0)
+            o->known_as = v;
         else if (strcmp(a, "--iterations") == 0) {
             if (parse_ull(v, 1, MAX_ITERATIONS, &o->iterations))
                 return bg_fail(BG_E_USAGE, "litmus-check", "--iterations '%s': want an integer in "
@@ -165,6 +198,12 @@ static bg_status parse_args(int argc, char **argv, opts *o)
         o->arch = bg_cpu_arch();
     if (strcmp(o->arch, "x86_64") && strcmp(o->arch, "arm64"))
         return bg_fail(BG_E_USAGE, "litmus-check", "--arch '%s': want x86_64 or arm64", o->arch);
+    if (!o->known_as)
+        o->known_as = o->runner;
+    if (!*o->known_as ||
+        strspn(o->known_as, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(o->known_as))
+        return bg_fail(BG_E_USAGE, "litmus-check", "--known-as '%s': want a runner name of "
+                       "[a-z0-9_-]", o->known_as);
     if (!o->control_iterations)
         o->control_iterations = o->iterations < 200000 ? o->iterations : 200000;
     snprintf(o->name, sizeof o->name, "memory_order.%s.%s.%s", o->runner, o->access, o->test);
@@ -435,7 +474,10 @@ int main(int argc, char **argv)
              e.allowed ? ekey : "", e.model, e.allowed ? "allows" : "forbids", ekey);
     double dev_rate = 0;
     const char *dev_why = NULL;
-    int dev = bg_litmus_expect_deviation(doc, o.runner, o.access, o.test, &dev_rate, &dev_why);
+    if (o.nprefix > 0)
+        bg_runner_command_version(o.prefix, o.nprefix, o.version, sizeof o.version);
+    int dev = bg_litmus_expect_deviation(doc, o.known_as, o.version, o.access, o.test, &dev_rate,
+                                         &dev_why);
     bg_verdict fv = (bg_verdict)bg_litmus_forbidden_verdict(
         a.forbidden, a.forbidden == a.counts[e.exists], dev, dev_rate, a.total);
     if (a.forbidden) {
@@ -467,6 +509,10 @@ int main(int argc, char **argv)
         cJSON_AddNumberToObject(kd, "rate_per_million", dev_rate);
         cJSON_AddStringToObject(kd, "why", dev_why ? dev_why : "");
     }
+    if (*o.version)
+        cJSON_AddStringToObject(fd, "runner_version", o.version);
+    if (fv == BG_FAIL && a.forbidden && strcmp(o.mutant, "none") == 0)
+        propose(&o, bg_litmus_per_million(a.forbidden, a.total), fd);
     bg_check_emit_str(c, name, fv, exp, obs, fd);
 
     /* power check */
