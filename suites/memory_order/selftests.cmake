@@ -111,3 +111,9 @@ bg_mo_selftest(NAME native.deviation-gone.SB EXIT 1
   COMMAND env BG_FIXTURES_DIR=${dev_fx}
           $<TARGET_FILE:litmus-check> --test SB --model sc --runner native --arch ${native_arch}
           --probe ${probe} --iterations 200000)
+
+# ci/adopt-known on memory_order proposals: an overlapping entry is refused
+# (ci/selftest/adopt-known.sh; nan.selftest.adopt_* cover the rest).
+bg_add_test(NAME memory_order.selftest.adopt_overlap SUITE memory_order LABELS selftest TIMEOUT 60
+            COMMAND ${PROJECT_SOURCE_DIR}/ci/selftest/adopt-known.sh mo_overlap ${PROJECT_SOURCE_DIR}
+                    ${CMAKE_CURRENT_BINARY_DIR}/selftest-adopt-mo_overlap $<TARGET_FILE:bg-check>)
