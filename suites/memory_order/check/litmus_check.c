@@ -84,7 +84,7 @@ typedef struct opts {
 /* A forbidden outcome no known deviation covers: appends a proposed
  * expectations.json known_deviations line (bg_proposed.h) and says in the
  * check's details where it is and how to adopt it. */
-static void propose(const opts *o, double rate_pm, cJSON *details)
+static void propose(const opts *o, double rate_pm, char *obs, size_t obs_n, cJSON *details)
 {
     char range[64], ref[600], line[900], path[4200], extra[200];
     bg_proposed_range(o->version, range, sizeof range);
@@ -96,6 +96,9 @@ static void propose(const opts *o, double rate_pm, cJSON *details)
         !*path)
         return;
     cJSON_AddStringToObject(details, "proposed", path);
+    size_t len = strlen(obs);
+    snprintf(obs + len, obs_n - len, "; proposed line in proposed-known/memory_order/%s.tsv",
+             o->known_as);
     cJSON_AddStringToObject(details, "action", "no known deviation covers this outcome for this "
                             "runner version: review the proposed line, then " BG_PROPOSED_ADOPT
                             " (docs/memory_order.md#runner-versions)");
@@ -467,7 +470,7 @@ int main(int argc, char **argv)
     }
 
     /* forbidden check */
-    char key[96], ekey[96], nbuf[32], cell[64], exp[256], obs[320];
+    char key[96], ekey[96], nbuf[32], cell[64], exp[256], obs[420];
     bg_litmus_outcome_key(e.test, e.exists, ekey, sizeof ekey);
     fmt_n(a.total, nbuf, sizeof nbuf);
     snprintf(exp, sizeof exp, "no outcome outside SC%s%s (%s %s %s)", e.allowed ? " and " : "",
@@ -512,7 +515,7 @@ int main(int argc, char **argv)
     if (*o.version)
         cJSON_AddStringToObject(fd, "runner_version", o.version);
     if (fv == BG_FAIL && a.forbidden && strcmp(o.mutant, "none") == 0)
-        propose(&o, bg_litmus_per_million(a.forbidden, a.total), fd);
+        propose(&o, bg_litmus_per_million(a.forbidden, a.total), obs, sizeof obs, fd);
     bg_check_emit_str(c, name, fv, exp, obs, fd);
 
     /* power check */
