@@ -85,15 +85,17 @@ bg_status bg_proposed_append(const char *suite, const char *tool, const char *li
     if (make_dirs(base, suite, dir, sizeof dir) != 0)
         return bg_fail(BG_E_IO, "proposed known deviations", "cannot create %s: %s", dir,
                        strerror(errno));
-    snprintf(path, n, "%s/%s.tsv", dir, tool);
-    int fd = open(path, O_RDWR | O_CREAT | O_APPEND, 0666);
+    char file[4400];
+    snprintf(file, sizeof file, "%s/%s.tsv", dir, tool);
+    int fd = open(file, O_RDWR | O_CREAT | O_APPEND, 0666);
     if (fd < 0)
-        return bg_fail(BG_E_IO, "proposed known deviations", "cannot open %s: %s", path,
+        return bg_fail(BG_E_IO, "proposed known deviations", "cannot open %s: %s", file,
                        strerror(errno));
+    snprintf(path, n, "proposed-known/%s/%s.tsv", suite, tool);
     bg_status st = BG_OK;
     struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
     if (fcntl(fd, F_SETLKW, &lk) != 0)
-        st = bg_fail(BG_E_IO, "proposed known deviations", "cannot lock %s: %s", path,
+        st = bg_fail(BG_E_IO, "proposed known deviations", "cannot lock %s: %s", file,
                      strerror(errno));
     else if (!has_line(fd, line)) {
         size_t len = strlen(line);
@@ -104,7 +106,7 @@ bg_status bg_proposed_append(const char *suite, const char *tool, const char *li
             memcpy(buf, line, len);
             buf[len] = '\n';
             if (write(fd, buf, len + 1) != (ssize_t)(len + 1))
-                st = bg_fail(BG_E_IO, "proposed known deviations", "cannot write %s: %s", path,
+                st = bg_fail(BG_E_IO, "proposed known deviations", "cannot write %s: %s", file,
                              strerror(errno));
             free(buf);
         }

@@ -15,7 +15,7 @@
 
 /* Appends the proposed line of group g to
  * <checks-dir>/proposed-known/nan_semantics/<ri->known_as>.tsv; path[n]
- * receives that file ("" when not under bg-run or when the group is not
+ * receives that file relative to the checks directory ("" when not under bg-run or when the group is not
  * adoptable: a probe failure is never proposed).  BG_E_IO on a write error. */
 bg_status nan_propose(const nan_run_info *ri, const nan_group *g, char *path, unsigned n);
 

@@ -30,8 +30,10 @@ void bg_proposed_reference(const char *version, const char *extra, char *out, un
 /* Appends `line` (one TSV line, without newline) to
  * $(dirname $BG_CHECKS_FILE)/proposed-known/<suite>/<tool>.tsv under an
  * exclusive fcntl(2) lock, unless the same line is already there (reruns add
- * nothing).  path[n] receives the file's path ("" when BG_CHECKS_FILE is unset:
- * not under bg-run, nothing written, BG_OK).  BG_E_IO (one error line) when
+ * nothing).  path[n] receives the file relative to the checks directory,
+ * "proposed-known/<suite>/<tool>.tsv" (it moves with that folder into the
+ * report directory), or "" when BG_CHECKS_FILE is unset (not under bg-run:
+ * nothing written, BG_OK).  BG_E_IO (one error line) when
  * the directory or file cannot be written. */
 bg_status bg_proposed_append(const char *suite, const char *tool, const char *line, char *path,
                              unsigned n);
