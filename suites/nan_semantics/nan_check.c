@@ -469,15 +469,6 @@ int main(int argc, char **argv)
     }
     if (!o.probe && !o.skip)
         return usage("--probe is required");
-    if (!o.fixtures || !*o.fixtures)
-        return usage("no fixtures root: pass --fixtures DIR or set BG_FIXTURES_DIR");
-    if (o.timeout <= 0)
-        return usage("--timeout must be a positive number of seconds");
-    if (strcmp(o.modes, "base") != 0 && strcmp(o.modes, "all") != 0)
-        return usage("--modes must be base or all");
-    char fixture[1200], known_dir[1200];
-    snprintf(fixture, sizeof fixture, "%s/nan_semantics/golden-x86_64.json", o.fixtures);
-    snprintf(known_dir, sizeof known_dir, "%s/nan_semantics/known", o.fixtures);
     if (o.skip) {
         if (!o.runner || !o.context)
             return usage("--skip needs --runner and --context");
@@ -488,6 +479,15 @@ int main(int argc, char **argv)
         snprintf(fallback, sizeof fallback, "nan.%s.%s", o.runner, o.context);
         return not_run(c, &o, bg_test_name(fallback), o.skip, 0);
     }
+    if (!o.fixtures || !*o.fixtures)
+        return usage("no fixtures root: pass --fixtures DIR or set BG_FIXTURES_DIR");
+    if (o.timeout <= 0)
+        return usage("--timeout must be a positive number of seconds");
+    if (strcmp(o.modes, "base") != 0 && strcmp(o.modes, "all") != 0)
+        return usage("--modes must be base or all");
+    char fixture[1200], known_dir[1200];
+    snprintf(fixture, sizeof fixture, "%s/nan_semantics/golden-x86_64.json", o.fixtures);
+    snprintf(known_dir, sizeof known_dir, "%s/nan_semantics/known", o.fixtures);
     if (strncmp(o.probe, "none:", 5) == 0 && o.write_fixture)
         return bg_exit_code(bg_fail(BG_E_UNSUPPORTED, "nan-check", "%s", o.probe + 5));
     if (o.write_fixture)
