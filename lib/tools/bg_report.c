@@ -14,10 +14,13 @@
 #include "buildgate/bg_host.h"
 #include "buildgate/bg_json.h"
 #include "report_md.h"
+#include "report_merge.h"
 
 static const char usage_text[] =
     "Usage: bg-report --checks-dir DIR --out-dir DIR [--tests FILE] [--junit FILE]\n"
     "                 [--meta KEY=VALUE]...\n"
+    "       bg-report --merge DIR --out-dir OUT   cross-host agreement of the\n"
+    "                 DIR/<host>/results.json files (bg-report --merge --help)\n"
     "\n"
     "Merges the checks of a run into results.json and report.md.\n"
     "\n"
@@ -150,6 +153,8 @@ static void usage_exit(const char *why)
 
 int main(int argc, char **argv)
 {
+    if (bg_report_merge_requested(argc, argv))
+        return bg_report_merge_main(argc, argv); /* report_merge.c */
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
     const char *checks_dir = NULL, *out_dir = NULL, *tests = NULL, *junit = NULL;

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buildgate/bg_hex.h"
 #include "buildgate/bg_host.h"
 #include "buildgate/bg_json.h"
 #include "rx_chain.h"
@@ -33,7 +32,7 @@ static void progress(uint64_t done, uint64_t n)
 
 static cJSON *result_json(const rx_opts *o, const rx_session *s, const rx_chain_result *r)
 {
-    char buf[256], hex[2 * 256 + 1];
+    char buf[256];
     cJSON *j = cJSON_CreateObject();
     rx_flags_slug(s->flags, !o->dataset_dir, buf, sizeof buf);
     cJSON_AddStringToObject(j, "variant", buf);
@@ -43,21 +42,7 @@ static cJSON *result_json(const rx_opts *o, const rx_session *s, const rx_chain_
     cJSON_AddNumberToObject(fl, "value", (int)s->flags);
     rx_flags_names(s->flags, buf, sizeof buf);
     cJSON_AddStringToObject(fl, "names", buf);
-    if (o->key_text) {
-        cJSON_AddStringToObject(j, "key", o->key_text);
-    } else {
-        bg_hex_encode(o->key, o->key_len, hex);
-        cJSON_AddStringToObject(j, "key_hex", hex);
-    }
-    cJSON_AddNumberToObject(j, "n", (double)r->n);
-    cJSON_AddNumberToObject(j, "k", (double)r->k);
-    bg_hex_encode(r->digest, 32, hex);
-    cJSON_AddStringToObject(j, "digest", hex);
-    cJSON *cps = cJSON_AddArrayToObject(j, "checkpoints");
-    for (size_t i = 0; i < r->ncheckpoints; i++) {
-        bg_hex_encode(r->checkpoints[i], 32, hex);
-        cJSON_AddItemToArray(cps, cJSON_CreateString(hex));
-    }
+    rx_chain_add_json(j, o->key_text, o->key, o->key_len, r);
     cJSON_AddNumberToObject(j, "init_threads", s->init_threads);
     cJSON_AddNumberToObject(j, "init_seconds", s->init_seconds);
     cJSON_AddNumberToObject(j, "hashing_seconds", r->seconds);

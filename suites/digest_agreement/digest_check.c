@@ -124,7 +124,8 @@ static void check_dataset_items(ctx *x, rx_session *s, const rx_kat_set *kats, c
     }
 }
 
-static void check_chain(ctx *x, const rx_chain_result *want, const rx_chain_result *got)
+static void check_chain(ctx *x, const rx_opts *o, const rx_chain_result *want,
+                        const rx_chain_result *got)
 {
     char name[400], w[65], g[65], cell[48];
     snprintf(name, sizeof name, "%s.chain", x->test);
@@ -133,10 +134,11 @@ static void check_chain(ctx *x, const rx_chain_result *want, const rx_chain_resu
     double hs = got->seconds > 0 ? got->n / got->seconds : 0;
     snprintf(cell, sizeof cell, "%.1f H/s", hs);
     cJSON *d = matrix(x, "chain", cell);
-    cJSON_AddNumberToObject(d, "n", (double)got->n);
-    cJSON_AddNumberToObject(d, "k", (double)got->k);
     cJSON_AddNumberToObject(d, "hashes_per_second", hs);
     cJSON_AddNumberToObject(d, "hashing_seconds", got->seconds);
+    /* the observed chain in full (key, n, k, digest, checkpoints), which
+     * bg-report --merge compares across hosts (docs/cross-host.md) */
+    rx_chain_add_json(d, o->key_text, o->key, o->key_len, got);
     /* the first checkpoint where the chain left the fixture, if any */
     size_t i = 0;
     while (i < got->ncheckpoints && i < want->ncheckpoints &&
@@ -216,7 +218,7 @@ static int variant_run(ctx *x, const rx_opts *o)
         rx_chain_result got;
         st = rx_chain_run(s.vm, o->n, o->k, NULL, &got);
         if (!st)
-            check_chain(x, &want, &got);
+            check_chain(x, o, &want, &got);
         rx_chain_free(&got);
     }
     rx_chain_free(&want);

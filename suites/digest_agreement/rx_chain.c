@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buildgate/bg_hex.h"
 #include "rx_session.h"
 
 void rx_chain_message(uint64_t i, const uint8_t prev[32], uint8_t msg[RX_CHAIN_MSG_LEN])
@@ -56,4 +57,25 @@ void rx_chain_free(rx_chain_result *r)
     free(r->checkpoints);
     r->checkpoints = NULL;
     r->ncheckpoints = 0;
+}
+
+void rx_chain_add_json(cJSON *j, const char *key_text, const uint8_t *key, size_t key_len,
+                       const rx_chain_result *r)
+{
+    char hex[2 * 256 + 1];
+    if (key_text) {
+        cJSON_AddStringToObject(j, "key", key_text);
+    } else {
+        bg_hex_encode(key, key_len < 256 ? key_len : 256, hex);
+        cJSON_AddStringToObject(j, "key_hex", hex);
+    }
+    cJSON_AddNumberToObject(j, "n", (double)r->n);
+    cJSON_AddNumberToObject(j, "k", (double)r->k);
+    bg_hex_encode(r->digest, 32, hex);
+    cJSON_AddStringToObject(j, "digest", hex);
+    cJSON *cps = cJSON_AddArrayToObject(j, "checkpoints");
+    for (size_t i = 0; i < r->ncheckpoints; i++) {
+        bg_hex_encode(r->checkpoints[i], 32, hex);
+        cJSON_AddItemToArray(cps, cJSON_CreateString(hex));
+    }
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
 #include <randomx.h>
 
 #include "buildgate/bg_error.h"
@@ -40,5 +41,13 @@ bg_status rx_chain_run(randomx_vm *vm, uint64_t n, uint64_t k,
                        void (*progress)(uint64_t done, uint64_t n), rx_chain_result *out);
 
 void rx_chain_free(rx_chain_result *r);
+
+/* Adds the chain to the JSON object j: "key" (key_text when non-NULL) or
+ * "key_hex" (the key_len bytes of key, hex), "n", "k", "digest" (hex) and
+ * "checkpoints" (array of hex digests, checkpoint 1 first).  The shape of
+ * bg-chain's output and of the digest.*.chain check's details (compared
+ * across hosts by bg-report --merge). */
+void rx_chain_add_json(cJSON *j, const char *key_text, const uint8_t *key, size_t key_len,
+                       const rx_chain_result *r);
 
 #endif

@@ -131,6 +131,7 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
         cJSON_AddStringToObject(d, "ops", g->ops);
         cJSON_AddStringToObject(d, "runner", ri->runner);
         cJSON_AddStringToObject(d, "runner_version", ri->version);
+        cJSON_AddStringToObject(d, "context", ri->context); /* bg-report --merge keys on it */
         if (!kl) {
             char proposed[4200];
             if (nan_propose(ri, g, proposed, sizeof proposed) != BG_OK)

@@ -1,0 +1,134 @@
+#!/bin/sh
+# merge_test.sh — the tests of bg-report --merge (docs/cross-host.md
+# "Self-tests"): two hosts built from one real results.json, one change
+# planted in the second, and what the merge must say about it.
+#
+# Usage: merge_test.sh BG_CHECK BG_REPORT HOST_JSON WORK_DIR CASE
+#   BG_CHECK   the bg-check tool, which records the check in $BG_CHECKS_FILE
+#   BG_REPORT  the bg-report tool
+#   HOST_JSON  lib/tests/data/merge/host.json: a results.json with one check
+#              per line (lib/tests/data/merge/README.md), so sed can address one
+#   WORK_DIR   scratch folder (emptied)
+#   CASE       agree            the two hosts are copies: exit 0, no disagreement
+#              disagree_digest  checkpoint 3 of the chain changed on the second
+#              disagree_aes     the second host's digest.aes_flags fails
+#              disagree_nan     a qemu-x86_64 deviation group missing on the second
+#              malformed        the second results.json cut short: exit 4, one line
+#              empty            no host folder: exit 2, one line
+# Records one check merge.<CASE> (suite lib), expected vs observed.
+# Exit: 0 pass, 1 the check failed, 2 usage, 3 I/O.
+set -u
+[ $# -eq 5 ] || { echo "buildgate: merge_test.sh: want BG_CHECK BG_REPORT HOST_JSON WORK_DIR CASE" >&2; exit 2; }
+check=$1 report=$2 host=$3 work=$4 case=$5
+# the second host sorts after the first (the reference: docs/cross-host.md)
+a_name=gate-ubuntu-24.04 b_name=gate-ubuntu-24.04-arm
+b_key=linux-arm64-neoverse-n2-4c
+rm -rf "$work" && mkdir -p "$work/in/$a_name" "$work/in/$b_name" || exit 3
+a=$work/in/$a_name/results.json b=$work/in/$b_name/results.json
+cp "$host" "$a" || exit 3
+# the second host: another host key (an arm64 runner), the same checks
+sed 's/"host":{"key":"[^"]*"/"host":{"key":"'"$b_key"'"/' "$host" >"$b" || exit 3
+
+# plant SED_SCRIPT: applies it to the second host's results.json
+plant() {
+    sed "$1" "$b" >"$b.tmp" && mv "$b.tmp" "$b" || exit 3
+}
+
+# merge: runs the merge; rc, out (stdout), err (stderr) and the DISAGREE lines
+merge() {
+    "$report" --merge "$work/in" --out-dir "$work/out" >"$work/stdout" 2>"$work/stderr"
+    rc=$?
+    lines=$(grep -c '^DISAGREE ' "$work/stdout")
+    first=$(grep '^DISAGREE ' "$work/stdout" | head -n 1)
+}
+
+# names: which of the two hosts the first DISAGREE line names
+names() {
+    n=""
+    case $first in *"$a_name ("*) n="$a_name" ;; esac
+    case $first in *"$b_name ("*) n="$n${n:+ and }$b_name" ;; esac
+    printf '%s' "${n:-no host}"
+}
+
+err_lines() {
+    wc -l <"$work/stderr" | tr -d ' '
+}
+
+# err_starts PREFIX: "starts 'PREFIX'" when stderr's first line does, else the line
+err_starts() {
+    e=$(head -n 1 "$work/stderr")
+    case $e in "$1"*) printf "starts '%s'" "$1" ;; *) printf "is '%s'" "$e" ;; esac
+}
+
+# field LINE KEY: the value of "KEY" (a string without '"' or a number) in LINE
+field() {
+    printf '%s' "$1" | sed 's/.*"'"$2"'":"\{0,1\}\([^",]*\).*/\1/'
+}
+
+check_name() {
+    printf '%s' "$first" | sed 's/^DISAGREE \([^:]*\):.*/\1/'
+}
+
+b_slug=$(printf '%s' "$b_name" | tr -c 'A-Za-z0-9_\n-' '_')
+case $case in
+agree)
+    merge
+    expected="exit 0; 0 disagreements; report.md says PASS"
+    verdict=$(head -n 1 "$work/out/report.md" 2>/dev/null | sed 's/.*: //')
+    observed="exit $rc; $lines disagreements; report.md says $verdict"
+    ;;
+disagree_digest)
+    chain=$(grep '"name":"digest\.[^"]*\.chain"' "$host" | head -n 1)
+    variant=$(field "$chain" test)
+    variant=${variant#digest.}
+    k=$(field "$chain" k)
+    cp3=$(printf '%s' "$chain" | sed 's/.*"checkpoints":\["[0-9a-f]*","[0-9a-f]*","\([0-9a-f]*\)".*/\1/')
+    bad=00000000000000000000000000000000000000000000000000000000000000aa
+    # as on a host whose chain left the fixture: checkpoint and verdict
+    plant "s/$cp3/$bad/;/\"name\":\"digest\.[^\"]*\.chain\"/s/\"verdict\":\"pass\"/\"verdict\":\"fail\"/"
+    merge
+    at="checkpoint 3 (hash $((3 * k - 1)))"
+    expected="exit 1; 1 disagreements: agree.digest.$variant.$b_slug; $a_name and $b_name; $at $cp3 | $at $bad"
+    seen=$(printf '%s' "$first" | grep -o 'checkpoint [0-9]* (hash [0-9]*) [0-9a-f]*' | paste -s -d '|' - | sed 's/|/ | /')
+    observed="exit $rc; $lines disagreements: $(check_name); $(names); $seen"
+    ;;
+disagree_aes)
+    plant '/"name":"digest\.aes_flags"/s/"verdict":"pass"/"verdict":"fail"/'
+    merge
+    expected="exit 1; 1 disagreements: agree.aes.$b_slug; $b_name; digest.aes_flags fail"
+    seen=$(printf '%s' "$first" | grep -o 'digest\.aes_flags fail' | head -n 1)
+    observed="exit $rc; $lines disagreements: $(check_name); $(names); $seen"
+    ;;
+disagree_nan)
+    # one deviation group of qemu-x86_64 (a check named after its test plus
+    # the group) on the first host only
+    group=$(grep '"name":"nan\.qemu-x86_64\.[a-z_]*\.[^"]*","test"' "$host" | head -n 1)
+    gname=$(field "$group" name)
+    context=$(field "$group" context)
+    gverdict=$(field "$group" verdict)
+    gtail=${gname#nan.qemu-x86_64."$context".}
+    plant "/\"name\":\"$(printf '%s' "$gname" | sed 's/[.[\*^$/]/\\&/g')\"/d"
+    merge
+    expected="exit 1; 1 disagreements: agree.nan.qemu-x86_64.$b_slug; $a_name and $b_name; context $context; deviation group $gverdict $gtail"
+    seen=$(printf '%s' "$first" | grep -o "context $context" | head -n 1)
+    grp=$(printf '%s' "$first" | grep -o "deviation group $gverdict $gtail" | head -n 1)
+    observed="exit $rc; $lines disagreements: $(check_name); $(names); $seen; $grp"
+    ;;
+malformed)
+    head -c 200 "$host" >"$b"
+    merge
+    expected="exit 4; 1 stderr line; it starts 'buildgate: merge: $b'"
+    observed="exit $rc; $(err_lines) stderr line; it $(err_starts "buildgate: merge: $b")"
+    ;;
+empty)
+    rm -rf "$work/in" && mkdir -p "$work/in" || exit 3
+    merge
+    expected="exit 2; 1 stderr line; it starts 'buildgate: merge: $work/in: no <host>/results.json in it'"
+    observed="exit $rc; $(err_lines) stderr line; it $(err_starts "buildgate: merge: $work/in: no <host>/results.json in it")"
+    ;;
+*)
+    echo "buildgate: merge_test.sh: unknown case '$case'" >&2
+    exit 2
+    ;;
+esac
+"$check" --suite lib --name "merge.$case" --expect-equal "$expected" "$observed"
