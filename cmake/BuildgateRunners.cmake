@@ -13,7 +13,13 @@
 #   BG_RUNNER_<name>_TRAITS      list (e.g. serial; user for BG_X86_RUNNERS entries)
 #   bg_runners(<var> GUEST <arch>...)  the names whose guest is one of <arch>
 # A malformed or duplicate BG_X86_RUNNERS entry stops the configure with its line.
-set(BG_RUNNER_DIR "${PROJECT_SOURCE_DIR}/build/cache/runners" CACHE PATH
+# BG_RUNNER_DIR: the one runner directory; ci/extra-runners (ci/provision
+# --trixie-runners) unpacks into it, with the same default and $BG_RUNNER_DIR.
+set(_bg_rdir_default "${PROJECT_SOURCE_DIR}/build/cache/runners")
+if(DEFINED ENV{BG_RUNNER_DIR} AND NOT "$ENV{BG_RUNNER_DIR}" STREQUAL "")
+  set(_bg_rdir_default "$ENV{BG_RUNNER_DIR}")
+endif()
+set(BG_RUNNER_DIR "${_bg_rdir_default}" CACHE PATH
     "The {dir} of runner programs given by path in lib/include/buildgate/bg_runners.def ($BG_RUNNER_DIR overrides at run time)")
 set(BG_X86_RUNNERS "$ENV{BG_X86_RUNNERS}" CACHE STRING
     "Extra runners of x86-64 programs: name=command words;name2=... (also read from the environment at run time)")

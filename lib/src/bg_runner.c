@@ -294,8 +294,11 @@ static bg_status find_program(bg_runner *r, const bg_runner_row *row, char *why,
     if (!first)
         return BG_OK; /* no program: native */
     expand_dir(first, cand, sizeof cand);
+    /* the runner directory is filled by one command (ci/extra-runners) */
     snprintf(why, n, "runner '%s' is not installed: '%s' not found%s", r->name, cand,
-             strchr(cand, '/') ? "" : " in PATH");
+             strncmp(first, "{dir}", 5) == 0 ? " (fetch it: ci/provision --trixie-runners)"
+             : strchr(cand, '/')             ? ""
+                                             : " in PATH");
     return BG_E_UNSUPPORTED;
 }
 
@@ -409,6 +412,13 @@ void bg_runner_free(bg_runner *r)
     r->argc = 0;
     r->argv[0] = NULL;
     r->env[0] = NULL;
+}
+
+void bg_runner_known_tool(const bg_runner *r, char *out, size_t n)
+{
+    const char *dot = strrchr(r->known, '.');
+    int len = dot ? (int)(dot - r->known) : (int)strlen(r->known);
+    snprintf(out, n, "%.*s", len, r->known);
 }
 
 int bg_version_parse(const char *s, int v[3])

@@ -47,4 +47,18 @@ case_ unknown "exit 2: buildgate: bg-runner: unknown runner 'nosuch': known are 
       "" --resolve nosuch
 case_ wrong_guest "exit 77: buildgate: bg-runner: runner 'qemu-aarch64' runs arm64 programs, not x86-64" \
       "" --resolve qemu-aarch64 --guest x86_64
+# a second-version row whose program under {dir} is missing: the skip reason
+# names the command that fetches it (x86-64 hosts; elsewhere the host rule wins)
+if [ "$(uname -m)" = x86_64 ]; then
+    export BG_RUNNER_DIR=/nonexistent
+    case_ trixie_missing "exit 77: buildgate: bg-runner: runner 'valgrind-trixie' is not installed: '/nonexistent/trixie/usr/bin/valgrind' not found (fetch it: ci/provision --trixie-runners)" \
+          "" --resolve valgrind-trixie
+    unset BG_RUNNER_DIR
+fi
+# valgrind-trixie runs with the valgrind row's arguments (when both resolve here)
+args_of() { "$runner" --resolve "$1" 2>/dev/null | sed -n 's/^command: [^ ]* *//p'; }
+if [ -n "$(args_of valgrind)" ] && [ -n "$(args_of valgrind-trixie)" ]; then
+    "$check" --suite lib --name runner_registry.trixie_args --expect-equal \
+        "$(args_of valgrind)" "$(args_of valgrind-trixie)" || rc=1
+fi
 exit $rc

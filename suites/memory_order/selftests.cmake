@@ -107,9 +107,28 @@ bg_mo_selftest(NAME runner.crash EXIT 1
 set(dev_fx "${CMAKE_CURRENT_BINARY_DIR}/deviation-fixtures")
 file(READ "${BG_FIXTURES_DIR}/memory_order/expectations.json" fx)
 string(REPLACE "\"runner\": \"qemu-aarch64\"" "\"runner\": \"native\"" fx "${fx}")
+string(REPLACE "\"versions\": \">=7.2,<7.3\"" "\"versions\": \"*\"" fx "${fx}")
 file(WRITE "${dev_fx}/memory_order/expectations.json" "${fx}")
 bg_mo_selftest(NAME native.deviation-gone.SB EXIT 1
   CHECK .forbidden VERDICT xpass CONTAINS "0 forbidden in" "the known deviation is gone"
   COMMAND env BG_FIXTURES_DIR=${dev_fx}
           $<TARGET_FILE:litmus-check> --test SB --model sc --runner native --arch ${native_arch}
           --probe ${probe} --iterations 200000)
+
+# ci/adopt-known on memory_order proposals: an overlapping entry is refused
+# (ci/selftest/adopt-known.sh; nan.selftest.adopt_* cover the rest).
+bg_add_test(NAME memory_order.selftest.adopt_overlap SUITE memory_order LABELS selftest TIMEOUT 60
+            COMMAND ${PROJECT_SOURCE_DIR}/ci/selftest/adopt-known.sh mo_overlap ${PROJECT_SOURCE_DIR}
+                    ${CMAKE_CURRENT_BINARY_DIR}/selftest-adopt-mo_overlap $<TARGET_FILE:bg-check>)
+
+# 8. An unlisted runner version (ci/selftest/version-99/qemu-aarch64, first in
+#    PATH, answers --version 99.1.0 and runs the real qemu-aarch64; the SB sc
+#    deviation is listed for 7.2 only) still fails, and proposes a line for
+#    ci/adopt-known.
+if(BG_MO_ARM64_PROBE AND BG_RUNNER_qemu-aarch64_OK)
+  bg_mo_selftest(NAME qemu-aarch64.unlisted-version.SB EXIT 1
+    CHECK .forbidden VERDICT fail CONTAINS "0:r0=0" "proposed line in proposed-known/memory_order/qemu-aarch64.tsv"
+    COMMAND env "PATH=${PROJECT_SOURCE_DIR}/ci/selftest/version-99:$ENV{PATH}"
+            $<TARGET_FILE:litmus-check> --test SB --model sc --runner qemu-aarch64 --arch arm64
+            --probe ${BG_MO_ARM64_PROBE} --iterations 200000)
+endif()

@@ -44,7 +44,9 @@ static const char usage_text[] =
     "  --fixtures DIR     fixtures root (default $BG_FIXTURES_DIR); the fixture is\n"
     "                     DIR/nan_semantics/golden-x86_64.json, known deviations\n"
     "                     DIR/nan_semantics/known/<the runner's known file>\n"
-    "                     (bg-runner --resolve R: usually <runner>.tsv)\n"
+    "                     (bg-runner --resolve R: usually <runner>.tsv; rows of\n"
+    "                     one tool share its file, version-ranged lines, e.g.\n"
+    "                     qemu-x86_64-trixie reads qemu-x86_64.tsv)\n"
     "  --timeout SECONDS  wall-clock limit of the probe run (default 120 s)\n"
     "  --write-fixture    record the golden fixture from a native run of the probe\n"
     "                     (main_thread, all modes) instead of checking\n"
@@ -54,6 +56,9 @@ static const char usage_text[] =
     "\n"
     "Checks (suite nan_semantics): one per deviation group (fail / xfail), one\n"
     "xpass per known deviation no longer seen, one summary named after the test.\n"
+    "A fail no known line covers also proposes a line in\n"
+    "<checks-dir>/proposed-known/nan_semantics/TOOL.tsv, to adopt after review\n"
+    "with ci/adopt-known --approve \"<reason>\" <dir>.\n"
     "Exit: 0 pass; 1 a check failed; 77 skip (runner missing, no guest);\n"
     "      2 usage (unknown runner/context); 5 fixture or known-deviation file\n"
     "      corrupt; 6 fixture exists (--write-fixture without --replace);\n"
@@ -416,6 +421,23 @@ static void guest_build_failure(const char *probe, char *why, size_t n)
         snprintf(why, n, "the x86-64 guest %s: %s", probe, strerror(err));
 }
 
+/* The one check of a run that cannot happen: skip (runner not available) or
+ * fail (the guest was not built).  Returns the exit code. */
+static int not_run(bg_checks *c, const opts *o, const char *test, const char *reason, int unbuilt)
+{
+    cJSON *d = cJSON_CreateObject();
+    cJSON *m = cJSON_AddObjectToObject(d, "matrix");
+    cJSON_AddStringToObject(m, "table", "runner × context");
+    cJSON_AddStringToObject(m, "row", o->runner);
+    cJSON_AddStringToObject(m, "col", o->context);
+    cJSON_AddStringToObject(m, "cell", unbuilt ? "guest not built" : "not available");
+    if (unbuilt)
+        bg_check_emit_str(c, test, BG_FAIL, "the x86-64 guest built", reason, d);
+    else
+        bg_check_emit_str(c, test, BG_SKIP, "runner available", reason, d);
+    return bg_checks_close(c);
+}
+
 int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
@@ -471,25 +493,17 @@ int main(int argc, char **argv)
         return BG_EXIT_IO;
     char fallback[200];
     snprintf(fallback, sizeof fallback, "nan.%s.%s", o.runner, o.context);
-    nan_run_info ri = {.test = bg_test_name(fallback), .runner = o.runner,
+    char tool[64];
+    bg_runner_known_tool(&rn, tool, sizeof tool);
+    nan_run_info ri = {.test = bg_test_name(fallback), .runner = o.runner, .known_list = tool,
                        .version = rn.version, .context = o.context, .probe_ok = 1};
     char unbuilt[600] = "";
     if (st == BG_OK && strncmp(o.probe, "none:", 5) != 0)
         guest_build_failure(o.probe, unbuilt, sizeof unbuilt);
     if (st != BG_OK || strncmp(o.probe, "none:", 5) == 0 || *unbuilt) {
         const char *reason = st != BG_OK ? why : *unbuilt ? unbuilt : o.probe + 5;
-        cJSON *d = cJSON_CreateObject();
-        cJSON *m = cJSON_AddObjectToObject(d, "matrix");
-        cJSON_AddStringToObject(m, "table", "runner × context");
-        cJSON_AddStringToObject(m, "row", o.runner);
-        cJSON_AddStringToObject(m, "col", o.context);
-        cJSON_AddStringToObject(m, "cell", *unbuilt ? "guest not built" : "not available");
-        if (*unbuilt)
-            bg_check_emit_str(c, ri.test, BG_FAIL, "the x86-64 guest built", reason, d);
-        else
-            bg_check_emit_str(c, ri.test, BG_SKIP, "runner available", reason, d);
         bg_runner_free(&rn);
-        return bg_checks_close(c);
+        return not_run(c, &o, ri.test, reason, *unbuilt != '\0');
     }
     nan_fixture fx;
     char stored[300];

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "buildgate/bg_fragment.h"
+#include "buildgate/bg_proposed.h"
+#include "nan_propose.h"
 
 nan_group *nan_groups_add(nan_groups *gs, const char *rule, const char *detail, const char *op,
                           int *fresh)
@@ -92,6 +94,14 @@ static void write_fragment(const nan_run_info *ri, const nan_groups *gs, const b
                     g->detail, g->count, g->ops, g->expected, g->observed);
         }
     }
+    for (int i = 0; i < gs->n; i++)
+        if (v[i] == BG_FAIL && strcmp(gs->g[i].rule, "probe-failed") != 0) {
+            fprintf(f, "\nNo known line covers the failing groups of %s %s: proposed lines are in "
+                    "`proposed-known/nan_semantics/%s.tsv`; adopt them after review with `%s` "
+                    "(docs/nan_semantics.md#runner-versions).\n", ri->runner, ri->version,
+                    ri->known_list, BG_PROPOSED_ADOPT);
+            break;
+        }
     for (int i = 0; i < kd->n; i++)
         if (!kd->lines[i].used)
             fprintf(f, "\nKnown deviation %s:%d (%s %s) was not observed.\n", kd->path,
@@ -102,7 +112,7 @@ static void write_fragment(const nan_run_info *ri, const nan_groups *gs, const b
 bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, nan_known *kd)
 {
     bg_status st = BG_OK;
-    int fails = 0, xfails = 0;
+    int fails = 0, xfails = 0, proposals = 0;
     bg_verdict *v = calloc((size_t)gs->n + 1, sizeof *v);
     if (!v)
         return BG_E_NOMEM;
@@ -122,6 +132,18 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
         cJSON_AddStringToObject(d, "runner", ri->runner);
         cJSON_AddStringToObject(d, "runner_version", ri->version);
         cJSON_AddStringToObject(d, "context", ri->context); /* bg-report --merge keys on it */
+        if (!kl) {
+            char proposed[4200];
+            if (nan_propose(ri, g, proposed, sizeof proposed) != BG_OK)
+                st = BG_E_IO;
+            if (*proposed) {
+                cJSON_AddStringToObject(d, "proposed", proposed);
+                cJSON_AddStringToObject(d, "action", "no known line covers this deviation of "
+                                        "this runner version: review the proposed line, then "
+                                        BG_PROPOSED_ADOPT " (docs/nan_semantics.md#runner-versions)");
+                proposals++;
+            }
+        }
         if (kl) {
             char where[1100];
             snprintf(where, sizeof where, "%s:%d", kd->path, kl->lineno);
@@ -176,6 +198,12 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
     cJSON_AddNumberToObject(d, "cases_compared", (double)gs->checked);
     cJSON_AddNumberToObject(d, "cases_not_compared", (double)gs->skipped);
     cJSON_AddNumberToObject(d, "probe_wall_s", ri->probe_wall_s);
+    if (ri->known_list != ri->runner && strcmp(ri->known_list, ri->runner) != 0)
+        cJSON_AddStringToObject(d, "known_list", ri->known_list);
+    if (proposals)
+        cJSON_AddStringToObject(d, "action", "unexpected deviations: proposed known lines were "
+                                "written; review them, then " BG_PROPOSED_ADOPT
+                                " (docs/nan_semantics.md#runner-versions)");
     if (gs->notes) {
         cJSON_AddItemToObject(d, "notes", gs->notes);
         gs->notes = NULL;

@@ -4,7 +4,7 @@
  * deviating cases, lists the ops it touched and keeps the first case as its
  * example (op, phase, mode, case index, operands, expected vs observed bits).
  * Emitting turns each group into one check (fail, or xfail when a known
- * deviation line matches), each unused applicable known line into an xpass
+ * deviation line matches; a fail also proposes a line, nan_propose.h), each unused applicable known line into an xpass
  * (inconclusive when the probe did not run to the end), plus one summary
  * check carrying details.matrix {table "runner × context"} and the runner's
  * version, and writes the grouped list as a Markdown fragment
@@ -47,6 +47,7 @@ void nan_groups_free(nan_groups *gs);
 typedef struct nan_run_info {
     const char *test;      /* BG_TEST_NAME or a fallback */
     const char *runner;
+    const char *known_list; /* the tool whose list applies (bg_runner_known_tool) */
     const char *version;
     const char *context;
     int probe_ok;          /* 0: the probe crashed/hung/printed garbage */

@@ -22,6 +22,11 @@
  *   known_typo         a known-deviation line naming no real rule -> exit 5, one line
  *   guest_not_built    no guest program, its cross build's probe.FAILED beside it
  *                      -> a fail check quoting that line
+ *   proposed_lines     qemu-x86_64 of an unlisted version (RUNNERS_DIR/version-99
+ *                      first in PATH: "99.1.0"; its list covers 7.2 only)
+ *                      -> still a fail, and a proposed line scoped >=99.1,<99.2 in
+ *                      WORK_DIR/proposed-known/nan_semantics/qemu-x86_64.tsv
+ *                      with the adoption command in the check
  * Exit: as bg_checks_close (0 pass, 1 fail, 77 skip); 2 usage.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -111,7 +116,7 @@ static outcome run_check(ctx *c, char **args, const char *extra_env)
     for (int i = 0; args[i] && n < 30; i++)
         argv[n++] = args[i];
     argv[n] = NULL;
-    char e1[1300], e2[1300], e3[2000];
+    char e1[1300], e2[1300], e3[4200];
     snprintf(e1, sizeof e1, "BG_CHECKS_FILE=%s", c->checks_file);
     snprintf(e2, sizeof e2, "BG_FIXTURES_DIR=%s", c->root);
     snprintf(e3, sizeof e3, "%s", extra_env ? extra_env : "BG_SELFTEST=1");
@@ -223,6 +228,40 @@ static void guest_not_built(ctx *c, result *res)
     cJSON_Delete(o.checks);
 }
 
+/* An unlisted runner version must fail and leave an adoptable proposal. */
+static void proposed_lines(ctx *c, result *res)
+{
+    static const char known[] =
+        "qemu-x86_64\t>=7.2,<7.3\tmain_thread\tdefault-nan\t*\tself-test: covers 7.2 only\n";
+    static const char want[] = "qemu-x86_64\t>=99.1,<99.2\tmain_thread\tdefault-nan\tobserved 0x7fc00000\t"
+                               "proposed, not reviewed; observed ";
+    char p[1400], env[4200], probe_arg[1300];
+    snprintf(probe_arg, sizeof probe_arg, "%s", c->probe);
+    make_root(c, "proposed_lines", NULL, 0);
+    snprintf(p, sizeof p, "%s/nan_semantics/known/qemu-x86_64.tsv", c->root);
+    write_file(p, known, sizeof known - 1);
+    snprintf(p, sizeof p, "%s/proposed-known/nan_semantics/qemu-x86_64.tsv", c->work);
+    unlink(p);
+    const char *path = getenv("PATH");
+    snprintf(env, sizeof env, "PATH=%s/version-99:%s", c->runners, path ? path : "/usr/bin:/bin");
+    char *args[] = {"--runner", "qemu-x86_64", "--context", "main_thread", "--probe", probe_arg, NULL};
+    outcome o = run_check(c, args, env);
+    expect_group(res, &o, 1, "fail", "default-nan", "observed 0x7fc00000");
+    const cJSON *ch = find(&o, "fail", "default-nan", "observed 0x7fc00000");
+    const char *action = bg_json_str(cJSON_GetObjectItemCaseSensitive(ch, "details"), "action");
+    size_t n = 0;
+    char *text = read_file(p, &n);
+    int ok = res->v == BG_PASS && text && strstr(text, want) && action &&
+             strstr(action, "ci/adopt-known --approve");
+    res->v = ok ? BG_PASS : BG_FAIL;
+    snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
+             "; %s holding a line starting '%s' and the check's action naming ci/adopt-known", p, want);
+    snprintf(res->obs + strlen(res->obs), sizeof res->obs - strlen(res->obs), "; proposed: %.600s",
+             text ? text : "(no file)");
+    free(text);
+    cJSON_Delete(o.checks);
+}
+
 static int scenario(ctx *c, const char *name, result *res)
 {
     char probe_arg[1300];
@@ -314,6 +353,9 @@ static int scenario(ctx *c, const char *name, result *res)
         char *args[] = {"--runner", "mutant", "--context", "main_thread", "--probe", probe_arg, NULL};
         o = run_check(c, args, env);
         expect_group(res, &o, 1, "fail", "default-nan", "observed 0x7fc00000");
+    } else if (strcmp(name, "proposed_lines") == 0) {
+        proposed_lines(c, res);
+        return 0;
     } else if (strcmp(name, "corrupt_fixture") == 0 || strcmp(name, "bad_record") == 0) {
         char real[1400];
         snprintf(real, sizeof real, "%s/nan_semantics/golden-x86_64.json", c->fixtures);

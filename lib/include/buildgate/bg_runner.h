@@ -64,6 +64,12 @@ bg_status bg_runner_argv(const bg_runner *r, char *const guest[], char **out, un
 
 void bg_runner_free(bg_runner *r);
 
+/* The tool name r's known-deviation lines carry: its known file without the
+ * extension ("qemu-x86_64" for qemu-x86_64.tsv, also for qemu-x86_64-trixie,
+ * whose row shares that file).  Proposed lines (bg_proposed.h) go to this
+ * name's file too.  out[n] receives it, truncated to fit. */
+void bg_runner_known_tool(const bg_runner *r, char *out, size_t n);
+
 /* Numeric version "x.y.z" extracted from a version string into *v (up to 3
  * components, missing ones 0): the first "N.N" not glued to a word
  * ("qemu-x86_64 version 7.2.22 (Debian ...)" -> 7.2.22), else the first

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_proposed.h"
+#include "buildgate/bg_runner.h"
 #include "buildgate/bg_fragment.h"
 #include "buildgate/bg_cpu.h"
 #include "buildgate/bg_help.h"
@@ -56,6 +58,10 @@ static const char usage_text[] =
     "  memory_order.<runner>.<access>.<test>.power      pass/inconclusive\n"
     "  memory_order.<runner>.<access>.<test>.probe      fail, only when the probe\n"
     "      crashed, hung past --timeout, or printed no histogram\n"
+    "A forbidden outcome no known deviation covers also proposes a line in\n"
+    "<checks-dir>/proposed-known/memory_order/TOOL.tsv (runner versions model test\n"
+    "rate_per_million reference), adopted after review by\n"
+    "ci/adopt-known --approve \"<reason>\" <dir>.\n"
     "with details {iterations, histogram {key: {count, per_million}}, upper bound,\n"
     "matrix}, and a Markdown fragment memory_order--<name>.md next to\n"
     "$BG_CHECKS_FILE.  Expectations: $BG_FIXTURES_DIR/memory_order/expectations.json.\n"
@@ -67,10 +73,35 @@ static const char usage_text[] =
 
 typedef struct opts {
     const char *test, *model, *runner, *use, *as, *probe, *mutant, *skip, *sync, *arch;
+    char known[64];        /* the runner's known list: its registry known file, no .tsv */
+    char version[160];     /* the runner's version line ("" when none) */
     unsigned long long iterations, control_iterations, time_budget, timeout;
     char access[32];
     char name[192];
 } opts;
+
+/* A forbidden outcome no known deviation covers: appends a proposed
+ * expectations.json known_deviations line (bg_proposed.h) and says in the
+ * check's details where it is and how to adopt it. */
+static void propose(const opts *o, double rate_pm, char *obs, size_t obs_n, cJSON *details)
+{
+    char range[64], ref[600], line[900], path[4200], extra[200];
+    bg_proposed_range(o->version, range, sizeof range);
+    snprintf(extra, sizeof extra, "test %s", o->name);
+    bg_proposed_reference(*o->version ? o->version : "no version", extra, ref, sizeof ref);
+    snprintf(line, sizeof line, "%s\t%s\t%s\t%s\t%.0f\t%s", o->known, range, o->access, o->test,
+             rate_pm < 1 ? 1 : rate_pm, ref);
+    if (bg_proposed_append("memory_order", o->known, line, path, sizeof path) != BG_OK ||
+        !*path)
+        return;
+    cJSON_AddStringToObject(details, "proposed", path);
+    size_t len = strlen(obs);
+    snprintf(obs + len, obs_n - len, "; proposed line in proposed-known/memory_order/%s.tsv",
+             o->known);
+    cJSON_AddStringToObject(details, "action", "no known deviation covers this outcome for this "
+                            "runner version: review the proposed line, then " BG_PROPOSED_ADOPT
+                            " (docs/memory_order.md#runner-versions)");
+}
 
 static int parse_ull(const char *s, unsigned long long lo, unsigned long long hi,
                      unsigned long long *out)
@@ -387,6 +418,10 @@ int main(int argc, char **argv)
         av[n++] = run_ctl;
         av[n] = NULL;
     }
+    /* the known list and version the registry row gives (known_deviations'
+       "runner" and "versions"; rows of one tool share its list) */
+    bg_runner_known_tool(&rn, o.known, sizeof o.known);
+    snprintf(o.version, sizeof o.version, "%s", rn.version);
     bg_proc_opts po = {.env = rn.env, .timeout_s = (double)o.timeout, .max_out = (size_t)64 << 20};
     bg_proc_result xr;
     st = bg_proc_spawn(av, &po, &xr);
@@ -437,14 +472,15 @@ int main(int argc, char **argv)
     }
 
     /* forbidden check */
-    char key[96], ekey[96], nbuf[32], cell[64], exp[256], obs[320];
+    char key[96], ekey[96], nbuf[32], cell[64], exp[256], obs[420];
     bg_litmus_outcome_key(e.test, e.exists, ekey, sizeof ekey);
     fmt_n(a.total, nbuf, sizeof nbuf);
     snprintf(exp, sizeof exp, "no outcome outside SC%s%s (%s %s %s)", e.allowed ? " and " : "",
              e.allowed ? ekey : "", e.model, e.allowed ? "allows" : "forbids", ekey);
     double dev_rate = 0;
     const char *dev_why = NULL;
-    int dev = bg_litmus_expect_deviation(doc, o.runner, o.access, o.test, &dev_rate, &dev_why);
+    int dev = bg_litmus_expect_deviation(doc, o.known, o.version, o.access, o.test, &dev_rate,
+                                         &dev_why);
     bg_verdict fv = (bg_verdict)bg_litmus_forbidden_verdict(
         a.forbidden, a.forbidden == a.counts[e.exists], dev, dev_rate, a.total);
     if (a.forbidden) {
@@ -476,6 +512,10 @@ int main(int argc, char **argv)
         cJSON_AddNumberToObject(kd, "rate_per_million", dev_rate);
         cJSON_AddStringToObject(kd, "why", dev_why ? dev_why : "");
     }
+    if (*o.version)
+        cJSON_AddStringToObject(fd, "runner_version", o.version);
+    if (fv == BG_FAIL && a.forbidden && strcmp(o.mutant, "none") == 0)
+        propose(&o, bg_litmus_per_million(a.forbidden, a.total), obs, sizeof obs, fd);
     bg_check_emit_str(c, name, fv, exp, obs, fd);
 
     /* power check */

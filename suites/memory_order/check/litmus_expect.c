@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buildgate/bg_json.h"
+#include "buildgate/bg_runner.h"
 #include "litmus_sc.h"
 
 int bg_litmus_outcome_parse(const bg_litmus_test *t, const char *key)
@@ -92,15 +93,19 @@ bg_status bg_litmus_expect_get(const cJSON *doc, const char *test, const char *a
     return BG_OK;
 }
 
-int bg_litmus_expect_deviation(const cJSON *doc, const char *runner, const char *access,
-                               const char *test, double *rate_pm, const char **why)
+int bg_litmus_expect_deviation(const cJSON *doc, const char *runner, const char *version,
+                               const char *access, const char *test, double *rate_pm,
+                               const char **why)
 {
     const cJSON *d;
     cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(doc, "known_deviations")) {
         const char *r = bg_json_str(d, "runner"), *m = bg_json_str(d, "model");
         const cJSON *rates = cJSON_GetObjectItemCaseSensitive(d, "rate_per_million");
         const cJSON *rate = cJSON_GetObjectItemCaseSensitive(rates, test);
+        const char *vr = bg_json_str(d, "versions");
         if (!r || !m || strcmp(r, runner) || strcmp(m, access) || !cJSON_IsNumber(rate))
+            continue;
+        if (vr && bg_version_in_range(version, vr) != 1)
             continue;
         *rate_pm = rate->valuedouble;
         *why = bg_json_str(d, "why");

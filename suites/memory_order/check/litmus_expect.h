@@ -37,12 +37,16 @@ bg_status bg_litmus_expect_load(const char *fixtures_dir, cJSON **doc);
 bg_status bg_litmus_expect_get(const cJSON *doc, const char *test, const char *arch,
                                const char *access, bg_litmus_expect *out);
 
-/* Known deviation (fixture "known_deviations": [{"runner", "model",
- * "rate_per_million": {"<test>": rate}, "why", "reference"}]) for this
- * runner, access model and test: 1 and *rate_pm (the recorded rate, 0 when
- * unknown) and *why set, else 0.  Mutant access names never match. */
-int bg_litmus_expect_deviation(const cJSON *doc, const char *runner, const char *access,
-                               const char *test, double *rate_pm, const char **why);
+/* Known deviation (fixture "known_deviations": [{"runner", "versions",
+ * "model", "rate_per_million": {"<test>": rate}, "why", "reference"}]) for
+ * this runner (the tool whose list applies: bg_runner_known_tool), runner
+ * version string, access model and test: 1 and *rate_pm (the recorded rate,
+ * 0 when unknown) and *why set, else 0.  "versions" is a range of
+ * bg_version_in_range ("*" or ">=10.0,<10.1"); an entry without it applies to
+ * every version.  Mutant access names never match. */
+int bg_litmus_expect_deviation(const cJSON *doc, const char *runner, const char *version,
+                               const char *access, const char *test, double *rate_pm,
+                               const char **why);
 
 /* Outcome index of a key such as "0:r0=0; 1:r0=0;", or -1. */
 int bg_litmus_outcome_parse(const bg_litmus_test *t, const char *key);

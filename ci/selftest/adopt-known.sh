@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# adopt-known.sh — self-tests of ci/adopt-known (CTest nan.selftest.adopt_*,
+# memory_order.selftest.adopt_*): each case runs it on a copy of the fixtures
+# in WORK and records one check with bg-check (pass when the refusal or the
+# adoption happened exactly as it should).  The real fixtures are never written.
+#
+# Usage: adopt-known.sh CASE REPO_ROOT WORK BG_CHECK
+#   no_reason    --approve "" and no --approve    -> exit 2 both, files unchanged
+#   malformed    a proposed line with 5 columns   -> exit 4, one line naming file:line
+#   overlap      a proposed line overlapping a committed one -> exit 6, unchanged
+#   adopt        two nan lines differing only in context -> joined into one line
+#                with the provenance; a memory_order line -> a new
+#                known_deviations entry, the rest of expectations.json unchanged
+#   mo_overlap   a memory_order line overlapping an adopted entry -> exit 6
+set -uo pipefail
+case=$1 root=$2 work=$3 bgcheck=$4
+suite=nan_semantics
+case "$case" in mo_*) suite=memory_order ;; esac
+fx=$work/fixtures prop=$work/proposed-known
+rm -rf "$work" && mkdir -p "$prop/nan_semantics" "$prop/memory_order" && cp -r "$root/fixtures" "$fx"
+P=$'proposed, not reviewed; observed 2026-11-30 on self-test with qemu-x86_64 version 99.1.0; ops addss; 3 cases; test t'
+exp="" obs="" ok=0
+snapshot() { (cd "$fx" && find . -type f -exec sha256sum {} + | sort); }
+before=$(snapshot)
+run() { out=$("$root/ci/adopt-known" "$@" 2>&1); rc=$?; }
+
+case "$case" in
+  no_reason)
+    printf 'qemu-x86_64\t>=99.1,<99.2\tmain_thread\tdefault-nan\t-\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
+    run --fixtures "$fx" "$prop"; rc1=$rc out1=$out
+    run --approve "" --fixtures "$fx" "$prop"; rc2=$rc
+    run --approve "   " --fixtures "$fx" "$prop"; rc3=$rc
+    exp="exit 2 without --approve, with an empty and a blank reason; fixtures unchanged"
+    obs="exits $rc1 $rc2 $rc3; first message: $out1"
+    [ "$rc1" = 2 ] && [ "$rc2" = 2 ] && [ "$rc3" = 2 ] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
+  malformed)
+    printf 'qemu-x86_64\t>=99.1,<99.2\tmain_thread\tdefault-nan\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
+    run --approve "self-test" --fixtures "$fx" "$prop"
+    exp="exit 4, one line 'buildgate: adopt-known: <file>:1: want 6 tab-separated columns', fixtures unchanged"
+    obs="exit $rc: $out"
+    [ "$rc" = 4 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+      [[ "$out" == "buildgate: adopt-known: "*"qemu-x86_64.tsv:1: want 6 tab-separated columns"* ]] &&
+      [ "$(snapshot)" = "$before" ] && ok=1 ;;
+  overlap)
+    # the committed 7.2 trap line, proposed again for a range that includes 7.2
+    printf 'qemu-x86_64\t>=7.0\ttrap\ttrap-not-delivered\tIE\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
+    run --approve "self-test" --fixtures "$fx" "$prop"
+    exp="exit 6 'would overlap', fixtures unchanged"
+    obs="exit $rc: $out"
+    [ "$rc" = 6 ] && [[ "$out" == *"would overlap"* ]] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
+  adopt)
+    printf 'qemu-x86_64\t>=99.1,<99.2\tpthread\tdefault-nan\t-\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
+    printf 'qemu-x86_64\t>=99.1,<99.2\tmain_thread\tdefault-nan\t-\t%s\n' "$P" >>"$prop/nan_semantics/qemu-x86_64.tsv"
+    printf 'qemu-x86_64\t>=99.1,<99.2\tsc\tSB\t12\t%s\n' "$P" >"$prop/memory_order/qemu-x86_64.tsv"
+    run --approve "self-test reason" --fixtures "$fx" "$prop"
+    added=$(diff "$root/fixtures/nan_semantics/known/qemu-x86_64.tsv" "$fx/nan_semantics/known/qemu-x86_64.tsv" | grep -c '^>')
+    joined=$(grep -c $'^qemu-x86_64\t>=99.1,<99.2\tmain_thread,pthread\tdefault-nan\t-\tadopted [0-9-]* by .*: self-test reason; observed 2026-11-30 on self-test' "$fx/nan_semantics/known/qemu-x86_64.tsv")
+    removed=$(diff "$root/fixtures/memory_order/expectations.json" "$fx/memory_order/expectations.json" | grep -c '^<')
+    entry=$(jq -c '.known_deviations[] | select(.runner == "qemu-x86_64" and .versions == ">=99.1,<99.2" and .model == "sc") | .rate_per_million' "$fx/memory_order/expectations.json" 2>&1)
+    exp="exit 0; one nan line added (contexts main_thread,pthread joined, provenance with the reason); one known_deviations entry {SB: 12}; no existing line removed or changed"
+    obs="exit $rc; nan lines added $added, joined $joined; memory_order entry $entry, json lines removed/changed $removed; $out"
+    [ "$rc" = 0 ] && [ "$added" = 1 ] && [ "$joined" = 1 ] && [ "$entry" = '{"SB":12}' ] && [ "$removed" -le 1 ] && ok=1 ;;
+  mo_overlap)
+    printf 'qemu-x86_64\t>=99.1,<99.2\tsc\tSB\t12\t%s\n' "$P" >"$prop/memory_order/qemu-x86_64.tsv"
+    run --approve "first" --fixtures "$fx" "$prop"; rc1=$rc
+    mid=$(snapshot)
+    printf 'qemu-x86_64\t=99.1.5\tsc\tSB\t30\t%s\n' "$P" >"$prop/memory_order/qemu-x86_64.tsv"
+    run --approve "second" --fixtures "$fx" "$prop"
+    exp="first adoption exit 0; an overlapping second (=99.1.5 inside >=99.1,<99.2) exit 6, unchanged"
+    obs="exits $rc1 $rc: $out"
+    [ "$rc1" = 0 ] && [ "$rc" = 6 ] && [[ "$out" == *"would overlap"* ]] && [ "$(snapshot)" = "$mid" ] && ok=1 ;;
+  *) echo "buildgate: adopt-known self-test: unknown case '$case'" >&2; exit 2 ;;
+esac
+verdict=fail
+[ "$ok" = 1 ] && verdict=pass
+"$bgcheck" --suite "$suite" --name "${BG_TEST_NAME:-$suite.selftest.adopt_$case}" --verdict "$verdict" \
+  --expected "$exp" --observed "$obs"

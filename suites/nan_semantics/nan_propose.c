@@ -1,0 +1,37 @@
+/* nan_propose.c — see nan_propose.h. */
+#include "nan_propose.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "buildgate/bg_proposed.h"
+
+/* detail as an fnmatch(3) pattern matching exactly itself ("-" when empty) */
+static void literal_pattern(const char *detail, char *out, size_t n)
+{
+    size_t k = 0;
+    if (!*detail)
+        detail = "-";
+    for (; *detail && k + 2 < n; detail++) {
+        if (strchr("*?[\\", *detail))
+            out[k++] = '\\';
+        out[k++] = *detail == '\t' ? ' ' : *detail;
+    }
+    out[k] = '\0';
+}
+
+bg_status nan_propose(const nan_run_info *ri, const nan_group *g, char *path, unsigned n)
+{
+    *path = '\0';
+    if (strcmp(g->rule, "probe-failed") == 0)
+        return BG_OK;
+    char range[64], detail[200], extra[400], ref[700], line[1200];
+    bg_proposed_range(ri->version, range, sizeof range);
+    literal_pattern(g->detail, detail, sizeof detail);
+    snprintf(extra, sizeof extra, "ops %s; %ld case%s; test %s", *g->ops ? g->ops : "-", g->count,
+             g->count == 1 ? "" : "s", ri->test);
+    bg_proposed_reference(ri->version, extra, ref, sizeof ref);
+    snprintf(line, sizeof line, "%s\t%s\t%s\t%s\t%s\t%s", ri->known_list, range, ri->context, g->rule,
+             detail, ref);
+    return bg_proposed_append("nan_semantics", ri->known_list, line, path, n);
+}
