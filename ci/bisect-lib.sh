@@ -1,6 +1,7 @@
 # ci/bisect-lib.sh — the functions of ci/bisect (sourced, not run): which
 # checks to run, the build, the per-commit judge and the summary.
 # shellcheck shell=bash
+# shellcheck disable=SC2154  # the state variables below are set by ci/bisect
 # State (ci/bisect writes it to $work/state): work src root good_sha bad_sha
 # start deadline (epoch s) time_limit (min) retries perf_target perf_exe rounds reps min_time BG_JOBS
 # cmake_args build_targets.

@@ -8,7 +8,9 @@
 #             with a fixture, 6 commits; commit 2 breaks the build (fixed by
 #             commit 3: skipped if tested), commit 4 plants a wrong digest:
 #             bisect by `ctest -R` must name exactly commit 4, with
-#             expected/observed
+#             expected/observed; the failing check is read from a results.json
+#   clean     the digest history up to the commit before the planted one:
+#             bisect must name none (exit 1, status not_reproduced)
 # Records the check ci.selftest.bisect_<CASE> (expected: the planted commit,
 # observed: the one named) and prints ci/bisect's summary.
 set -uo pipefail
@@ -52,9 +54,15 @@ BENCHMARK(BM_loop);')
 (two lines)' >/dev/null
     commit "docs: README line three" README 'toy benchmark: a multiply-add chain
 (three lines)' >/dev/null
+    # The toy's band is 30 % (the planted slowdown is 100 %): on a loaded shared
+    # machine an A/A interval of the toy spans +-15 %, which a 5 % band would
+    # leave inconclusive (skipped commits).
+    printf '%s\n' '{"schema": 1, "defaults": {"band": 0.30, "alpha": 0.01, "min_repetitions": 5,' \
+      '"metric": "cpu_time", "level": 0.95, "resamples": 2000, "max_reruns": 2}, "benchmarks": {}}' >"$tmp/budgets.json"
     args=(--checks perf.ab.BM_loop --perf-target toy-bench --perf-exe toy-bench --bg-perf "$bg_perf"
+          --budgets "$tmp/budgets.json"
           --rounds 5 --reps 2 --min-time 0.02) ;;
-  digest)
+  digest|clean)
     good=$(commit "toy: FNV-1a digest of a fixed input, checked against a fixture" \
       CMakeLists.txt 'cmake_minimum_required(VERSION 3.16)
 project(toy C)
@@ -82,15 +90,27 @@ int main(int argc, char **argv) {
     commit "docs: a README" README 'toy digest' >/dev/null
     commit "docs: README line two" README 'toy digest
 (two lines)' >/dev/null
-    args=(--checks toy.digest) ;;
-  *) echo "buildgate: bisect-selftest: unknown case '$case_' (slowdown, digest)" >&2; exit 2 ;;
+    # The failing check as bg-report writes it (the check named after its test).
+    jq -n '{schema: 1, checks: [
+      {suite: "toy", name: "toy.other", test: "toy.other", verdict: "pass", expected: 1, observed: 1, details: null},
+      {suite: "toy", name: "toy.digest.value", test: "toy.digest", verdict: "fail",
+       expected: "0xa430d84680aabd0b", observed: "0xcb643b3d3b697fb7", details: null}]}' >"$tmp/results.json"
+    args=(--from-results "$tmp/results.json")
+    # clean: the bad end is the commit before the planted one: nothing to name
+    [ "$case_" = clean ] && args+=(--bad "$planted~1") ;;
+  *) echo "buildgate: bisect-selftest: unknown case '$case_' (slowdown, digest, clean)" >&2; exit 2 ;;
 esac
 [ -n "$good" ] && [ -n "$planted" ] || { echo "buildgate: bisect-selftest: git commit failed" >&2; exit 3; }
 (cd "$repo" && "$here/../bisect" --good "$good" --time-limit 5 --out "$tmp/out" "${args[@]}") | tee "$tmp/log"
 rc=${PIPESTATUS[0]}
 named=$(jq -r '.bisect.first_bad.commit // "none"' "$tmp/out/bisect.json" 2>/dev/null || echo "none (no bisect.json)")
 # The evidence of the planted commit: a perf fail with a ratio, or the digest's expected/observed.
-if [ "$case_" = slowdown ]; then
+if [ "$case_" = clean ]; then
+  status=$(jq -r '.bisect.status' "$tmp/out/bisect.json" 2>/dev/null)
+  "$bg_check" --suite ci --name "ci.selftest.bisect_clean" --expect-equal "exit 1, first bad none, status not_reproduced" \
+    "exit $rc, first bad $named, status ${status:-none}"
+  exit
+elif [ "$case_" = slowdown ]; then
   ev=$(jq -r --arg c "$planted" '.bisect.tested[] | select(.commit == $c) | .evidence[]
         | select(.result == "bad" and .ratio > 1.5 and .interval[0] > 1.01) | "ratio \(.ratio)"' "$tmp/out/bisect.json" 2>/dev/null)
 else
