@@ -75,7 +75,7 @@ bisect_resolve() {
 }
 
 # bisect_regex_quote S: S as an exact ERE (ctest -R).
-bisect_regex_quote() { printf '^%s$' "$(sed 's/[][\.*^$+?(){}|/]/\\&/g' <<<"$1")"; }
+bisect_regex_quote() { printf '^%s$' "$(sed 's/[][\.*^$+?(){}|]/\\&/g' <<<"$1")"; }
 
 # bisect_evidence SHA CHECK RESULT JSON: appends one evidence line.
 bisect_evidence() {
@@ -141,10 +141,11 @@ bisect_judge_perf() {
     fi
     [ $r = 255 ] && return 255
     verdict=$(jq -rs 'map(select(.name | startswith("perf."))) | first | .verdict // "none"' "$cf" 2>/dev/null)
-    ev=$(jq -cs --argjson x "$r" --argjson t "$try" 'first // {} | {benchmark: (.name // null),
-          verdict: (.verdict // null), ratio: .details.ratio, interval: .details.interval,
-          band: .details.band, p: .details.p, bg_perf_exit: $x, tries: ($t + 1)}' "$cf" 2>/dev/null)
-    ev=${ev:-"{\"bg_perf_exit\": $r, \"why\": \"no check recorded (log: $cf.log)\"}"}
+    ev=$(jq -cs --argjson x "$r" --argjson t "$try" 'map(select(.name | startswith("perf."))) | first // empty
+          | {benchmark: .name, verdict, ratio: .details.ratio, interval: .details.interval,
+             band: .details.band, p: .details.p, bg_perf_exit: $x, tries: ($t + 1)}' "$cf" 2>/dev/null)
+    [ -n "$ev" ] || ev=$(jq -cn --argjson x "$r" --arg l "$(grep -m1 '^buildgate:' "$cf.log" | cut -c1-300)" \
+      '{bg_perf_exit: $x, why: "bg-perf recorded no check", observed: $l}')
     case $verdict in
       fail) bisect_evidence "$sha" "$name" bad "$ev"; return 1 ;;
       pass) bisect_evidence "$sha" "$name" good "$ev"; return 0 ;;
@@ -177,6 +178,7 @@ bisect_judge() {
 bisect_evidence_jq='if .ratio != null then
     "ratio \(.ratio * 1000 | round / 1000) [\(.interval[0] * 1000 | round / 1000), \(.interval[1] * 1000 | round / 1000)], band ±\(.band * 1000 | round / 10)%, \(.verdict)\(if .tries > 1 then " (\(.tries) tries)" else "" end)"
   elif .why != null then .why + (if .observed then ": " + .observed else "" end)
+  elif .bg_perf_exit != null then "bg-perf exit \(.bg_perf_exit), \(.verdict)"
   else "ctest exit \(.ctest_exit)" + (if .failing then ", \(.failing)" else "" end)
        + (if .expected != null then ": expected \(.expected | tostring), observed \(.observed | tostring)"
           elif .observed then ": " + .observed else "" end) end'
