@@ -36,12 +36,14 @@ bisect_configure() {
     ${cmake_args[@]+"${cmake_args[@]}"} >"$work/build.configure.log" 2>&1
 }
 
-# bisect_build [TARGET...]: configure + incremental build (all when no target).
-# Returns 0, 1 (failed: log in $work/build.log) or 255 (time ran out).
+# bisect_build [TARGET...]: incremental build (all when no target); configures
+# first only when the tree has no build.ninja yet (Ninja reruns CMake itself
+# when a checkout changed a CMake file).  Returns 0, 1 (failed: log in
+# $work/build.log) or 255 (time ran out).
 bisect_build() {
-  local t=() x r
+  local t=() x r=0
   for x in "$@"; do t+=(--target "$x"); done
-  bisect_configure; r=$?
+  [ -f "$work/build/build.ninja" ] || { bisect_configure; r=$?; }
   [ $r = 255 ] && return 255
   [ $r = 0 ] || { cp "$work/build.configure.log" "$work/build.log"; return 1; }
   bisect_limited cmake --build "$work/build" -j "$BG_JOBS" ${t[@]+"${t[@]}"} >"$work/build.log" 2>&1; r=$?
@@ -92,7 +94,7 @@ bisect_judge_test() {
   bisect_build ${build_targets[@]+"${build_targets[@]}"}; r=$?
   [ $r = 255 ] && return 255
   if [ $r != 0 ]; then
-    bisect_evidence "$sha" "$name" skip "$(jq -cn --arg l "$(grep -m1 -iE 'error' "$work/build.log" | cut -c1-200)" \
+    bisect_evidence "$sha" "$name" skip "$(jq -cn --arg l "$(grep -m1 -iE 'error' "$work/build.log" | sed "s|$src/||g" | cut -c1-200)" \
       '{why: "build failed", observed: $l}')"
     return 125
   fi

@@ -5,8 +5,8 @@
 #             loop's work (a committed constant): bisect by `bg-perf ab` on
 #             BM_loop must name exactly commit 4, with ratio and interval
 #   digest    a tiny C project whose test compares a computed FNV-1a digest
-#             with a fixture, 6 commits; commit 2 breaks the build (fixed by
-#             commit 3: skipped if tested), commit 4 plants a wrong digest:
+#             with a fixture, 6 commits; commit 3 breaks the build (fixed by
+#             commit 4; git bisect tests it first: skipped), commit 5 plants a wrong digest:
 #             bisect by `ctest -R` must name exactly commit 4, with
 #             expected/observed; the failing check is read from a results.json
 #   clean     the digest history up to the commit before the planted one:
@@ -84,10 +84,10 @@ int main(int argc, char **argv) {
   printf("digest 0x%016llx matches\n", h);
   return 0;
 }')
-    commit "build: a typo (does not compile)" prime.h '#define FNV_PRIME 0x100000001b3ULL +' >/dev/null
+    commit "docs: a README" README 'toy digest' >/dev/null
+    typo=$(commit "build: a typo (does not compile)" prime.h '#define FNV_PRIME 0x100000001b3ULL +')
     commit "build: the typo fixed" prime.h '#define FNV_PRIME 0x100000001b3ULL' >/dev/null
     planted=$(commit "prime: a wrong FNV prime (the planted wrong digest)" prime.h '#define FNV_PRIME 0x100000001b5ULL')
-    commit "docs: a README" README 'toy digest' >/dev/null
     commit "docs: README line two" README 'toy digest
 (two lines)' >/dev/null
     # The failing check as bg-report writes it (the check named after its test).
@@ -116,6 +116,9 @@ elif [ "$case_" = slowdown ]; then
 else
   ev=$(jq -r --arg c "$planted" '.bisect.tested[] | select(.commit == $c) | .evidence[]
         | select(.result == "bad" and (.observed | test("expected 0xa430d84680aabd0b observed"))) | .observed' "$tmp/out/bisect.json" 2>/dev/null)
+  # git bisect's first pick in this history is the commit that does not build: skipped
+  skipped=$(jq -r --arg c "$typo" '.bisect.tested[] | select(.commit == $c and .result == "skip") | "skip"' "$tmp/out/bisect.json" 2>/dev/null)
+  [ "$skipped" = skip ] || ev="$ev (the commit that does not build was not skipped)"
 fi
 observed="exit $rc, first bad $named${ev:+, evidence: }${ev:-, no evidence of the planted commit}"
 "$bg_check" --suite ci --name "ci.selftest.bisect_$case_" --expect-equal "exit 0, first bad $planted, evidence: ${ev:-?}" "$observed"
