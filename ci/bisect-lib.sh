@@ -122,7 +122,8 @@ bisect_judge_test() {
 
 # bisect_judge_perf SHA NAME BENCH MODE: 0 good, 1 bad, 125 skip, 255 time out.
 bisect_judge_perf() {
-  local sha=$1 name=$2 bench=$3 mode=$4 r try cf ev verdict b=()
+  local sha=$1 name=$2 bench=$3 mode=$4 r try cf ev verdict b=() badlo
+  badlo=$work/bad-low.$(tr -c 'A-Za-z0-9._-' '_' <<<"$name")
   bisect_build "$perf_target"; r=$?
   [ $r = 255 ] && return 255
   if [ $r != 0 ]; then
@@ -149,9 +150,17 @@ bisect_judge_perf() {
     [ -n "$ev" ] || ev=$(jq -cn --argjson x "$r" --arg l "$(grep -m1 '^buildgate:' "$cf.log" | cut -c1-300)" \
       '{bg_perf_exit: $x, why: "bg-perf recorded no check", observed: $l}')
     case $verdict in
-      fail) bisect_evidence "$sha" "$name" bad "$ev"; return 1 ;;
+      fail) # the bad end's interval: the slowdown the bisection looks for
+        [ "$sha" = "$bad_sha" ] && jq -r '.interval[0]' <<<"$ev" >"$badlo"
+        bisect_evidence "$sha" "$name" bad "$ev"; return 1 ;;
       pass) bisect_evidence "$sha" "$name" good "$ev"; return 0 ;;
-      inconclusive) ;;
+      inconclusive)
+        # Not within the band, but wholly below the bad end's interval: the
+        # slowdown seen at the bad end is not in this commit.
+        if [ -s "$badlo" ] && jq -e --argjson lo "$(cat "$badlo")" '.interval[1] < $lo' <<<"$ev" >/dev/null 2>&1; then
+          ev=$(jq -c --argjson lo "$(cat "$badlo")" '. + {note: "inconclusive, below the bad end (interval low \($lo * 1000 | round / 1000))"}' <<<"$ev")
+          bisect_evidence "$sha" "$name" good "$ev"; return 0
+        fi ;;
       *) bisect_evidence "$sha" "$name" skip "$ev"; return 125 ;;
     esac
   done
@@ -178,7 +187,7 @@ bisect_judge() {
 
 # bisect_evidence_text: one evidence line as a table cell.
 bisect_evidence_jq='if .ratio != null then
-    "ratio \(.ratio * 1000 | round / 1000) [\(.interval[0] * 1000 | round / 1000), \(.interval[1] * 1000 | round / 1000)], band ±\(.band * 1000 | round / 10)%, \(.verdict)\(if .tries > 1 then " (\(.tries) tries)" else "" end)"
+    "ratio \(.ratio * 1000 | round / 1000) [\(.interval[0] * 1000 | round / 1000), \(.interval[1] * 1000 | round / 1000)], band ±\(.band * 1000 | round / 10)%, \(.verdict)\(if .tries > 1 then " (\(.tries) tries)" else "" end)\(if .note then "; " + .note else "" end)"
   elif .why != null then .why + (if .observed then ": " + .observed else "" end)
   elif .bg_perf_exit != null then "bg-perf exit \(.bg_perf_exit), \(.verdict)"
   else "ctest exit \(.ctest_exit)" + (if .failing then ", \(.failing)" else "" end)
