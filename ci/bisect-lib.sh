@@ -122,7 +122,7 @@ bisect_judge_test() {
 
 # bisect_judge_perf SHA NAME BENCH MODE: 0 good, 1 bad, 125 skip, 255 time out.
 bisect_judge_perf() {
-  local sha=$1 name=$2 bench=$3 mode=$4 r try cf ev verdict b=() badlo
+  local sha=$1 name=$2 bench=$3 mode=$4 r try cf ev verdict b=() o=() badlo
   badlo=$work/bad-low.$(tr -c 'A-Za-z0-9._-' '_' <<<"$name")
   bisect_build "$perf_target"; r=$?
   [ $r = 255 ] && return 255
@@ -130,17 +130,20 @@ bisect_judge_perf() {
     bisect_evidence "$sha" "$name" skip '{"why": "build failed"}'; return 125
   fi
   [ -f "$work/budgets.json" ] && b=(--budgets "$work/budgets.json")
+  [ -n "$rounds" ] && o+=(--rounds "$rounds")
+  [ -n "$reps" ] && o+=(--reps "$reps")
+  [ -n "$min_time" ] && o+=(--min-time "$min_time")
   for ((try = 0; try <= retries; try++)); do
     cf=$work/steps/${sha:0:12}.perf.$try.jsonl
     rm -f "$cf"
     if [ "$mode" = callgrind ]; then
       BG_CHECKS_FILE=$cf bisect_limited "$work/bin/bg-perf" callgrind --base-exe "$work/ref/perf-exe" \
-        --head-exe "$work/build/$perf_exe" --filter "$(bisect_regex_quote "$bench")" "${b[@]}" \
+        --head-exe "$work/build/$perf_exe" --filter "$(bisect_regex_quote "$bench")" ${b[@]+"${b[@]}"} \
         --work-dir "$work/runs" >"$cf.log" 2>&1; r=$?
     else
       BG_CHECKS_FILE=$cf bisect_limited "$work/bin/bg-perf" ab --base-exe "$work/ref/perf-exe" \
-        --head-exe "$work/build/$perf_exe" --filter "$(bisect_regex_quote "$bench")" --rounds "$rounds" \
-        --reps "$reps" --min-time "$min_time" "${b[@]}" --work-dir "$work/runs" >"$cf.log" 2>&1; r=$?
+        --head-exe "$work/build/$perf_exe" --filter "$(bisect_regex_quote "$bench")" \
+        ${o[@]+"${o[@]}"} ${b[@]+"${b[@]}"} --work-dir "$work/runs" >"$cf.log" 2>&1; r=$?
     fi
     [ $r = 255 ] && return 255
     verdict=$(jq -rs 'map(select(.name | startswith("perf."))) | first | .verdict // "none"' "$cf" 2>/dev/null)
