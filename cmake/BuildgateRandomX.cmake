@@ -9,31 +9,45 @@
 #               downloaded and extracted by FetchContent into the build tree
 #   BG_RANDOMX_SHA256  SHA-256 of the URL's tarball (64 hex digits)
 #   BG_RANDOMX_CACHE   where ci/provision --randomx-source puts the tarball
+#   BG_RANDOMX_BUILD_CACHE  the shared cache of built variants (default: the
+#       environment variable BG_RANDOMX_BUILD_CACHE, else <repo>/build/cache/randomx-builds;
+#       cmake/BuildgateRandomXCache.cmake, docs/digest_agreement.md "Build cache")
 #
-# bg_randomx_source(<dir_var> <error_var>)
+# bg_randomx_source(<dir_var> <error_var> [<id_var>])
 #   <dir_var>: the extracted/given RandomX source tree, "" when none.
 #   <error_var>: one line why the source is unusable ("" when fine or system).
+#   <id_var>: the source's identity for the build cache key: "sha256:<hex> <tarball
+#   name>" for a verified tarball, bg_randomx_tree_id() for a directory.
 # bg_randomx_build(NAME n [SYSTEM] ARCH_ARG a BUILD_TYPE t [RX_FLAGS f...] [CMAKE_ARGS a...]
-#                  [PROBE_FLAGS f...] [TOOLCHAIN file] SOURCE_DIR d PROBE_DIR p
-#                  OUT_DIR_VAR v)
-#   ExternalProject "bg-rx-<n>": builds RandomX's static library target `randomx`
-#   (not its tests/benchmark) with RX_FLAGS appended after RandomX's own flags
+#                  [PROBE_FLAGS f...] [TOOLCHAIN file] SOURCE_DIR d SOURCE_ID id
+#                  [PATCHES file...] PROBE_DIR p OUT_DIR_VAR v)
+#   ExternalProject "bg-rx-<n>": RandomX's static library target `randomx` (not
+#   its tests/benchmark) with RX_FLAGS appended after RandomX's own flags
 #   (through CMAKE_<LANG>_FLAGS_<CONFIG>, which CMake puts after CMAKE_<LANG>_FLAGS
-#   where RandomX's add_flag() writes -maes / -march=...), then the probe project
-#   PROBE_DIR against it.  A failing step never fails the build: it leaves
-#   <out>/rx.FAILED or probe.FAILED with one line, which the variant's tests
-#   report.  SYSTEM: no RandomX build, the probe links the installed library
-#   (FindRandomX, through TOOLCHAIN's search paths).
+#   where RandomX's add_flag() writes -maes / -march=...), taken from the build
+#   cache entry of its key (bg_randomx_cache_key(): SOURCE_ID, PATCHES applied to
+#   SOURCE_DIR, flags, compilers, TOOLCHAIN) or built and published there; then
+#   the probe project PROBE_DIR against it.  A failing step never fails the
+#   build: it leaves <out>/rx.FAILED or probe.FAILED with one line, which the
+#   variant's tests report.  SYSTEM: no RandomX build, the probe links the
+#   installed library (FindRandomX, through TOOLCHAIN's search paths).
 include(FetchContent)
 if(NOT CMAKE_SCRIPT_MODE_FILE)  # script mode (self-tests) uses bg_randomx_source() only
   include(ExternalProject)
 endif()
+include(BuildgateRandomXKey)
 
 set(BG_RANDOMX_SOURCE "auto" CACHE STRING
     "RandomX for the build variants: auto | system | <source dir> | <tarball URL>")
 set(BG_RANDOMX_SHA256 "" CACHE STRING "SHA-256 of the BG_RANDOMX_SOURCE tarball URL")
 set(BG_RANDOMX_CACHE "${PROJECT_SOURCE_DIR}/build/cache/randomx" CACHE PATH
     "Where ci/provision --randomx-source puts the verified RandomX tarball")
+set(_bg_rx_build_cache "${PROJECT_SOURCE_DIR}/build/cache/randomx-builds")
+if(NOT "$ENV{BG_RANDOMX_BUILD_CACHE}" STREQUAL "")
+  set(_bg_rx_build_cache "$ENV{BG_RANDOMX_BUILD_CACHE}")
+endif()
+set(BG_RANDOMX_BUILD_CACHE "${_bg_rx_build_cache}" CACHE PATH
+    "Shared cache of built RandomX variants, one entry per key (docs/digest_agreement.md)")
 
 # A RandomX source tree has src/randomx.h and a top CMakeLists.txt declaring project(RandomX).
 function(_bg_randomx_is_tree dir out)
@@ -107,6 +121,9 @@ function(bg_randomx_source out_dir out_err)
   set(sha "${BG_RANDOMX_SHA256}")
   set(${out_dir} "" PARENT_SCOPE)
   set(${out_err} "" PARENT_SCOPE)
+  if(ARGC GREATER 2)
+    set(${ARGV2} "" PARENT_SCOPE)
+  endif()
   if(src STREQUAL "auto")
     file(GLOB tarballs "${BG_RANDOMX_CACHE}/librandomx_*.orig.tar.gz")
     set(src "system")
@@ -124,19 +141,39 @@ function(bg_randomx_source out_dir out_err)
     _bg_randomx_fetch("${src}" "${sha}" dir err)
     set(${out_dir} "${dir}" PARENT_SCOPE)
     set(${out_err} "${err}" PARENT_SCOPE)
+    if(ARGC GREATER 2)
+      string(TOLOWER "${sha}" sha)
+      get_filename_component(name "${src}" NAME)
+      set(${ARGV2} "sha256:${sha} ${name}" PARENT_SCOPE)
+    endif()
   else()
     _bg_randomx_is_tree("${src}" ok)
     if(ok)
       set(${out_dir} "${src}" PARENT_SCOPE)
+      if(ARGC GREATER 2)
+        bg_randomx_tree_id(id "${src}")
+        set(${ARGV2} "${id}" PARENT_SCOPE)
+      endif()
     else()
       set(${out_err} "${src} is not a RandomX source tree (no src/randomx.h, no project(RandomX) in CMakeLists.txt)" PARENT_SCOPE)
     endif()
   endif()
 endfunction()
 
+# _bg_write_if_changed(<file> <content>): no rewrite (no new mtime) when equal.
+function(_bg_write_if_changed file content)
+  set(have "")
+  if(EXISTS "${file}")
+    file(READ "${file}" have)
+  endif()
+  if(NOT have STREQUAL content)
+    file(WRITE "${file}" "${content}")
+  endif()
+endfunction()
+
 function(bg_randomx_build)
-  cmake_parse_arguments(B "SYSTEM" "NAME;ARCH_ARG;BUILD_TYPE;TOOLCHAIN;SOURCE_DIR;PROBE_DIR;OUT_DIR_VAR"
-                        "RX_FLAGS;CMAKE_ARGS;PROBE_FLAGS;PROBE_ARGS" ${ARGN})
+  cmake_parse_arguments(B "SYSTEM" "NAME;ARCH_ARG;BUILD_TYPE;TOOLCHAIN;SOURCE_DIR;SOURCE_ID;PROBE_DIR;OUT_DIR_VAR"
+                        "RX_FLAGS;CMAKE_ARGS;PROBE_FLAGS;PROBE_ARGS;PATCHES" ${ARGN})
   set(out "${CMAKE_CURRENT_BINARY_DIR}/${B_NAME}")
   string(TOUPPER "${B_BUILD_TYPE}" cfg)
   # CMake's defaults for the configuration, then the variant's flags after them.
@@ -149,29 +186,48 @@ function(bg_randomx_build)
   if(B_TOOLCHAIN)
     set(tc "-DCMAKE_TOOLCHAIN_FILE=${B_TOOLCHAIN}")
   endif()
-  set(rx_args -G Ninja -DCMAKE_BUILD_TYPE=${B_BUILD_TYPE} -DARCH=${B_ARCH_ARG}
-      "-DCMAKE_C_FLAGS_${cfg}=${base_${B_BUILD_TYPE}} ${rxf}"
-      "-DCMAKE_CXX_FLAGS_${cfg}=${base_${B_BUILD_TYPE}} ${rxf}" ${tc} ${B_CMAKE_ARGS})
+  set(step_script ${PROJECT_SOURCE_DIR}/cmake/BuildgateStep.cmake)
+  set(deps "")
+  if(NOT B_SYSTEM)
+    # The compilers are named explicitly (the ones the key hashes), and the
+    # environment's CFLAGS/CXXFLAGS do not reach the variant: its flags are its own.
+    bg_randomx_compilers(rx_cc rx_cxx "${B_TOOLCHAIN}" ${B_CMAKE_ARGS})
+    set(cc_args "")
+    if(NOT B_TOOLCHAIN)
+      set(cc_args "-DCMAKE_C_COMPILER=${rx_cc}" "-DCMAKE_CXX_COMPILER=${rx_cxx}")
+    endif()
+    string(STRIP "${base_${B_BUILD_TYPE}} ${rxf}" flags)
+    set(rx_args -G Ninja -DCMAKE_BUILD_TYPE=${B_BUILD_TYPE} -DARCH=${B_ARCH_ARG}
+        "-DCMAKE_C_FLAGS=" "-DCMAKE_CXX_FLAGS=" "-DCMAKE_C_FLAGS_${cfg}=${flags}"
+        "-DCMAKE_CXX_FLAGS_${cfg}=${flags}" ${tc} ${B_CMAKE_ARGS} ${cc_args})
+    bg_randomx_cache_key(key key_text SOURCE_ID "${B_SOURCE_ID}" PATCHES ${B_PATCHES}
+                         ARCH_ARG "${B_ARCH_ARG}" BUILD_TYPE "${B_BUILD_TYPE}" FLAGS "${flags}"
+                         CMAKE_ARGS ${B_CMAKE_ARGS} C_COMPILER "${rx_cc}" CXX_COMPILER "${rx_cxx}"
+                         TOOLCHAIN "${B_TOOLCHAIN}")
+    set(entry "${BG_RANDOMX_BUILD_CACHE}/${key}")
+    _bg_write_if_changed("${out}/key.txt" "${key_text}")
+    set(params "set(OUT [==[${out}]==])\nset(NAME [==[${B_NAME}]==])\nset(SRC [==[${B_SOURCE_DIR}]==])\n")
+    string(APPEND params "set(RX_ARGS [==[${rx_args}]==])\nset(CACHE_DIR [==[${BG_RANDOMX_BUILD_CACHE}]==])\n")
+    string(APPEND params "set(KEY ${key})\nset(KEY_FILE [==[${out}/key.txt]==])\nset(STEP [==[${step_script}]==])\n")
+    _bg_write_if_changed("${out}/rx-cache.cmake" "${params}")
+    set(deps DEPENDS bg-rx-${B_NAME})
+    # Every build: a hit costs one stamp check; a miss builds and publishes.
+    ExternalProject_Add(bg-rx-${B_NAME}
+      SOURCE_DIR "${B_SOURCE_DIR}"
+      BINARY_DIR "${out}/stamp-rx"
+      STAMP_DIR "${out}/stamp-rx"
+      DOWNLOAD_COMMAND "" UPDATE_COMMAND "" PATCH_COMMAND "" CONFIGURE_COMMAND ""
+      BUILD_COMMAND ${CMAKE_COMMAND} -DPARAMS=${out}/rx-cache.cmake
+                    -P ${PROJECT_SOURCE_DIR}/cmake/BuildgateRandomXCache.cmake
+      BUILD_ALWAYS TRUE
+      INSTALL_COMMAND "")
+  endif()
   set(probe_args -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${tc}
       -DBG_ROOT=${PROJECT_SOURCE_DIR} -DBG_VARIANT=${B_NAME}
-      -DBG_RX_LIBRARY=${out}/rx/librandomx.a -DBG_RX_INCLUDE_DIR=${B_SOURCE_DIR}/src
+      -DBG_RX_LIBRARY=${entry}/lib/librandomx.a -DBG_RX_INCLUDE_DIR=${entry}/include
       "-DBG_PROBE_FLAGS=${pf}" -DBG_WERROR=${BG_WERROR} ${B_PROBE_ARGS})
   if(B_SYSTEM)
     list(TRANSFORM probe_args REPLACE "^-DBG_RX_LIBRARY=.*" "-DBG_RX_LIBRARY=system")
-  endif()
-  set(step_script ${PROJECT_SOURCE_DIR}/cmake/BuildgateStep.cmake)
-  # RandomX: configured and built once (stamps), only the library target.
-  set(deps "")
-  if(NOT B_SYSTEM)
-  set(deps DEPENDS bg-rx-${B_NAME})
-  ExternalProject_Add(bg-rx-${B_NAME}
-    SOURCE_DIR "${B_SOURCE_DIR}"
-    BINARY_DIR "${out}/rx"
-    STAMP_DIR "${out}/stamp-rx"
-    DOWNLOAD_COMMAND "" UPDATE_COMMAND "" PATCH_COMMAND ""
-    CONFIGURE_COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DWHAT=configure -P ${step_script} -- ${CMAKE_COMMAND} -S ${B_SOURCE_DIR} -B ${out}/rx ${rx_args}
-    BUILD_COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DWHAT=build -P ${step_script} -- ${CMAKE_COMMAND} --build ${out}/rx --target randomx
-    INSTALL_COMMAND "")
   endif()
   # The probe: buildgate's probe sources against that library; configured and
   # built (incrementally) on every build so probe source changes are picked up.

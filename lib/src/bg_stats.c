@@ -137,15 +137,8 @@ bg_status bg_mann_whitney(const double *a, size_t na, const double *b, size_t nb
     free(r);
     double u = rank_sum_a - (double)na * (double)(na + 1) / 2.0;
     *u_a = u;
-    if (tie_term == 0 && na <= 25 && nb <= 25) {
-        double le, ge;
-        bg_status st = exact_tails(na, nb, u, &le, &ge);
-        if (st != BG_OK)
-            return st;
-        double two = 2.0 * (le < ge ? le : ge);
-        *p = two > 1.0 ? 1.0 : two;
-        return BG_OK;
-    }
+    if (tie_term == 0 && na <= 25 && nb <= 25)
+        return bg_mann_whitney_exact_p(na, nb, u, p);
     double m = (double)na * (double)nb / 2.0;
     double var = (double)na * (double)nb / 12.0 * ((double)(n + 1) - tie_term / ((double)n * (double)(n - 1)));
     if (var <= 0) {
@@ -189,33 +182,6 @@ static double quantile_sorted(const double *v, size_t n, double q)
     return v[lo] + (h - (double)lo) * (v[hi] - v[lo]);
 }
 
-bg_status bg_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
-                                    unsigned resamples, double level, uint64_t seed, double *lo,
-                                    double *hi)
-{
-    if (na == 0 || nb == 0 || resamples < 10 || !(level > 0 && level < 1))
-        return BG_E_USAGE;
-    double *ratios = malloc(resamples * sizeof *ratios);
-    double *tmp = malloc((na > nb ? na : nb) * sizeof *tmp);
-    if (!ratios || !tmp) {
-        free(ratios);
-        free(tmp);
-        return BG_E_NOMEM;
-    }
-    bg_rng rng = {seed};
-    for (unsigned k = 0; k < resamples; k++) {
-        double ma = resample_median(&rng, a, na, tmp);
-        double mb = resample_median(&rng, b, nb, tmp);
-        ratios[k] = mb / ma;
-    }
-    qsort(ratios, resamples, sizeof *ratios, cmp_double);
-    *lo = quantile_sorted(ratios, resamples, (1.0 - level) / 2.0);
-    *hi = quantile_sorted(ratios, resamples, (1.0 + level) / 2.0);
-    free(ratios);
-    free(tmp);
-    return BG_OK;
-}
-
 typedef struct pidx {
     double p;
     size_t i;
@@ -250,4 +216,169 @@ bg_status bg_benjamini_hochberg(const double *p, size_t m, double *q)
         q[s[k].i] = s[k].p;
     free(s);
     return BG_OK;
+}
+
+static bg_status grouped_ok(const bg_grouped *s)
+{
+    if (!s || s->ng == 0 || s->off[0] != 0)
+        return BG_E_USAGE;
+    for (size_t k = 0; k < s->ng; k++)
+        if (s->off[k + 1] <= s->off[k])
+            return BG_E_USAGE;
+    return BG_OK;
+}
+
+bg_status bg_group_medians(const bg_grouped *s, double *med)
+{
+    if (grouped_ok(s) != BG_OK)
+        return BG_E_USAGE;
+    for (size_t k = 0; k < s->ng; k++) {
+        med[k] = bg_median(s->x + s->off[k], s->off[k + 1] - s->off[k]);
+        if (isnan(med[k]))
+            return BG_E_NOMEM;
+    }
+    return BG_OK;
+}
+
+bg_status bg_variance_split(const bg_grouped *s, double *between, double *within)
+{
+    *between = *within = NAN;
+    if (grouped_ok(s) != BG_OK)
+        return BG_E_USAGE;
+    size_t g = s->ng, n = s->off[g];
+    double total = 0, ssw = 0, sum_nk2 = 0;
+    for (size_t i = 0; i < n; i++)
+        total += s->x[i];
+    double grand = total / (double)n, ssb = 0;
+    for (size_t k = 0; k < g; k++) {
+        size_t a = s->off[k], nk = s->off[k + 1] - a;
+        double m = 0;
+        for (size_t i = 0; i < nk; i++)
+            m += s->x[a + i];
+        m /= (double)nk;
+        for (size_t i = 0; i < nk; i++)
+            ssw += (s->x[a + i] - m) * (s->x[a + i] - m);
+        ssb += (double)nk * (m - grand) * (m - grand);
+        sum_nk2 += (double)nk * (double)nk;
+    }
+    double msw = n > g ? ssw / (double)(n - g) : NAN;
+    *within = msw;
+    if (g < 2)
+        return BG_OK;
+    double msb = ssb / (double)(g - 1);
+    double n0 = ((double)n - sum_nk2 / (double)n) / (double)(g - 1);
+    double b = (msb - (isnan(msw) ? 0.0 : msw)) / n0;
+    *between = b > 0 ? b : 0.0;
+    return BG_OK;
+}
+
+int bg_reps_per_process(double between, double within, double cost_process, double cost_rep,
+                        int max_reps)
+{
+    if (max_reps < 1)
+        max_reps = 1;
+    if (isnan(within) || !(cost_rep > 0))
+        return 1;
+    if (isnan(between) || between <= 0)
+        return max_reps;
+    double r = ceil(sqrt(fmax(cost_process, 0.0) / cost_rep * within / between));
+    if (!(r >= 1))
+        return 1;
+    return r > max_reps ? max_reps : (int)r;
+}
+
+bg_status bg_mann_whitney_exact_p(size_t m, size_t n, double u, double *p)
+{
+    if (m == 0 || n == 0 || m > 25 || n > 25)
+        return BG_E_USAGE;
+    double le, ge;
+    bg_status st = exact_tails(m, n, u, &le, &ge);
+    if (st != BG_OK)
+        return st;
+    double two = 2.0 * (le < ge ? le : ge);
+    *p = two > 1.0 ? 1.0 : two;
+    return BG_OK;
+}
+
+size_t bg_mann_whitney_rounds_for(double alpha, size_t m_tests)
+{
+    for (size_t k = 2; k <= 25; k++) {
+        double p;
+        if (bg_mann_whitney_exact_p(k, k, 1.0, &p) != BG_OK)
+            return 0;
+        if ((double)(m_tests ? m_tests : 1) * p < alpha)
+            return k;
+    }
+    return 0;
+}
+
+/* One side of a two-level resample: ng processes drawn with replacement, each
+ * one's samples drawn with replacement, the median of the drawn processes'
+ * medians.  tmp: room for the largest process; meds: room for ng. */
+static double resample2_median(bg_rng *r, const bg_grouped *s, double *tmp, double *meds)
+{
+    for (size_t k = 0; k < s->ng; k++) {
+        size_t g = rng_index(r, s->ng), a = s->off[g], nk = s->off[g + 1] - a;
+        meds[k] = resample_median(r, s->x + a, nk, tmp);
+    }
+    return median_inplace(meds, s->ng);
+}
+
+static size_t largest_group(const bg_grouped *s)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < s->ng; k++)
+        if (s->off[k + 1] - s->off[k] > m)
+            m = s->off[k + 1] - s->off[k];
+    return m;
+}
+
+bg_status bg_bootstrap2_median_ratio(const bg_grouped *a, const bg_grouped *b, unsigned resamples,
+                                     double level, uint64_t seed, double *lo, double *hi)
+{
+    if (grouped_ok(a) != BG_OK || grouped_ok(b) != BG_OK || resamples < 10 ||
+        !(level > 0 && level < 1))
+        return BG_E_USAGE;
+    size_t big = largest_group(a) > largest_group(b) ? largest_group(a) : largest_group(b);
+    size_t ng = a->ng > b->ng ? a->ng : b->ng;
+    double *ratios = malloc(resamples * sizeof *ratios);
+    double *tmp = malloc(big * sizeof *tmp);
+    double *meds = malloc(ng * sizeof *meds);
+    if (!ratios || !tmp || !meds) {
+        free(ratios);
+        free(tmp);
+        free(meds);
+        return BG_E_NOMEM;
+    }
+    bg_rng rng = {seed};
+    for (unsigned k = 0; k < resamples; k++) {
+        double ma = resample2_median(&rng, a, tmp, meds);
+        double mb = resample2_median(&rng, b, tmp, meds);
+        ratios[k] = mb / ma;
+    }
+    qsort(ratios, resamples, sizeof *ratios, cmp_double);
+    *lo = quantile_sorted(ratios, resamples, (1.0 - level) / 2.0);
+    *hi = quantile_sorted(ratios, resamples, (1.0 + level) / 2.0);
+    free(ratios);
+    free(tmp);
+    free(meds);
+    return BG_OK;
+}
+
+bg_status bg_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
+                                    unsigned resamples, double level, uint64_t seed, double *lo,
+                                    double *hi)
+{
+    /* every sample a process of its own: the two-level bootstrap's first
+     * level is then the ordinary one, its second draws the sample itself */
+    size_t n = na > nb ? na : nb;
+    size_t *off = malloc((n + 1) * sizeof *off);
+    if (!off)
+        return BG_E_NOMEM;
+    for (size_t k = 0; k <= n; k++)
+        off[k] = k;
+    bg_grouped ga = {a, off, na}, gb = {b, off, nb};
+    bg_status st = bg_bootstrap2_median_ratio(&ga, &gb, resamples, level, seed, lo, hi);
+    free(off);
+    return st;
 }

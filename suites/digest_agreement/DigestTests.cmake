@@ -114,3 +114,16 @@ bg_add_test(NAME digest.selftest.corrupt_chain SUITE digest_agreement LABELS sel
                     ${CMAKE_CURRENT_BINARY_DIR}/selftest-corrupt-chain)
 bg_add_test(NAME digest.selftest.bad_input SUITE digest_agreement LABELS selftest TIMEOUT 120
             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/bad_input.sh ${bg_digest_bins})
+# A host that forbids W+X memory, simulated with an LD_PRELOAD library (Linux only;
+# docs/digest_agreement.md "Hosts that forbid W+X memory").
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  add_library(bg-deny-wx MODULE selftest/deny_wx.c)
+  bg_target_warnings(bg-deny-wx)
+  add_executable(bg-wx-mutant selftest/wx_mutant.c)
+  target_link_libraries(bg-wx-mutant PRIVATE RandomX::RandomX)
+  bg_target_warnings(bg-wx-mutant)
+  bg_add_test(NAME digest.selftest.wx_host SUITE digest_agreement LABELS selftest TIMEOUT 600
+              COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/wx_host.sh ${bg_digest_bins}
+                      $<TARGET_FILE:bg-deny-wx> $<TARGET_FILE:bg-wx-mutant>
+                      ${CMAKE_CURRENT_BINARY_DIR}/selftest-wx-host)
+endif()

@@ -9,13 +9,17 @@
  *    "hashes_per_second": N / hashing_seconds}   (setup excluded from H/s)
  * With --record FILE it also stores the chain in that chains.json fixture
  * (refusing to overwrite an entry without --replace --reason).
- * Exit: 0; 2 usage; 3 I/O; 5 fixture; 6 entry exists; 7 RandomX failed;
- *       77 the host cannot run these flags (the reason on stderr).
+ * Exit: 0; 2 usage; 3 I/O; 5 fixture; 6 entry exists; 7 RandomX failed
+ *       ("buildgate: bg-chain: RandomX failed: <call>: <why>", also for a C++
+ *       exception or abort inside RandomX, bg_guard.h); 77 the host cannot run
+ *       these flags (the reason on stderr; a JIT on a host that forbids W+X
+ *       memory: "this host forbids W+X memory; the JIT cannot run").
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "buildgate/bg_guard.h"
 #include "buildgate/bg_host.h"
 #include "buildgate/bg_json.h"
 #include "rx_chain.h"
@@ -77,6 +81,7 @@ static bg_status record(const rx_opts *o, const rx_session *s, const rx_chain_re
 
 int main(int argc, char **argv)
 {
+    bg_guard_set_tool("bg-chain");
     rx_opts o;
     bg_status st = rx_opts_parse(argc, argv, &o);
     if (st || o.help)

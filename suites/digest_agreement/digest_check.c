@@ -13,8 +13,12 @@
  *   bg-digest-check --remove-datasets DIR
  *       Deletes the .rxds files in DIR (the fixture cleanup after the full-memory tests).
  * Options: rx_opts.h.  Exit: 0 pass, 1 a check failed, 2 usage, 5 fixture
- * missing/corrupt/another version (also recorded as a fail check), 77 the
- * host cannot run this variant (recorded as a skip check with the reason).
+ * missing/corrupt/another version (also recorded as a fail check), 7 RandomX
+ * failed (a NULL allocation, or an exception/abort inside RandomX caught by
+ * bg_guard.h: "buildgate: bg-digest-check: RandomX failed: <call>: <why>",
+ * recorded as a fail check), 77 the host cannot run this variant (recorded as
+ * a skip check with the reason, e.g. "this host forbids W+X memory; the JIT
+ * cannot run" for a JIT variant on a host that forbids W+X memory, bg_wx.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -24,6 +28,7 @@
 #include <string.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_guard.h"
 #include "buildgate/bg_hex.h"
 #include "build_matrix.h"
 #include "rx_chain.h"
@@ -94,7 +99,9 @@ static bg_status run_kats(ctx *x, rx_session *s, const rx_kat_set *kats)
             snprintf(last_key, sizeof last_key, "%s", k->key);
         }
         uint8_t got[32];
+        bg_guard_region_begin("RandomX", "randomx_calculate_hash");
         randomx_calculate_hash(s->vm, k->input, k->input_len, got);
+        bg_guard_region_end();
         char name[400];
         snprintf(name, sizeof name, "%s.kat.%s", x->test, k->id);
         cJSON *d = matrix(x, "KAT", NULL);
@@ -313,6 +320,7 @@ static int remove_datasets(ctx *x, const char *dir)
 
 int main(int argc, char **argv)
 {
+    bg_guard_set_tool("bg-digest-check");
     rx_opts o;
     bg_status st = rx_opts_parse(argc, argv, &o);
     if (st || o.help)

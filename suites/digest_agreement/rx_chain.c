@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buildgate/bg_guard.h"
 #include "buildgate/bg_hex.h"
 #include "rx_session.h"
 
@@ -34,6 +35,7 @@ bg_status rx_chain_run(randomx_vm *vm, uint64_t n, uint64_t k,
     }
     uint8_t msg[RX_CHAIN_MSG_LEN], digest[32];
     double t0 = rx_now(), next_report = t0 + 1.0;
+    bg_guard_region_begin("RandomX", "randomx_calculate_hash"); /* abort/crash: exit 7 */
     for (uint64_t i = 0; i < n; i++) {
         rx_chain_message(i, i ? digest : NULL, msg);
         randomx_calculate_hash(vm, msg, sizeof msg, digest);
@@ -47,6 +49,7 @@ bg_status rx_chain_run(randomx_vm *vm, uint64_t n, uint64_t k,
             }
         }
     }
+    bg_guard_region_end();
     out->seconds = rx_now() - t0;
     memcpy(out->digest, digest, 32);
     return BG_OK;

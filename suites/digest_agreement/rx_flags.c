@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "buildgate/bg_wx.h"
+
 #if defined(BG_RANDOMX_HAS_V2)
 #define RX_V2 ((int)RANDOMX_FLAG_V2)
 #else
@@ -30,7 +32,12 @@ static bg_status parse_one(const char *tok, int *flags)
         }
     }
     if (strcmp(tok, "auto") == 0) {
-        *flags |= (int)randomx_get_flags();
+        int rec = (int)randomx_get_flags();
+        bg_wx wx;
+        bg_wx_probe(&wx);
+        if (!wx.rwx || !wx.w_to_x) /* the host forbids W+X memory: the interpreter */
+            rec &= ~(int)RANDOMX_FLAG_JIT;
+        *flags |= rec;
         return BG_OK;
     }
     if (strncmp(tok, "argon2=", 7) == 0) {

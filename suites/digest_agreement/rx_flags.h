@@ -3,7 +3,8 @@
  * Names (interface, bg-chain --flags): jit, hard-aes, full-mem, secure,
  * argon2=ref|ssse3|avx2, large-pages, v2 (only where randomx.h has
  * RANDOMX_FLAG_V2), and "auto" (randomx_get_flags(): what the library
- * recommends on this host).  Numeric values: randomx.h enum randomx_flags.
+ * recommends on this host, without jit when the host forbids W+X memory,
+ * bg_wx.h).  Numeric values: randomx.h enum randomx_flags.
  *
  * Slug (interface, CTest names digest.runtime.<slug>):
  *   <jit|interp>[+secure]+<hard|soft>-aes+<light|full>[+argon2-<ref|ssse3|avx2>][+large-pages][+v2]

@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "buildgate/bg_cpu.h"
+#include "buildgate/bg_guard.h"
 #include "buildgate/bg_hex.h"
 #include "buildgate/bg_host.h"
+#include "buildgate/bg_wx.h"
 
 double rx_now(void)
 {
@@ -30,6 +32,11 @@ static bg_status check_host(randomx_flags flags)
     bg_cpu_detect(&cpu);
     if ((f & RANDOMX_FLAG_JIT) && !(randomx_get_flags() & RANDOMX_FLAG_JIT))
         return bg_fail(BG_E_UNSUPPORTED, "randomx", "this platform has no RandomX JIT compiler");
+    if (f & RANDOMX_FLAG_JIT) { /* before RandomX tries (and throws "mprotect failed") */
+        bg_status st = bg_wx_require("randomx", (f & RANDOMX_FLAG_SECURE) != 0);
+        if (st)
+            return st;
+    }
     if ((f & RANDOMX_FLAG_HARD_AES) && !cpu.aes)
         return bg_fail(BG_E_UNSUPPORTED, "randomx", "hard-aes: this CPU has no AES instructions");
     if ((f & RANDOMX_FLAG_FULL_MEM)) {
@@ -44,9 +51,64 @@ static bg_status check_host(randomx_flags flags)
     return BG_OK;
 }
 
+/* The RandomX calls that can throw or abort, each run under bg_guard_call. */
+typedef struct rx_call {
+    rx_session *s;
+    const void *key;
+    size_t key_len;
+} rx_call;
+
+static void do_alloc_cache(void *a)
+{
+    rx_session *s = ((rx_call *)a)->s;
+    s->cache = randomx_alloc_cache(s->flags);
+}
+
+static void do_init_cache(void *a)
+{
+    rx_call *c = a;
+    randomx_init_cache(c->s->cache, c->key, c->key_len);
+}
+
+static void do_alloc_dataset(void *a)
+{
+    rx_session *s = ((rx_call *)a)->s;
+    s->dataset = randomx_alloc_dataset(s->flags);
+}
+
+static void do_create_vm(void *a)
+{
+    rx_session *s = ((rx_call *)a)->s;
+    s->vm = randomx_create_vm(s->flags, (s->flags & RANDOMX_FLAG_FULL_MEM) ? NULL : s->cache,
+                              s->dataset);
+}
+
+static void do_set_memory(void *a)
+{
+    rx_session *s = ((rx_call *)a)->s;
+    if (s->flags & RANDOMX_FLAG_FULL_MEM)
+        randomx_vm_set_dataset(s->vm, s->dataset);
+    else
+        randomx_vm_set_cache(s->vm, s->cache); /* the secure JIT recompiles here */
+}
+
+/* bg_guard_call of fn; a session whose RandomX call threw or aborted is
+ * marked broken (rx_session_close then leaves its objects alone). */
+static bg_status guarded(rx_session *s, const char *call, bg_guard_fn fn, const void *key,
+                         size_t key_len)
+{
+    rx_call c = {s, key, key_len};
+    bg_status st = bg_guard_call("RandomX", call, fn, &c);
+    if (st)
+        s->broken = 1;
+    return st;
+}
+
 static bg_status alloc_cache(rx_session *s)
 {
-    s->cache = randomx_alloc_cache(s->flags);
+    bg_status gst = guarded(s, "randomx_alloc_cache", do_alloc_cache, NULL, 0);
+    if (gst)
+        return gst;
     if (s->cache)
         return BG_OK;
     int f = (int)s->flags;
@@ -57,7 +119,8 @@ static bg_status alloc_cache(rx_session *s)
         return bg_fail(BG_E_UNSUPPORTED, "randomx",
                        "argon2=%s: not supported by this CPU or library",
                        (f & RANDOMX_FLAG_ARGON2) == RANDOMX_FLAG_ARGON2_AVX2 ? "avx2" : "ssse3");
-    return bg_fail(BG_E_TARGET, "randomx", "randomx_alloc_cache(%d) returned NULL", f);
+    return bg_fail(BG_E_TARGET, bg_guard_tool(), "RandomX failed: randomx_alloc_cache(%d) returned NULL",
+                   f);
 }
 
 typedef struct {
@@ -82,6 +145,7 @@ static void build_dataset(rx_session *s)
         nt = 64;
     pthread_t th[64];
     init_slice sl[64];
+    bg_guard_region_begin("RandomX", "randomx_init_dataset"); /* worker threads too */
     unsigned long per = items / (unsigned long)nt;
     int started = 0;
     for (int i = 0; i < nt; i++) {
@@ -95,6 +159,7 @@ static void build_dataset(rx_session *s)
     init_worker(&sl[nt - 1]);
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
+    bg_guard_region_end();
 }
 
 static void dataset_path(const char *dir, const void *key, size_t key_len, char *out, size_t n)
@@ -135,20 +200,24 @@ static bg_status init_for_key(rx_session *s, const void *key, size_t key_len)
             if (st)
                 return st;
         }
-        randomx_init_cache(s->cache, key, key_len);
+        bg_status st = guarded(s, "randomx_init_cache", do_init_cache, key, key_len);
+        if (st)
+            return st;
     }
     if (full) {
         if (!s->dataset) {
-            s->dataset = randomx_alloc_dataset(s->flags);
+            bg_status st = guarded(s, "randomx_alloc_dataset", do_alloc_dataset, NULL, 0);
+            if (st)
+                return st;
             if (!s->dataset && (s->flags & RANDOMX_FLAG_LARGE_PAGES))
                 return bg_fail(BG_E_UNSUPPORTED, "randomx",
                                "large-pages: dataset allocation of %zu MiB refused (not enough "
                                "huge pages reserved: vm.nr_hugepages)",
                                dataset_bytes() >> 20);
             if (!s->dataset)
-                return bg_fail(BG_E_TARGET, "randomx",
-                               "randomx_alloc_dataset(%d) returned NULL (%zu MiB)", (int)s->flags,
-                               dataset_bytes() >> 20);
+                return bg_fail(BG_E_TARGET, bg_guard_tool(),
+                               "RandomX failed: randomx_alloc_dataset(%d) returned NULL (%zu MiB)",
+                               (int)s->flags, dataset_bytes() >> 20);
         }
         if (s->dataset_dir) {
             bg_status st = load_dataset(s, key, key_len);
@@ -175,10 +244,10 @@ bg_status rx_session_open(rx_session *s, randomx_flags flags, const void *key, s
     if (!st)
         st = init_for_key(s, key, key_len);
     if (!st) {
-        s->vm = randomx_create_vm(flags, (flags & RANDOMX_FLAG_FULL_MEM) ? NULL : s->cache,
-                                  s->dataset);
-        if (!s->vm)
-            st = bg_fail(BG_E_TARGET, "randomx", "randomx_create_vm(%d) returned NULL", (int)flags);
+        st = guarded(s, "randomx_create_vm", do_create_vm, NULL, 0);
+        if (!st && !s->vm)
+            st = bg_fail(BG_E_TARGET, bg_guard_tool(),
+                         "RandomX failed: randomx_create_vm(%d) returned NULL", (int)flags);
     }
     if (st)
         rx_session_close(s);
@@ -190,15 +259,20 @@ bg_status rx_session_rekey(rx_session *s, const void *key, size_t key_len)
     bg_status st = init_for_key(s, key, key_len);
     if (st)
         return st;
-    if (s->flags & RANDOMX_FLAG_FULL_MEM)
-        randomx_vm_set_dataset(s->vm, s->dataset);
-    else
-        randomx_vm_set_cache(s->vm, s->cache);
-    return BG_OK;
+    return guarded(s,
+                   (s->flags & RANDOMX_FLAG_FULL_MEM) ? "randomx_vm_set_dataset"
+                                                      : "randomx_vm_set_cache",
+                   do_set_memory, NULL, 0);
 }
 
 void rx_session_close(rx_session *s)
 {
+    if (s->broken) { /* RandomX threw or aborted: its objects are in an unknown state */
+        s->vm = NULL;
+        s->dataset = NULL;
+        s->cache = NULL;
+        return;
+    }
     if (s->vm)
         randomx_destroy_vm(s->vm);
     if (s->dataset)

@@ -27,6 +27,7 @@ typedef struct rx_session {
     const char *dataset_dir;  /* full mode: read datasets from here, or NULL to build */
     int init_threads;         /* threads for the dataset build (>= 1) */
     double init_seconds;      /* cache + dataset initialisation of the last (re)key, s */
+    int broken;               /* 1: a RandomX call threw or aborted (objects leaked, not used) */
 } rx_session;
 
 /* Opens a session for key with flags.  Errors (one line printed):
@@ -34,11 +35,16 @@ typedef struct rx_session {
  *                     SSSE3/AVX2 for Argon2, no large pages, too little memory)
  *   BG_E_IO / BG_E_FIXTURE  the dataset file is missing or has the wrong size
  *   BG_E_USAGE        empty key
- *   BG_E_TARGET       RandomX refused an allocation for another reason */
+ *                     or forbids W+X memory (bg_wx.h) for a JIT variant:
+ *                     "this host forbids W+X memory; the JIT cannot run (...)"
+ *   BG_E_TARGET       RandomX failed otherwise: "buildgate: <tool>: RandomX failed:
+ *                     <call>: <why>" (an allocation refused, or a C++ exception
+ *                     or abort inside RandomX, caught by bg_guard.h) */
 bg_status rx_session_open(rx_session *s, randomx_flags flags, const void *key, size_t key_len,
                           int init_threads, const char *dataset_dir);
 
-/* Re-keys the session (re-initialises the cache, and the dataset in full mode). */
+/* Re-keys the session (re-initialises the cache, and the dataset in full mode).
+ * Errors as rx_session_open. */
 bg_status rx_session_rekey(rx_session *s, const void *key, size_t key_len);
 
 void rx_session_close(rx_session *s);

@@ -3,21 +3,31 @@
 # merge-base of HEAD and a base ref, built side by side, measured interleaved.
 #
 # Usage: suites/perf_budgets/ab-merge-base.sh [--base-ref REF] [--work DIR]
-#          [--filter RE] [--rounds N] [--reps K] [--keep-worktree] [-- bg-perf ab args...]
+#          [--filter RE] [--rounds N] [--reps K] [--keep-worktree] [--head-build DIR]
+#          [-- bg-perf ab args...]
 #   --base-ref REF  default: origin/main when it exists, else main
 #   --work DIR      default: build/perf-ab (base worktree, both build trees, runs)
+#   --head-build D  an existing RelWithDebInfo build tree of this checkout to
+#                   use as the head (ci/gate --base: its own tree), not DIR/head
 #   --filter RE     default: synth, aes and light-mode RandomX hashing
+#   --rounds N, --reps K  default: bg-perf's automatic plan (processes enough
+#                   for the per-process U test to reach alpha after BH over
+#                   the benchmarks; 3 repetitions; each benchmark's budget
+#                   min_time: docs/perf_budgets.md "The unit of replication")
 # Steps: git merge-base HEAD REF -> `git worktree add --detach DIR/base-src <sha>`
 # -> configure + build perf-bench there and in this tree (RelWithDebInfo) ->
 # bg-perf ab --base-exe <base perf-bench> --head-exe <head perf-bench>
-# (ABAB ... interleaving, bounded reruns of the inconclusive ones) -> the
+# (a random AB/BA order per round, bounded reruns of the inconclusive ones) -> the
 # worktree is removed again unless --keep-worktree.
 # Exit: bg-perf's (0 pass, 1 regression, ...); 77 when the merge-base has no
-# perf-bench yet (nothing to compare); 2 usage; 3 git/configure/build failed.
+# perf-bench yet (nothing to compare; under bg-run also a skip check
+# <test>.base saying so); 2 usage; 3 git/configure/build failed.
+# Both builds configure with BG_RANDOMX_SOURCE=system: perf-bench links the
+# installed RandomX, the from-source variants are not built here.
 set -uo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || { echo "buildgate: ab: not in a git checkout" >&2; exit 3; }
 ref="" work="$root/build/perf-ab" filter='^(synth/chain|aes/rounds/real_time/threads:[0-9]+|randomx/hash/light-jit-hard)$'
-rounds=5 reps=2 keep=0 extra=()
+rounds="" reps="" keep=0 extra=() headdir=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --base-ref) ref=${2:?}; shift 2 ;;
@@ -26,8 +36,9 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=${2:?}; shift 2 ;;
     --reps) reps=${2:?}; shift 2 ;;
     --keep-worktree) keep=1; shift ;;
+    --head-build) headdir=${2:?}; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p;}}' "$0"; exit 0 ;;
     *) echo "buildgate: ab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -45,18 +56,27 @@ git -C "$root" worktree remove --force "$src" >/dev/null 2>&1 || true
 git -C "$root" worktree add --detach --force "$src" "$base" >/dev/null || { echo "buildgate: ab: git worktree add failed" >&2; exit 3; }
 build() { # build <src> <dir> <targets...>
   local s=$1 d=$2; shift 2
-  cmake -S "$s" -B "$d" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$d.configure.log" 2>&1 &&
+  cmake -S "$s" -B "$d" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBG_RANDOMX_SOURCE=system >"$d.configure.log" 2>&1 &&
     cmake --build "$d" --target "$@" >"$d.build.log" 2>&1
 }
-build "$root" "$work/head" perf-bench bg-perf || { echo "buildgate: ab: head build failed (logs: $work/head.*.log)" >&2; exit 3; }
+if [ -n "$headdir" ]; then
+  cmake --build "$headdir" --target perf-bench bg-perf bg-check >"$work/head.build.log" 2>&1 ||
+    { echo "buildgate: ab: head build failed (log: $work/head.build.log)" >&2; exit 3; }
+else
+  headdir=$work/head
+  build "$root" "$headdir" perf-bench bg-perf bg-check || { echo "buildgate: ab: head build failed (logs: $work/head.*.log)" >&2; exit 3; }
+fi
 if ! build "$src" "$work/base" perf-bench; then
   if grep -q "unknown target 'perf-bench'" "$work/base.build.log"; then
-    echo "bg-perf: skip: the merge-base $base has no perf-bench (suite added by this change): nothing to compare"
+    why="the merge-base $base has no perf-bench (suite added by this change): nothing to compare"
+    echo "bg-perf: skip: $why"
+    [ -n "${BG_CHECKS_FILE:-}" ] && "$headdir/lib/bg-check" --suite perf_budgets --name "${BG_TEST_NAME:-perf.ab.merge_base}.base" \
+      --verdict skip --expected "a merge-base that has perf-bench" --observed "$why"
     exit 77
   fi
   echo "buildgate: ab: base build failed (logs: $work/base.*.log)" >&2; exit 3
 fi
-"$work/head/suites/perf_budgets/bg-perf" ab \
-  --base-exe "$work/base/suites/perf_budgets/perf-bench" --head-exe "$work/head/suites/perf_budgets/perf-bench" \
-  --filter "$filter" --rounds "$rounds" --reps "$reps" --budgets "$root/suites/perf_budgets/budgets.json" \
+"$headdir/suites/perf_budgets/bg-perf" ab \
+  --base-exe "$work/base/suites/perf_budgets/perf-bench" --head-exe "$headdir/suites/perf_budgets/perf-bench" \
+  --filter "$filter" ${rounds:+--rounds "$rounds"} ${reps:+--reps "$reps"} --budgets "$root/suites/perf_budgets/budgets.json" \
   --work-dir "$work/runs" ${extra[@]+"${extra[@]}"}

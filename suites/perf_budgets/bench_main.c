@@ -8,9 +8,11 @@
 #include "bench.h"
 
 #include "buildgate/bg_bench.h"
+#include "buildgate/bg_guard.h"
 
 int main(int argc, char **argv)
 {
+    bg_guard_set_tool("perf-bench"); /* "buildgate: perf-bench: RandomX failed: ..." */
     perf_register_synth();
     perf_register_aes();
     perf_register_randomx();

@@ -12,7 +12,13 @@
  *   JIT-compiled cache where the JIT exists), seconds (manual time); full-memory benchmarks and this one take >= 25 s and are
  *   run under the CTest label `long` only.
  * A variant the library or CPU refuses (randomx_alloc_* / create_vm NULL)
- * reports a benchmark error naming the flags.
+ * reports a benchmark error naming the flags.  A JIT variant on a host that
+ * forbids W+X memory (bg_wx.h) is skipped with that reason
+ * (SkipWithError: "this host forbids W+X memory; the JIT cannot run"), and
+ * the dataset is then built from an interpreted cache.  RandomX calls run
+ * under bg_guard.h: an exception or abort inside RandomX becomes the
+ * benchmark's error ("perf-bench: RandomX failed: <call>: <why>"), not
+ * the end of the process.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -25,6 +31,8 @@
 #include <unistd.h>
 
 #include "buildgate/bg_bench.h"
+#include "buildgate/bg_guard.h"
+#include "buildgate/bg_wx.h"
 
 static const char rx_key[] = "relay-jit-profile-fixed-key-v1";
 
@@ -40,28 +48,73 @@ static const rx_variant rx_variants[] = {
     {"randomx/hash/full-jit-soft", 1, 1, 0},     {"randomx/hash/full-jit-hard", 1, 1, 1},
 };
 
-/* One cache (per JIT flag) and one dataset per process: built on first use. */
+/* One cache (per JIT flag) and one dataset per process: built on first use.
+ * A failed build is not retried: rx_why[] keeps the reason for every
+ * benchmark that needs it. */
 static pthread_mutex_t rx_lock = PTHREAD_MUTEX_INITIALIZER;
 static randomx_cache *rx_caches[2];
 static randomx_dataset *rx_dataset;
+static char rx_why[3][400]; /* [jit]: why cache jit is missing; [2]: the dataset */
 
 static randomx_flags argon2_flags(void)
 {
     return (randomx_flags)(randomx_get_flags() & RANDOMX_FLAG_ARGON2);
 }
 
-static randomx_cache *rx_cache(int jit)
+/* The RandomX calls that can throw or abort, run under bg_guard_call. */
+typedef struct rx_call {
+    randomx_flags flags;
+    randomx_cache *cache;
+    randomx_dataset *dataset;
+    randomx_vm *vm;
+} rx_call;
+
+static void do_alloc_cache(void *a)
+{
+    rx_call *c = a;
+    c->cache = randomx_alloc_cache(c->flags);
+}
+
+static void do_init_cache(void *a)
+{
+    rx_call *c = a;
+    randomx_init_cache(c->cache, rx_key, sizeof rx_key - 1);
+}
+
+static void do_alloc_dataset(void *a)
+{
+    rx_call *c = a;
+    c->dataset = randomx_alloc_dataset(c->flags);
+}
+
+static void do_create_vm(void *a)
+{
+    rx_call *c = a;
+    c->vm = randomx_create_vm(c->flags, c->cache, c->dataset);
+}
+
+/* A cache with key rx_key, or NULL with the reason in why (n bytes). */
+static randomx_cache *rx_cache(int jit, char *why, size_t n)
 {
     pthread_mutex_lock(&rx_lock);
-    if (!rx_caches[jit]) {
-        randomx_flags f = (randomx_flags)(argon2_flags() | (jit ? RANDOMX_FLAG_JIT : 0));
-        rx_caches[jit] = randomx_alloc_cache(f);
-        if (rx_caches[jit])
-            randomx_init_cache(rx_caches[jit], rx_key, sizeof rx_key - 1);
+    if (!rx_caches[jit] && !rx_why[jit][0]) {
+        rx_call c = {(randomx_flags)(argon2_flags() | (jit ? RANDOMX_FLAG_JIT : 0)), NULL, NULL,
+                     NULL};
+        if (jit && !bg_wx_why(0, rx_why[jit], sizeof rx_why[jit]))
+            ; /* the host forbids W+X memory: reason stored */
+        else if (bg_guard_call("RandomX", "randomx_alloc_cache", do_alloc_cache, &c) ||
+                 (c.cache && bg_guard_call("RandomX", "randomx_init_cache", do_init_cache, &c)))
+            snprintf(rx_why[jit], sizeof rx_why[jit], "%s", bg_last_error());
+        else if (!c.cache)
+            snprintf(rx_why[jit], sizeof rx_why[jit], "randomx_alloc_cache(%d) returned NULL",
+                     (int)c.flags);
+        else
+            rx_caches[jit] = c.cache;
     }
-    randomx_cache *c = rx_caches[jit];
+    randomx_cache *cache = rx_caches[jit];
+    snprintf(why, n, "%s", rx_why[jit]);
     pthread_mutex_unlock(&rx_lock);
-    return c;
+    return cache;
 }
 
 typedef struct ds_job {
@@ -87,6 +140,7 @@ static double rx_init_dataset(randomx_dataset *ds, randomx_cache *cache)
     ds_job jobs[16];
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    bg_guard_region_begin("RandomX", "randomx_init_dataset"); /* worker threads too */
     for (unsigned i = 0; i < nt; i++) {
         jobs[i] = (ds_job){ds, cache, i * per, i + 1 == nt ? total - i * per : per};
         if (pthread_create(&th[i], NULL, ds_worker, &jobs[i]) != 0)
@@ -95,6 +149,7 @@ static double rx_init_dataset(randomx_dataset *ds, randomx_cache *cache)
     for (unsigned i = 0; i < nt; i++)
         if (th[i])
             pthread_join(th[i], NULL);
+    bg_guard_region_end();
     clock_gettime(CLOCK_MONOTONIC, &t1);
     return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 }
@@ -104,19 +159,27 @@ static double rx_init_dataset(randomx_dataset *ds, randomx_cache *cache)
  * faster than from an interpreted one. */
 static int rx_jit_available(void)
 {
-    return (randomx_get_flags() & RANDOMX_FLAG_JIT) != 0;
+    char why[400];
+    return (randomx_get_flags() & RANDOMX_FLAG_JIT) != 0 && bg_wx_why(0, why, sizeof why);
 }
 
-static randomx_dataset *rx_full_dataset(void)
+/* The full-memory dataset, or NULL with the reason in why (n bytes). */
+static randomx_dataset *rx_full_dataset(char *why, size_t n)
 {
-    randomx_cache *cache = rx_cache(rx_jit_available());
+    randomx_cache *cache = rx_cache(rx_jit_available(), why, n);
     pthread_mutex_lock(&rx_lock);
-    if (!rx_dataset && cache) {
-        rx_dataset = randomx_alloc_dataset(argon2_flags());
-        if (rx_dataset)
-            rx_init_dataset(rx_dataset, cache);
+    if (!rx_dataset && cache && !rx_why[2][0]) {
+        rx_call c = {argon2_flags(), NULL, NULL, NULL};
+        if (bg_guard_call("RandomX", "randomx_alloc_dataset", do_alloc_dataset, &c))
+            snprintf(rx_why[2], sizeof rx_why[2], "%s", bg_last_error());
+        else if (!c.dataset)
+            snprintf(rx_why[2], sizeof rx_why[2], "cannot allocate the 2 GiB dataset");
+        else
+            rx_init_dataset(rx_dataset = c.dataset, cache);
     }
     randomx_dataset *d = rx_dataset;
+    if (cache)
+        snprintf(why, n, "%s", rx_why[2]);
     pthread_mutex_unlock(&rx_lock);
     return d;
 }
@@ -127,15 +190,21 @@ static void *hash_setup(bg_bench_state *st, void *user)
     randomx_flags f = (randomx_flags)((v->jit ? RANDOMX_FLAG_JIT : 0) |
                                       (v->hard_aes ? RANDOMX_FLAG_HARD_AES : 0) |
                                       (v->full ? RANDOMX_FLAG_FULL_MEM : 0));
-    randomx_cache *cache = v->full ? NULL : rx_cache(v->jit);
-    randomx_dataset *ds = v->full ? rx_full_dataset() : NULL;
-    randomx_vm *vm = (cache || ds) ? randomx_create_vm(f, cache, ds) : NULL;
-    if (!vm) {
-        char why[96];
-        snprintf(why, sizeof why, "randomx: cannot create a VM with flags %d", (int)f);
-        bg_bench_error(st, why);
+    char why[400] = "";
+    if (v->jit && !bg_wx_why(0, why, sizeof why)) {
+        bg_bench_error(st, why); /* a skip: this host cannot run any JIT variant */
+        return NULL;
     }
-    return vm;
+    randomx_cache *cache = v->full ? NULL : rx_cache(v->jit, why, sizeof why);
+    randomx_dataset *ds = v->full ? rx_full_dataset(why, sizeof why) : NULL;
+    rx_call c = {f, cache, ds, NULL};
+    if ((cache || ds) && bg_guard_call("RandomX", "randomx_create_vm", do_create_vm, &c))
+        snprintf(why, sizeof why, "%s", bg_last_error());
+    else if ((cache || ds) && !c.vm)
+        snprintf(why, sizeof why, "randomx: cannot create a VM with flags %d", (int)f);
+    if (!c.vm)
+        bg_bench_error(st, why);
+    return c.vm;
 }
 
 static void hash_teardown(bg_bench_state *st, void *ctx)
@@ -148,10 +217,12 @@ static void hash_teardown(bg_bench_state *st, void *ctx)
 static void hash_run(bg_bench_state *st, uint64_t n, void *ctx)
 {
     uint8_t msg[68] = {0}, out[RANDOMX_HASH_SIZE];
+    bg_guard_region_begin("RandomX", "randomx_calculate_hash"); /* abort/crash: exit 7 */
     for (uint64_t i = 0; i < n; i++) {
         memcpy(msg, &i, sizeof i);
         randomx_calculate_hash(ctx, msg, sizeof msg, out);
     }
+    bg_guard_region_end();
     bg_bench_keep(out, sizeof out);
     bg_bench_set_items_processed(st, (int64_t)n);
 }
@@ -159,29 +230,40 @@ static void hash_run(bg_bench_state *st, uint64_t n, void *ctx)
 static void cache_init_run(bg_bench_state *st, uint64_t n, void *ctx)
 {
     (void)ctx;
-    randomx_cache *c = randomx_alloc_cache(argon2_flags());
-    if (!c) {
+    rx_call c = {argon2_flags(), NULL, NULL, NULL};
+    if (bg_guard_call("RandomX", "randomx_alloc_cache", do_alloc_cache, &c)) {
+        bg_bench_error(st, bg_last_error());
+        return;
+    }
+    if (!c.cache) {
         bg_bench_error(st, "randomx_alloc_cache returned NULL");
         return;
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (uint64_t i = 0; i < n; i++)
-        randomx_init_cache(c, rx_key, sizeof rx_key - 1);
+        if (bg_guard_call("RandomX", "randomx_init_cache", do_init_cache, &c)) {
+            bg_bench_error(st, bg_last_error()); /* the cache is left as it is (unknown state) */
+            return;
+        }
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    randomx_release_cache(c);
+    randomx_release_cache(c.cache);
     bg_bench_set_batch_time(st, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 }
 
 static void dataset_init_run(bg_bench_state *st, uint64_t n, void *ctx)
 {
     (void)ctx;
-    randomx_cache *cache = rx_cache(rx_jit_available());
-    randomx_dataset *ds = randomx_alloc_dataset(argon2_flags());
-    if (!cache || !ds) {
-        if (ds)
-            randomx_release_dataset(ds);
-        bg_bench_error(st, "randomx: cannot allocate the cache or the 2 GiB dataset");
+    char why[400];
+    randomx_cache *cache = rx_cache(rx_jit_available(), why, sizeof why);
+    rx_call c = {argon2_flags(), NULL, NULL, NULL};
+    if (cache && bg_guard_call("RandomX", "randomx_alloc_dataset", do_alloc_dataset, &c))
+        snprintf(why, sizeof why, "%s", bg_last_error());
+    else if (cache && !c.dataset)
+        snprintf(why, sizeof why, "randomx: cannot allocate the 2 GiB dataset");
+    randomx_dataset *ds = c.dataset;
+    if (!ds) {
+        bg_bench_error(st, why);
         return;
     }
     double s = 0;

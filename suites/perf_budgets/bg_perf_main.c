@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_help.h"
@@ -15,23 +17,32 @@
 #include "perf_budget.h"
 #include "perf_callgrind.h"
 #include "perf_gate.h"
+#include "perf_plan.h"
 #include "perf_report.h"
 #include "perf_run.h"
 
-#define MAX_LIST 32
+#define MAX_LIST 256
 
 static const char usage_text[] =
     "Usage: bg-perf MODE [OPTIONS]   (MODE: compare, ab, baseline, record, callgrind,\n"
     "                                 calibrate)\n"
     "\n"
     "bg-perf compare --base F [--base F]... --head F [--head F]... [--budgets B]\n"
-    "    Google Benchmark JSON files (--benchmark_out) of the base and the head.\n"
+    "    [--unit process|sample]\n"
+    "    Google Benchmark JSON files (--benchmark_out) of the base and the head,\n"
+    "    one file per process.  --unit sample treats every sample as independent\n"
+    "    (the judge before processes were the unit; for comparison only).\n"
     "bg-perf ab --base-exe EXE --head-exe EXE [--base-env K=V]... [--head-env K=V]...\n"
-    "    [--filter RE] [--rounds N=5] [--reps K=2] [--min-time S=0.05] [--work-dir D]\n"
-    "    [--budgets B] [--prefix CMD]...\n"
-    "    Same-job A/B: runs base and head interleaved (round r runs AB when r is\n"
-    "    even, BA when odd), K repetitions each per round, then compares; the\n"
-    "    benchmarks found inconclusive are rerun (just those, max_reruns times).\n"
+    "    [--filter RE] [--rounds N=auto] [--reps K=auto] [--min-time S] [--seed S]\n"
+    "    [--work-dir D] [--budgets B] [--prefix CMD]...\n"
+    "    Same-job A/B: N rounds, each one base and one head process in a random\n"
+    "    order (AB or BA), each process with its own random environment padding\n"
+    "    and ASLR as the kernel has it; K repetitions per process; the process is\n"
+    "    the unit the statistics judge (the median of its repetitions).  N auto:\n"
+    "    the fewest processes with which the U test can reach alpha after BH over\n"
+    "    the benchmarks (at least 5); K auto: 3.  The benchmarks found\n"
+    "    inconclusive are rerun (just those, max_reruns times), with repetitions\n"
+    "    and rounds chosen from where their variance lies (docs/perf_budgets.md).\n"
     "bg-perf baseline --baseline FILE|DIR --exe EXE [--filter RE] [--rounds N]\n"
     "    [--reps K] [--min-time S] [--work-dir D] [--budgets B] [--env K=V]...\n"
     "    Head against the stored per-host baseline (DIR: DIR/<host key>.json).\n"
@@ -49,11 +60,13 @@ static const char usage_text[] =
     "    A/A: runs EXE against itself and prints proposed bands.\n"
     "\n"
     "Units and ranges: --rounds N and --reps K 1..1000; --iterations N 2..10^9;\n"
-    "--min-time S seconds in (0, 60] (Google Benchmark --benchmark_min_time);\n"
+    "--min-time S seconds in (0, 60] (Google Benchmark --benchmark_min_time;\n"
+    "default: each benchmark's budget min_time); --seed S the order/padding seed\n"
+    "(default: from the clock and pid);\n"
     "--budgets B a budgets JSON (default: built-in defaults; the suite's is\n"
     "suites/perf_budgets/budgets.json); --work-dir D where runs write their JSON\n"
     "(default bg-perf-work); --filter RE a --benchmark_filter regex; repeated\n"
-    "options take up to 32 values.  -h, --help: this text.\n"
+    "options take up to 256 values.  -h, --help: this text.\n"
     "\n"
     "Checks: one per benchmark, \"perf.<mode>.<benchmark>\", into $BG_CHECKS_FILE\n"
     "(bg_check.h); `improved` is a pass with details.note = \"improved\".\n"
@@ -68,9 +81,10 @@ typedef struct opts {
     const char *mode;
     const char *base[MAX_LIST], *head[MAX_LIST], *base_env[MAX_LIST + 1], *head_env[MAX_LIST + 1],
         *prefix[MAX_LIST + 1];
+    unsigned long long seed;
     int nbase, nhead, nbenv, nhenv, nprefix;
     const char *base_exe, *head_exe, *filter, *work_dir, *budgets_path, *baseline, *out, *reason,
-        *commit, *flags, *build_type;
+        *commit, *flags, *build_type, *unit;
     int rounds, reps, force, iterations;
     double min_time;
 } opts;
@@ -101,7 +115,9 @@ static bg_status parse_int(const char *s, int lo, int hi, int *out)
 
 static bg_status parse(int argc, char **argv, opts *o)
 {
-    *o = (opts){.rounds = 5, .reps = 2, .iterations = 20000, .min_time = 0.05, .work_dir = "bg-perf-work"};
+    /* rounds, reps, min_time 0: automatic (perf_plan.h) */
+    *o = (opts){.iterations = 20000, .work_dir = "bg-perf-work",
+                .seed = (unsigned long long)time(NULL) * 1000003ULL ^ (unsigned long long)getpid()};
     if (argc < 2)
         return usage("missing mode: compare, ab, baseline, record or calibrate");
     o->mode = argv[1];
@@ -125,6 +141,11 @@ static bg_status parse(int argc, char **argv, opts *o)
         else if (!strcmp(a, "--filter")) o->filter = v;
         else if (!strcmp(a, "--work-dir")) o->work_dir = v;
         else if (!strcmp(a, "--budgets")) o->budgets_path = v;
+        else if (!strcmp(a, "--unit")) {
+            o->unit = v;
+            if (strcmp(v, "process") && strcmp(v, "sample"))
+                st = usage("--unit must be process or sample");
+        }
         else if (!strcmp(a, "--baseline")) o->baseline = v;
         else if (!strcmp(a, "--out")) o->out = v;
         else if (!strcmp(a, "--reason")) o->reason = v;
@@ -134,7 +155,12 @@ static bg_status parse(int argc, char **argv, opts *o)
         else if (!strcmp(a, "--rounds")) st = parse_int(v, 1, 1000, &o->rounds);
         else if (!strcmp(a, "--reps")) st = parse_int(v, 1, 1000, &o->reps);
         else if (!strcmp(a, "--iterations")) st = parse_int(v, 2, 1000000000, &o->iterations);
-        else if (!strcmp(a, "--min-time")) {
+        else if (!strcmp(a, "--seed")) {
+            char *end;
+            o->seed = strtoull(v, &end, 10);
+            if (*end || !*v)
+                st = usage("--seed must be a decimal number");
+        } else if (!strcmp(a, "--min-time")) {
             char *end;
             o->min_time = strtod(v, &end);
             if (*end || !(o->min_time > 0 && o->min_time <= 60))
@@ -147,62 +173,73 @@ static bg_status parse(int argc, char **argv, opts *o)
     return BG_OK;
 }
 
-/* Filter that selects exactly the named benchmarks: ^(a|b)$ with regex
- * metacharacters of the names escaped. */
-static void exact_filter(const perf_result *r, size_t n, char *buf, size_t cap)
+static double now_s(void)
 {
-    size_t k = 0;
-    k += (size_t)snprintf(buf + k, cap - k, "^(");
-    int first = 1;
-    for (size_t i = 0; i < n && k + 8 < cap; i++) {
-        if (r[i].outcome != PERF_INCONCLUSIVE)
-            continue;
-        if (!first)
-            buf[k++] = '|';
-        first = 0;
-        for (const char *c = r[i].name; *c && k + 4 < cap; c++) {
-            if (strchr(".[]()*+?^$|\\{}", *c))
-                buf[k++] = '\\';
-            buf[k++] = *c;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The side's environment plus a random padding (perf_plan.h). */
+static void padded_env(const char *const *env, int n, char *pad, const char **out)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = env[i];
+    out[n] = pad;
+    out[n + 1] = NULL;
+}
+
+/* One process: class c of the plan on one side, round r, into set. */
+static bg_status run_process(const opts *o, perf_plan *pl, size_t c, int r, int is_head, perf_set *set,
+                             const char *metric)
+{
+    char pad[PERF_PLAN_PAD_MAX + 16], out[1024];
+    const char *env[MAX_LIST + 2];
+    perf_plan_pad(pl, pad);
+    if (is_head)
+        padded_env(o->head_env, o->nhenv, pad, env);
+    else
+        padded_env(o->base_env, o->nbenv, pad, env);
+    perf_cmd cmd = {is_head ? o->head_exe : o->base_exe, o->nprefix ? o->prefix : NULL, env, NULL};
+    const perf_class *k = &pl->cls[c];
+    snprintf(out, sizeof out, "%s/%s-%03d-%zu.json", o->work_dir, is_head ? "head" : "base", r, c);
+    double t0 = now_s();
+    int rr = perf_run_bench(&cmd, k->filter, k->reps, k->min_time, out);
+    double wall = now_s() - t0;
+    if (rr == BG_OK)
+        rr = perf_run_check_output(&cmd, k->filter, out);
+    if (rr < 0)
+        return (bg_status)rr;
+    bg_status ld = perf_set_add_file(set, out, metric);
+    if (rr == PERF_RUN_BENCH_ERROR && ld == BG_OK)
+        return bg_fail(BG_E_TARGET, "bg-perf", "%s failed (log: %s.log)", cmd.exe, out);
+    if (ld == BG_OK)
+        perf_plan_note_setup(pl, c, set, wall);
+    return ld;
+}
+
+/* The plan's rounds, numbered from first: per round a random order of the
+ * sides (only head when !with_base), per side one process per class. */
+static bg_status run_rounds(const opts *o, perf_plan *pl, int first, perf_set *base, perf_set *head,
+                            const char *metric, int with_base)
+{
+    int most = 0;
+    for (size_t c = 0; c < pl->ncls; c++)
+        most = pl->cls[c].rounds > most ? pl->cls[c].rounds : most;
+    for (int r = first; r < first + most; r++) {
+        int head_first = perf_plan_head_first(pl);
+        for (int side = 0; side < 2; side++) {
+            int is_head = head_first ? side == 0 : side == 1;
+            if (!is_head && !with_base)
+                continue;
+            for (size_t c = 0; c < pl->ncls; c++) {
+                if (r - first >= pl->cls[c].rounds)
+                    continue;
+                bg_status st = run_process(o, pl, c, r, is_head, is_head ? head : base, metric);
+                if (st != BG_OK)
+                    return st;
+            }
         }
-    }
-    snprintf(buf + k, cap - k, ")$");
-}
-
-/* One round of runs: r-th base file and head file into the sets. */
-static bg_status run_round(const opts *o, int r, const char *filter, perf_set *base, perf_set *head,
-                           const char *metric, int with_base)
-{
-    perf_cmd cb = {o->base_exe, o->nprefix ? o->prefix : NULL, o->nbenv ? o->base_env : NULL, NULL};
-    perf_cmd ch = {o->head_exe, o->nprefix ? o->prefix : NULL, o->nhenv ? o->head_env : NULL, NULL};
-    for (int side = 0; side < 2; side++) {
-        int is_head = (r % 2 == 0) ? side == 1 : side == 0; /* AB, BA, AB, ... */
-        if (!is_head && !with_base)
-            continue;
-        char out[1024];
-        snprintf(out, sizeof out, "%s/%s-%03d.json", o->work_dir, is_head ? "head" : "base", r);
-        int rr = perf_run_bench(is_head ? &ch : &cb, filter, o->reps, o->min_time, out);
-        if (rr == BG_OK)
-            rr = perf_run_check_output(is_head ? &ch : &cb, filter, out);
-        if (rr < 0)
-            return (bg_status)rr;
-        bg_status ld = perf_set_add_file(is_head ? head : base, out, metric);
-        if (rr == PERF_RUN_BENCH_ERROR && ld == BG_OK)
-            return bg_fail(BG_E_TARGET, "bg-perf", "%s failed (log: %s.log)",
-                           is_head ? o->head_exe : o->base_exe, out);
-        if (ld != BG_OK)
-            return ld;
-    }
-    return BG_OK;
-}
-
-static bg_status run_rounds(const opts *o, int first, const char *filter, perf_set *base,
-                            perf_set *head, const char *metric, int with_base)
-{
-    for (int r = first; r < first + o->rounds; r++) {
-        bg_status st = run_round(o, r, filter, base, head, metric, with_base);
-        if (st != BG_OK)
-            return st;
     }
     return BG_OK;
 }
@@ -227,31 +264,33 @@ static size_t count(const perf_result *r, size_t n, perf_outcome o)
 }
 
 /* Compares, reruns the inconclusive ones when rerun is set, reports. */
-static int judge(const opts *o, const char *mode, perf_set *base, perf_set *head, const cJSON *budgets,
-                 int rerun, int with_base)
+static int judge(const opts *o, perf_plan *pl, const char *mode, perf_set *base, perf_set *head,
+                 const cJSON *budgets, int with_base)
 {
     perf_result *r = NULL;
     size_t n = 0;
     bg_status st = perf_gate_compare(base, head, budgets, &r, &n);
-    int reruns = 0, limit = rerun ? max_reruns(budgets, r, n) : 0;
+    int reruns = 0, limit = pl ? max_reruns(budgets, r, n) : 0;
     while (st == BG_OK && reruns < limit && count(r, n, PERF_INCONCLUSIVE) > 0) {
-        char filter[4096];
-        exact_filter(r, n, filter, sizeof filter);
+        size_t ncls = perf_plan_rerun(pl, r, n, head, budgets, o->min_time, o->rounds, o->reps);
         reruns++;
-        printf("bg-perf: rerun %d/%d of %zu inconclusive benchmark(s): %s\n", reruns, limit,
-               count(r, n, PERF_INCONCLUSIVE), filter);
-        free(r);
+        printf("bg-perf: rerun %d/%d of %zu inconclusive benchmark(s):", reruns, limit,
+               count(r, n, PERF_INCONCLUSIVE));
+        for (size_t c = 0; c < ncls; c++)
+            printf(" %s (%d rounds x %d reps)", pl->cls[c].filter, pl->cls[c].rounds, pl->cls[c].reps);
+        printf("\n");
+        perf_results_free(r, n);
         r = NULL;
-        st = run_rounds(o, 1000 * reruns, filter, base, head, perf_budgets_metric(budgets), with_base);
+        st = run_rounds(o, pl, 1000 * reruns, base, head, perf_budgets_metric(budgets), with_base);
         if (st == BG_OK)
             st = perf_gate_compare(base, head, budgets, &r, &n);
     }
     if (st != BG_OK) {
-        free(r);
+        perf_results_free(r, n);
         return bg_exit_code(st);
     }
     int rc = perf_report(mode, r, n, reruns);
-    free(r);
+    perf_results_free(r, n);
     return rc;
 }
 
@@ -266,7 +305,11 @@ static int mode_compare(const opts *o, const cJSON *budgets)
         st = perf_set_add_file(&base, o->base[i], metric);
     for (int i = 0; i < o->nhead && st == BG_OK; i++)
         st = perf_set_add_file(&head, o->head[i], metric);
-    int rc = st == BG_OK ? judge(o, "compare", &base, &head, budgets, 0, 0) : bg_exit_code(st);
+    if (o->unit && !strcmp(o->unit, "sample")) {
+        perf_set_flatten(&base);
+        perf_set_flatten(&head);
+    }
+    int rc = st == BG_OK ? judge(o, NULL, "compare", &base, &head, budgets, 0) : bg_exit_code(st);
     perf_set_free(&base);
     perf_set_free(&head);
     return rc;
@@ -282,6 +325,24 @@ static bg_status make_work_dir(const char *d)
     return BG_OK;
 }
 
+/* The plan of the head's benchmarks; notes when ASLR is off (Linux). */
+static bg_status plan(const opts *o, perf_plan *pl, const cJSON *budgets)
+{
+    FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
+    int aslr = -1;
+    if (f) {
+        if (fscanf(f, "%d", &aslr) != 1)
+            aslr = -1;
+        fclose(f);
+    }
+    if (aslr == 0)
+        printf("bg-perf: note: ASLR is off (kernel.randomize_va_space = 0): every process gets the "
+               "same layout but for the environment padding\n");
+    perf_cmd cmd = {o->head_exe, o->nprefix ? o->prefix : NULL, o->nhenv ? o->head_env : NULL, NULL};
+    return perf_plan_make(pl, &cmd, o->filter, o->work_dir, budgets, o->min_time, o->rounds, o->reps,
+                          o->seed);
+}
+
 static int mode_ab(opts *o, const cJSON *budgets, int aa)
 {
     if (!o->head_exe || (!aa && !o->base_exe))
@@ -290,13 +351,17 @@ static int mode_ab(opts *o, const cJSON *budgets, int aa)
         o->base_exe = o->head_exe;
     bg_status st = make_work_dir(o->work_dir);
     perf_set base = {0}, head = {0};
+    perf_plan pl = {0};
     const char *metric = perf_budgets_metric(budgets);
     if (st == BG_OK)
-        st = run_rounds(o, 0, o->filter, &base, &head, metric, 1);
+        st = plan(o, &pl, budgets);
+    if (st == BG_OK)
+        st = run_rounds(o, &pl, 0, &base, &head, metric, 1);
     int rc = bg_exit_code(st);
     if (st == BG_OK)
         rc = aa ? perf_calibrate_print(&base, &head, budgets)
-                : judge(o, "ab", &base, &head, budgets, 1, 1);
+                : judge(o, &pl, "ab", &base, &head, budgets, 1);
+    perf_plan_free(&pl);
     perf_set_free(&base);
     perf_set_free(&head);
     return rc;
@@ -321,7 +386,7 @@ static int mode_callgrind(const opts *o, const cJSON *budgets)
                               "valgrind is not installed: instruction-count mode skipped");
     else
         rc = st == BG_OK ? perf_report("callgrind", r, n, 0) : bg_exit_code(st);
-    free(r);
+    perf_results_free(r, n);
     perf_set_free(&names);
     return rc;
 }
@@ -355,9 +420,13 @@ static int mode_baseline(opts *o, const cJSON *budgets)
         return perf_report_bad_baseline(o->baseline, st);
     }
     st = make_work_dir(o->work_dir);
+    perf_plan pl = {0};
     if (st == BG_OK)
-        st = run_rounds(o, 0, o->filter, &base, &head, perf_budgets_metric(budgets), 0);
-    int rc = st == BG_OK ? judge(o, "baseline", &base, &head, budgets, 1, 0) : bg_exit_code(st);
+        st = plan(o, &pl, budgets);
+    if (st == BG_OK)
+        st = run_rounds(o, &pl, 0, &base, &head, perf_budgets_metric(budgets), 0);
+    int rc = st == BG_OK ? judge(o, &pl, "baseline", &base, &head, budgets, 0) : bg_exit_code(st);
+    perf_plan_free(&pl);
     perf_set_free(&base);
     perf_set_free(&head);
     return rc;

@@ -21,6 +21,23 @@ static bg_status check_header(const cJSON *doc, const char *path, const char *ho
     return BG_OK;
 }
 
+/* 1 when sizes (the "processes" entry of a benchmark) is an array of
+ * positive integers adding up to n, the number of its samples. */
+static int sizes_match(const cJSON *sizes, int n)
+{
+    const cJSON *v;
+    int sum = 0;
+    if (!cJSON_IsArray(sizes) || cJSON_GetArraySize(sizes) == 0)
+        return 0;
+    cJSON_ArrayForEach(v, sizes)
+    {
+        if (!cJSON_IsNumber(v) || v->valueint < 1 || v->valuedouble != v->valueint)
+            return 0;
+        sum += v->valueint;
+    }
+    return sum == n;
+}
+
 bg_status perf_baseline_load(const char *path, const char *host_key, const char *metric,
                              perf_set *set)
 {
@@ -35,17 +52,28 @@ bg_status perf_baseline_load(const char *path, const char *host_key, const char 
     if (st == BG_OK && (!m || strcmp(m, metric) != 0))
         st = bg_fail(BG_E_FIXTURE, "baseline", "%s: metric %s, the budgets ask for %s", path,
                      m ? m : "(none)", metric);
-    const cJSON *e;
+    const cJSON *e, *procs = cJSON_GetObjectItemCaseSensitive(doc, "processes");
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "benchmarks"))
     {
         const cJSON *v;
+        int have = sizes_match(cJSON_GetObjectItemCaseSensitive(procs, e->string), cJSON_GetArraySize(e));
+        const cJSON *sz = have ? cJSON_GetObjectItemCaseSensitive(procs, e->string)->child : NULL;
+        int left = sz ? sz->valueint : 0;
+        unsigned long proc = perf_set_new_proc(set);
         cJSON_ArrayForEach(v, e)
         {
             if (st == BG_OK && !(cJSON_IsNumber(v) && v->valuedouble > 0))
                 st = bg_fail(BG_E_FIXTURE, "baseline", "%s: %s: a sample is not a positive number",
                              path, e->string);
+            if (sz && left == 0) { /* the next stored process */
+                sz = sz->next;
+                left = sz->valueint;
+                proc = perf_set_new_proc(set);
+            }
+            left--;
             if (st == BG_OK)
-                st = perf_set_push(set, e->string, v->valuedouble);
+                st = sz ? perf_set_push_proc(set, e->string, v->valuedouble, proc)
+                        : perf_set_push(set, e->string, v->valuedouble);
         }
     }
     if (st == BG_OK && set->n == 0)
@@ -115,6 +143,7 @@ bg_status perf_baseline_record(const perf_record_opts *o, const perf_set *set)
     cJSON_AddBoolToObject(pv, "forced", o->force);
     cJSON_AddItemToObject(pv, "benchmark_context", ctx ? cJSON_Duplicate(ctx, 1) : cJSON_CreateNull());
     cJSON *bm = cJSON_AddObjectToObject(doc, "benchmarks");
+    cJSON *procs = cJSON_AddObjectToObject(doc, "processes");
     cJSON *entry = cJSON_CreateObject();
     cJSON_AddStringToObject(entry, "date", date);
     cJSON_AddStringToObject(entry, "commit", o->commit ? o->commit : "unknown");
@@ -124,6 +153,9 @@ bg_status perf_baseline_record(const perf_record_opts *o, const perf_set *set)
     for (size_t i = 0; i < set->n; i++) {
         const perf_series *s = &set->s[i];
         cJSON_AddItemToObject(bm, s->name, cJSON_CreateDoubleArray(s->v, (int)s->n));
+        cJSON *sizes = cJSON_AddArrayToObject(procs, s->name);
+        for (size_t k = 0; k < s->ng; k++)
+            cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)(s->off[k + 1] - s->off[k])));
         double med = bg_median(s->v, s->n);
         cJSON_AddNumberToObject(meds, s->name, med);
         const cJSON *old = old_bm ? cJSON_GetObjectItemCaseSensitive(old_bm, s->name) : NULL;

@@ -5,8 +5,13 @@
  *    "provenance": {"commit", "compiler", "flags", "build_type", "date",
  *                   "reason", "command", "benchmark_context": {...}},
  *    "benchmarks": {"<name>": [sample, ...]},
+ *    "processes": {"<name>": [samples of process 1, of process 2, ...]},
  *    "history": [{"date", "commit", "reason", "medians": {"<name>": m}}]}
  * history keeps the last PERF_BASELINE_HISTORY approvals, newest first.
+ * "processes" (optional) says how the samples, in order, split into the
+ * processes that gave them (the gate's unit of replication, perf_gate.h); a
+ * baseline without it, or whose sizes do not add up to the samples, is read
+ * as one process per sample (the judge then treats them as independent).
  */
 #ifndef PERF_BASELINE_H
 #define PERF_BASELINE_H

@@ -6,7 +6,7 @@
 
 #include "buildgate/bg_json.h"
 
-static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 5, 2000, 2, "real_time"};
+static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 0.05, 5, 2000, 2, "real_time"};
 
 static void apply(const cJSON *o, perf_budget *b, int allow_metric)
 {
@@ -16,6 +16,7 @@ static void apply(const cJSON *o, perf_budget *b, int allow_metric)
     b->alpha = bg_json_num(o, "alpha", b->alpha);
     b->level = bg_json_num(o, "level", b->level);
     b->ir_band = bg_json_num(o, "ir_band", b->ir_band);
+    b->min_time = bg_json_num(o, "min_time", b->min_time);
     b->min_repetitions = (int)bg_json_num(o, "min_repetitions", b->min_repetitions);
     b->resamples = (int)bg_json_num(o, "resamples", b->resamples);
     b->max_reruns = (int)bg_json_num(o, "max_reruns", b->max_reruns);
@@ -40,6 +41,8 @@ static const char *invalid(const perf_budget *b)
         return "resamples must be >= 100";
     if (b->max_reruns < 0 || b->max_reruns > 10)
         return "max_reruns must be in 0..10";
+    if (!(b->min_time > 0 && b->min_time <= 60))
+        return "min_time must be in (0, 60] seconds";
     return NULL;
 }
 

@@ -4,11 +4,14 @@
  *   {"schema": 1,
  *    "defaults": {"band": 0.05, "alpha": 0.01, "min_repetitions": 5,
  *                 "metric": "real_time", "level": 0.95, "resamples": 2000,
- *                 "max_reruns": 2, "ir_band": 0.002},
+ *                 "max_reruns": 2, "ir_band": 0.002, "min_time": 0.05},
  *    "benchmarks": {"<name prefix>": {<any of the default keys>}, ...}}
  * band: relative tolerance (0.05 = the median may move 5%); alpha: the
- * Benjamini-Hochberg false-discovery level; min_repetitions: fewer samples on
- * either side is `inconclusive`; metric: see perf_samples.h; level: bootstrap
+ * Benjamini-Hochberg false-discovery level; min_repetitions: fewer processes
+ * (the independent repetitions, perf_gate.h) on either side is
+ * `inconclusive`; min_time: seconds of work in one sample (Google Benchmark
+ * --benchmark_min_time; bg-perf --min-time overrides it for every benchmark);
+ * metric: see perf_samples.h; level: bootstrap
  * interval coverage; resamples: bootstrap resamples; max_reruns: how many
  * times `ab` reruns the inconclusive benchmarks; ir_band: the band of the
  * instruction-count mode (callgrind Ir per iteration, deterministic).  "metric" is read from
@@ -23,7 +26,7 @@
 #include "buildgate/bg_error.h"
 
 typedef struct perf_budget {
-    double band, alpha, level, ir_band;
+    double band, alpha, level, ir_band, min_time;
     int min_repetitions, resamples, max_reruns;
     char metric[64];
 } perf_budget;
@@ -31,7 +34,7 @@ typedef struct perf_budget {
 /* Loads and validates a budgets file (path NULL: built-in defaults only).
  * BG_E_IO, BG_E_PARSE (bad JSON, schema != 1, a value out of range: band in
  * (0, 1), alpha in (0, 0.5], level in (0.5, 1), min_repetitions >= 2,
- * resamples >= 100, max_reruns in 0..10).  *out owned by the caller. */
+ * resamples >= 100, max_reruns in 0..10, min_time in (0, 60]).  *out owned by the caller. */
 bg_status perf_budgets_load(const char *path, cJSON **out);
 
 /* The budget of benchmark name (budgets may be NULL: built-ins). */

@@ -112,27 +112,9 @@ bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, con
         return bg_fail(BG_E_UNSUPPORTED, "callgrind", "valgrind is not installed (Debian: apt-get install valgrind)");
     if (iterations < 2)
         return bg_fail(BG_E_USAGE, "callgrind", "--iterations must be >= 2");
-    /* the names: --benchmark_list_tests of the head, one per line in the log */
-    char list[1024], log[1100], line[512];
-    snprintf(list, sizeof list, "%s/cg-names.json", work_dir);
-    snprintf(log, sizeof log, "%s.log", list);
-    unlink(log);
-    const char *ls[] = {"--benchmark_list_tests=true", NULL};
-    perf_cmd lc = {head->exe, NULL, head->env, ls};
-    int rr = perf_run_bench(&lc, filter, 1, 0.001, list);
-    bg_status st = rr == PERF_RUN_BENCH_ERROR
-                       ? bg_fail(BG_E_TARGET, "callgrind", "%s --benchmark_list_tests failed", head->exe)
-                       : (bg_status)rr;
-    FILE *f = st == BG_OK ? fopen(log, "r") : NULL;
-    while (f && st == BG_OK && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = 0;
-        if (*line && !strchr(line, ' '))
-            st = perf_set_push(names, line, 1.0);
-    }
-    if (f)
-        fclose(f);
-    if (st == BG_OK && names->n == 0)
-        st = bg_fail(BG_E_USAGE, "callgrind", "no benchmark matches the filter");
+    /* the names: --benchmark_list_tests of the head (no runner prefix) */
+    perf_cmd lc = {head->exe, NULL, head->env, NULL};
+    bg_status st = perf_run_list(&lc, filter, work_dir, "callgrind", names);
     if (st != BG_OK)
         return st;
     perf_result *r = calloc(names->n, sizeof *r);

@@ -24,19 +24,60 @@ static uint64_t name_seed(const char *s)
     return h;
 }
 
+/* Relative standard deviations between and within processes, pooled over
+ * the two sides (mean of the variances that can be estimated). */
+static void split(const perf_series *a, const perf_series *b, double med, perf_result *r)
+{
+    double vb[2], vw[2], sb = 0, sw = 0;
+    int nb = 0, nw = 0;
+    bg_grouped ga = perf_series_grouped(a), gb = perf_series_grouped(b);
+    bg_variance_split(&ga, &vb[0], &vw[0]);
+    bg_variance_split(&gb, &vb[1], &vw[1]);
+    for (int i = 0; i < 2; i++) {
+        if (!isnan(vb[i]))
+            sb += vb[i], nb++;
+        if (!isnan(vw[i]))
+            sw += vw[i], nw++;
+    }
+    r->between = nb ? sqrt(sb / nb) / med : NAN;
+    r->within = nw ? sqrt(sw / nw) / med : NAN;
+    double setup = fmax(a->setup_s, b->setup_s), rep = fmax(a->rep_s, b->rep_s);
+    r->reps_advice = setup > 0 && rep > 0 && nb && nw
+                         ? bg_reps_per_process(sb / nb, sw / nw, setup, rep, PERF_MAX_REPS)
+                         : 0;
+}
+
+/* The process medians of s into *out (allocated), their median and MAD. */
+static bg_status summarise(const perf_series *s, double **out, double *med, double *mad)
+{
+    bg_grouped g = perf_series_grouped(s);
+    *out = malloc((g.ng ? g.ng : 1) * sizeof **out);
+    if (!*out)
+        return BG_E_NOMEM;
+    bg_status st = bg_group_medians(&g, *out);
+    *med = bg_median(*out, g.ng);
+    *mad = bg_mad(*out, g.ng);
+    return st;
+}
+
 static bg_status measure(const perf_series *a, const perf_series *b, perf_result *r)
 {
     int lower_better = perf_metric_lower_better(r->budget.metric);
     r->n_base = a->n;
     r->n_head = b->n;
-    r->med_base = bg_median(a->v, a->n);
-    r->med_head = bg_median(b->v, b->n);
-    r->mad_base = bg_mad(a->v, a->n);
-    r->mad_head = bg_mad(b->v, b->n);
+    r->np_base = a->ng;
+    r->np_head = b->ng;
+    bg_status st = summarise(a, &r->proc_base, &r->med_base, &r->mad_base);
+    if (st == BG_OK)
+        st = summarise(b, &r->proc_head, &r->med_head, &r->mad_head);
+    if (st != BG_OK)
+        return st;
+    split(a, b, r->med_base, r);
     double lo, hi;
+    bg_grouped ga = perf_series_grouped(a), gb = perf_series_grouped(b);
     /* time: head/base; rate: base/head = 1 / (head/base) */
-    bg_status st = bg_bootstrap_median_ratio(a->v, a->n, b->v, b->n, (unsigned)r->budget.resamples,
-                                             r->budget.level, name_seed(r->name), &lo, &hi);
+    st = bg_bootstrap2_median_ratio(&ga, &gb, (unsigned)r->budget.resamples, r->budget.level,
+                                    name_seed(r->name), &lo, &hi);
     if (st != BG_OK)
         return st;
     r->ratio = r->med_head / r->med_base;
@@ -48,13 +89,13 @@ static bg_status measure(const perf_series *a, const perf_series *b, perf_result
     }
     r->lo = lo;
     r->hi = hi;
-    return bg_mann_whitney(a->v, a->n, b->v, b->n, &r->u, &r->p);
+    return bg_mann_whitney(r->proc_base, r->np_base, r->proc_head, r->np_head, &r->u, &r->p);
 }
 
 static perf_outcome decide(const perf_result *r)
 {
     const perf_budget *b = &r->budget;
-    if (r->n_base < (size_t)b->min_repetitions || r->n_head < (size_t)b->min_repetitions)
+    if (r->np_base < (size_t)b->min_repetitions || r->np_head < (size_t)b->min_repetitions)
         return PERF_INCONCLUSIVE;
     int sig = r->q < b->alpha;
     if (r->lo > 1.0 + b->band)
@@ -105,12 +146,21 @@ bg_status perf_gate_compare(const perf_set *base, const perf_set *head, const cJ
     free(p);
     free(idx);
     if (st != BG_OK) {
-        free(r);
+        perf_results_free(r, head->n);
         return st;
     }
     *out = r;
     *n_out = head->n;
     return BG_OK;
+}
+
+void perf_results_free(perf_result *r, size_t n)
+{
+    for (size_t i = 0; r && i < n; i++) {
+        free(r[i].proc_base);
+        free(r[i].proc_head);
+    }
+    free(r);
 }
 
 void perf_result_line(const perf_result *r, char *buf, size_t n)
@@ -126,9 +176,9 @@ void perf_result_line(const perf_result *r, char *buf, size_t n)
         return;
     }
     snprintf(buf, n,
-             "%s: %s ratio %.4f [%.4f, %.4f] band +-%.1f%% p=%.2g q=%.2g alpha=%.3g (n %zu/%zu, "
-             "median %.6g -> %.6g %s)",
+             "%s: %s ratio %.4f [%.4f, %.4f] band +-%.1f%% p=%.2g q=%.2g alpha=%.3g (processes "
+             "%zu/%zu, samples %zu/%zu, median %.6g -> %.6g %s, sd between %.2f%% within %.2f%%)",
              r->name, perf_outcome_name(r->outcome), r->ratio, r->lo, r->hi, 100 * r->budget.band,
-             r->p, r->q, r->budget.alpha, r->n_base, r->n_head, r->med_base, r->med_head,
-             r->budget.metric);
+             r->p, r->q, r->budget.alpha, r->np_base, r->np_head, r->n_base, r->n_head, r->med_base,
+             r->med_head, r->budget.metric, 100 * r->between, 100 * r->within);
 }

@@ -1,17 +1,24 @@
 /* perf_gate.h — the verdict for each benchmark: head against base.
  *
- * For each benchmark present on both sides, in the budget's metric:
- *   ratio  = median(head) / median(base) for times, median(base) /
- *            median(head) for rates, so ratio > 1 always means "slower";
- *   [lo, hi] = percentile bootstrap interval of that ratio (bg_stats.h,
- *            fixed seed derived from the benchmark name: same input, same
- *            interval);
- *   p      = two-sided Mann-Whitney U p-value; q = Benjamini-Hochberg
- *            adjusted p across every benchmark compared in this run.
+ * The unit of replication is the process (docs/perf_budgets.md): each
+ * process's repetitions are summarised by their median, and the processes'
+ * medians are what is compared (Kalibera & Jones, "Rigorous Benchmarking in
+ * Reasonable Time", ISMM 2013).  For each benchmark present on both sides, in
+ * the budget's metric:
+ *   ratio  = median of head's process medians / median of base's, for
+ *            times; base/head for rates, so ratio > 1 always means "slower";
+ *   [lo, hi] = two-level percentile bootstrap interval of that ratio
+ *            (processes, then samples within each; bg_bootstrap2_median_ratio,
+ *            seed = FNV-1a of the benchmark name: same input, same interval);
+ *   p      = two-sided Mann-Whitney U p-value of the process medians (exact
+ *            when no ties); q = Benjamini-Hochberg adjusted p across every
+ *            benchmark compared in this run;
+ *   between/within = variance components (bg_variance_split), pooled over
+ *            the two sides, as relative standard deviations.
  * Decision (band b, FDR level alpha):
  *   fail         lo > 1 + b and q < alpha   (the whole interval is beyond the band)
  *   improved     hi < 1 - b and q < alpha   (reported as pass with a note)
- *   inconclusive fewer than min_repetitions samples on a side, or the
+ *   inconclusive fewer than min_repetitions processes on a side, or the
  *                interval straddles 1 + b, or it lies beyond 1 + b with q >= alpha
  *   pass         otherwise
  *   skip         the benchmark is missing on one side
@@ -35,8 +42,13 @@ typedef enum perf_outcome {
 typedef struct perf_result {
     const char *name; /* points into the head set */
     perf_budget budget;
-    size_t n_base, n_head;
-    double med_base, med_head, mad_base, mad_head;
+    size_t n_base, n_head;          /* samples */
+    size_t np_base, np_head;        /* processes */
+    double *proc_base, *proc_head;  /* the process medians (owned: perf_results_free) */
+    double med_base, med_head;      /* medians of the process medians */
+    double mad_base, mad_head;      /* MAD of the process medians */
+    double between, within;         /* relative standard deviations: between processes, within one */
+    int reps_advice;                /* repetitions per process by bg_reps_per_process, 0 unknown */
     double ratio, lo, hi, u, p, q;
     perf_outcome outcome;
 } perf_result;
@@ -45,11 +57,18 @@ typedef struct perf_result {
 const char *perf_outcome_name(perf_outcome o);
 
 /* Compares every benchmark of head (names matching nothing in base -> skip).
- * *out (caller frees) gets head->n results in head's order.  BG_E_NOMEM. */
+ * *out (perf_results_free) gets head->n results in head's order.  BG_E_NOMEM. */
 bg_status perf_gate_compare(const perf_set *base, const perf_set *head, const cJSON *budgets,
                             perf_result **out, size_t *n_out);
 
-/* One line: "<name>: <outcome> ratio 1.103 [1.095, 1.112] band +-5.0% p=2e-04 q=4e-04 (n 10/10)". */
+/* Frees results from perf_gate_compare (and their process medians). */
+void perf_results_free(perf_result *r, size_t n);
+
+/* The cap on reps_advice (and on bg-perf ab's chosen repetitions). */
+#define PERF_MAX_REPS 10
+
+/* One line: "<name>: <outcome> ratio 1.103 [1.095, 1.112] band +-5.0% p=2e-04 q=4e-04
+ * (processes 7/7, samples 21/21, ...)". */
 void perf_result_line(const perf_result *r, char *buf, size_t n);
 
 #endif

@@ -30,6 +30,17 @@ static cJSON *details_of(const perf_result *r, int reruns)
     cJSON_AddNumberToObject(d, "mad_head", r->mad_head);
     cJSON_AddNumberToObject(d, "n_base", (double)r->n_base);
     cJSON_AddNumberToObject(d, "n_head", (double)r->n_head);
+    if (r->proc_base && r->proc_head) { /* the unit of replication: perf_gate.h */
+        cJSON_AddNumberToObject(d, "processes_base", (double)r->np_base);
+        cJSON_AddNumberToObject(d, "processes_head", (double)r->np_head);
+        cJSON_AddItemToObject(d, "process_medians_base", cJSON_CreateDoubleArray(r->proc_base, (int)r->np_base));
+        cJSON_AddItemToObject(d, "process_medians_head", cJSON_CreateDoubleArray(r->proc_head, (int)r->np_head));
+        cJSON *v = cJSON_AddObjectToObject(d, "variance");
+        cJSON_AddNumberToObject(v, "between_rsd", isnan(r->between) ? -1 : r->between);
+        cJSON_AddNumberToObject(v, "within_rsd", isnan(r->within) ? -1 : r->within);
+        if (r->reps_advice > 0)
+            cJSON_AddNumberToObject(v, "reps_advice", r->reps_advice);
+    }
     cJSON_AddNumberToObject(d, "ratio", r->ratio);
     cJSON *ci = cJSON_AddArrayToObject(d, "interval");
     cJSON_AddItemToArray(ci, cJSON_CreateNumber(r->lo));
@@ -73,16 +84,23 @@ static void write_md(const char *mode, const perf_result *r, size_t n)
     FILE *f = bg_fragment_open("perf_budgets", test ? test : mode);
     if (!f)
         return;
-    fprintf(f, "#### perf %s%s%s\n\n| benchmark | base | head | ratio [interval] | band | p (q) | verdict |\n"
-               "|---|---|---|---|---|---|---|\n", mode, test ? ": " : "", test ? test : "");
+    fprintf(f, "#### perf %s%s%s\n\n| benchmark | base | head | ratio [interval] | band | p (q) | "
+               "processes | sd between / within | verdict |\n"
+               "|---|---|---|---|---|---|---|---|---|\n", mode, test ? ": " : "", test ? test : "");
     for (size_t i = 0; i < n; i++) {
-        char pq[64] = "— (deterministic)";
+        char pq[64] = "— (deterministic)", pr[64] = "—", sd[64] = "—";
         if (!isnan(r[i].p))
             snprintf(pq, sizeof pq, "%.2g (%.2g)", r[i].p, r[i].q);
-        fprintf(f, "| `%s` | %.4g | %.4g | %.4f [%.4f, %.4f] | ±%.1f%% | %s | %s |\n", r[i].name,
-                r[i].med_base, r[i].med_head, r[i].ratio, r[i].lo, r[i].hi, 100 * r[i].budget.band, pq,
-                perf_outcome_name(r[i].outcome));
+        if (r[i].proc_base) {
+            snprintf(pr, sizeof pr, "%zu / %zu", r[i].np_base, r[i].np_head);
+            snprintf(sd, sizeof sd, "%.2f%% / %.2f%%", 100 * r[i].between, 100 * r[i].within);
+        }
+        fprintf(f, "| `%s` | %.4g | %.4g | %.4f [%.4f, %.4f] | ±%.1f%% | %s | %s | %s | %s |\n", r[i].name,
+                r[i].med_base, r[i].med_head, r[i].ratio, r[i].lo, r[i].hi, 100 * r[i].budget.band, pq, pr,
+                sd, perf_outcome_name(r[i].outcome));
     }
+    fprintf(f, "\nprocesses: base / head, the unit the U test and the two-level bootstrap judge "
+               "(docs/perf_budgets.md); sd: between and within processes, relative to the median.\n");
     fprintf(f, "\nRatios (head/base, >1 slower) on 0.9 … 1.1 (clamped): `|` = 1, `+` = 1 + band, `=` interval, `*` median ratio\n\n```\n");
     for (size_t i = 0; i < n; i++) {
         char c[64];
@@ -166,6 +184,6 @@ int perf_calibrate_print(const perf_set *a1, const perf_set *a2, const cJSON *bu
         printf("%s\n", s);
     free(s);
     cJSON_Delete(doc);
-    free(r);
+    perf_results_free(r, n);
     return 0;
 }

@@ -73,3 +73,30 @@ bg_status perf_run_check_output(const perf_cmd *cmd, const char *filter, const c
                        cmd->exe, filter ? filter : ".", out);
     return BG_OK;
 }
+
+bg_status perf_run_list(const perf_cmd *cmd, const char *filter, const char *work_dir,
+                        const char *what, perf_set *names)
+{
+    char list[1024], log[1100], line[512];
+    snprintf(list, sizeof list, "%s/%s-names.json", work_dir, what);
+    snprintf(log, sizeof log, "%s.log", list);
+    unlink(log);
+    const char *ls[] = {"--benchmark_list_tests=true", NULL};
+    perf_cmd lc = {cmd->exe, cmd->prefix, cmd->env, ls};
+    int rr = perf_run_bench(&lc, filter, 1, 0.001, list);
+    bg_status st = rr == PERF_RUN_BENCH_ERROR
+                       ? bg_fail(BG_E_TARGET, what, "%s --benchmark_list_tests failed", cmd->exe)
+                       : (bg_status)rr;
+    FILE *f = st == BG_OK ? fopen(log, "r") : NULL;
+    while (f && st == BG_OK && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (*line && !strchr(line, ' '))
+            st = perf_set_push(names, line, 1.0);
+    }
+    if (f)
+        fclose(f);
+    if (st == BG_OK && names->n == 0)
+        st = bg_fail(BG_E_USAGE, what, "no benchmark of %s matches the filter '%s'", cmd->exe,
+                     filter ? filter : ".");
+    return st;
+}

@@ -17,6 +17,7 @@
 #define PERF_RUN_H
 
 #include "buildgate/bg_error.h"
+#include "perf_samples.h"
 
 typedef struct perf_cmd {
     const char *exe;
@@ -34,5 +35,12 @@ int perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, double min
  * BG_E_TARGET (one line) when `out` is missing (not a Google Benchmark
  * program), BG_E_USAGE when it is empty (no benchmark matches `filter`). */
 bg_status perf_run_check_output(const perf_cmd *cmd, const char *filter, const char *out);
+
+/* The names of cmd's benchmarks that match filter (--benchmark_list_tests,
+ * one per line of <work_dir>/<tag>-names.json.log), pushed into names as
+ * series of one sample each.  BG_E_TARGET when listing fails, BG_E_USAGE
+ * when nothing matches (one line naming `what`), perf_run_bench's errors. */
+bg_status perf_run_list(const perf_cmd *cmd, const char *filter, const char *work_dir,
+                        const char *what, perf_set *names);
 
 #endif

@@ -41,7 +41,37 @@ static bg_status grow(void **arr, size_t n, size_t *cap, size_t elem)
     return BG_OK;
 }
 
+unsigned long perf_set_new_proc(perf_set *set)
+{
+    return ++set->procs;
+}
+
 bg_status perf_set_push(perf_set *set, const char *name, double v)
+{
+    return perf_set_push_proc(set, name, v, perf_set_new_proc(set));
+}
+
+bg_grouped perf_series_grouped(const perf_series *s)
+{
+    return (bg_grouped){s->v, s->off, s->ng};
+}
+
+void perf_set_flatten(perf_set *set)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        perf_series *s = &set->s[i];
+        size_t *o = realloc(s->off, (s->n + 1) * sizeof *o);
+        if (!o)
+            continue; /* keeps the processes */
+        for (size_t k = 0; k <= s->n; k++)
+            o[k] = k;
+        s->off = o;
+        s->ocap = s->n + 1;
+        s->ng = s->n;
+    }
+}
+
+bg_status perf_set_push_proc(perf_set *set, const char *name, double v, unsigned long proc)
 {
     perf_series *s = (perf_series *)perf_set_find(set, name);
     if (!s) {
@@ -56,7 +86,15 @@ bg_status perf_set_push(perf_set *set, const char *name, double v)
     }
     if (grow((void **)&s->v, s->n, &s->cap, sizeof *s->v) != BG_OK)
         return BG_E_NOMEM;
+    if (s->ng == 0 || s->proc != proc) { /* a new process: off[ng + 1] will be its end */
+        if (grow((void **)&s->off, s->ng + 2, &s->ocap, sizeof *s->off) != BG_OK)
+            return BG_E_NOMEM;
+        s->off[0] = 0;
+        s->ng++;
+        s->proc = proc;
+    }
     s->v[s->n++] = v;
+    s->off[s->ng] = s->n;
     return BG_OK;
 }
 
@@ -68,6 +106,19 @@ const perf_series *perf_set_find(const perf_set *set, const char *name)
     return NULL;
 }
 
+/* Keeps the mean seconds per repetition (iterations x real_time) of name. */
+static void note_rep_time(perf_set *set, const char *name, const cJSON *row)
+{
+    double k = unit_to_ns(bg_json_str(row, "time_unit"));
+    double it = bg_json_num(row, "iterations", 0), rt = bg_json_num(row, "real_time", 0);
+    perf_series *s = (perf_series *)perf_set_find(set, name);
+    if (!s || !(k > 0 && it > 0 && rt > 0))
+        return;
+    double sec = it * rt * k * 1e-9;
+    s->rep_s = (s->rep_s * (double)s->rep_n + sec) / (double)(s->rep_n + 1);
+    s->rep_n++;
+}
+
 bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, const char *what)
 {
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "benchmarks");
@@ -75,6 +126,7 @@ bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, 
         return bg_fail(BG_E_PARSE, what, "no \"benchmarks\" array: not Google Benchmark JSON");
     int is_time = strcmp(metric, "real_time") == 0 || strcmp(metric, "cpu_time") == 0;
     size_t used = 0;
+    unsigned long proc = perf_set_new_proc(set);
     const cJSON *row;
     cJSON_ArrayForEach(row, rows)
     {
@@ -103,8 +155,9 @@ bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, 
         }
         if (!(v > 0))
             return bg_fail(BG_E_PARSE, what, "benchmark %s: %s = %g is not positive", name, metric, v);
-        if (perf_set_push(set, name, v) != BG_OK)
+        if (perf_set_push_proc(set, name, v, proc) != BG_OK)
             return bg_fail(BG_E_NOMEM, what, "out of memory");
+        note_rep_time(set, name, row);
         used++;
     }
     if (used == 0)
@@ -133,6 +186,7 @@ void perf_set_free(perf_set *set)
     for (size_t i = 0; i < set->n; i++) {
         free(set->s[i].name);
         free(set->s[i].v);
+        free(set->s[i].off);
     }
     free(set->s);
     cJSON_Delete(set->context);

@@ -14,6 +14,13 @@
  * better), or any other numeric field such as "items_per_second" (a field
  * ending in "_per_second" is higher-is-better).  Samples are stored as the
  * metric's value; perf_metric_lower_better() gives the direction.
+ *
+ * Processes: one document is one process of the benchmark program, and the
+ * samples a process gives are not independent of each other (its own memory
+ * layout, cache, JIT buffers: docs/perf_budgets.md "The unit of
+ * replication").  Each series therefore keeps its samples process by process
+ * (off, ng: the bg_grouped shape of bg_stats.h); the gate judges on the
+ * processes.
  */
 #ifndef PERF_SAMPLES_H
 #define PERF_SAMPLES_H
@@ -23,17 +30,25 @@
 #include <cjson/cJSON.h>
 
 #include "buildgate/bg_error.h"
+#include "buildgate/bg_stats.h"
 
 typedef struct perf_series {
     char *name;
     double *v;
     size_t n, cap;
+    size_t *off;        /* ng + 1 offsets: process k gave v[off[k]] .. v[off[k+1]-1] */
+    size_t ng, ocap;
+    unsigned long proc; /* the process (perf_set.procs value) of the last sample */
+    double rep_s;       /* seconds one repetition takes (iterations x real_time, mean), 0 unknown */
+    size_t rep_n;       /* repetitions rep_s is the mean of */
+    double setup_s;     /* seconds a process spends outside its repetitions (bg-perf ab), 0 unknown */
 } perf_series;
 
 typedef struct perf_set {
     perf_series *s;
     size_t n, cap;
-    cJSON *context; /* the first file's "context" (owned), or NULL */
+    unsigned long procs; /* processes (documents, single pushes) added so far */
+    cJSON *context;      /* the first file's "context" (owned), or NULL */
 } perf_set;
 
 /* 1 when smaller values of metric are better (times), 0 for rates. */
@@ -48,8 +63,25 @@ bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, 
 /* perf_set_add_doc on the file at path (bg_json_load errors: BG_E_IO, BG_E_PARSE). */
 bg_status perf_set_add_file(perf_set *set, const char *path, const char *metric);
 
-/* Appends one sample to the series called name (created when new). */
+/* Appends one sample to the series called name (created when new) as a
+ * process of its own (samples without a known process, e.g. an old baseline). */
 bg_status perf_set_push(perf_set *set, const char *name, double v);
+
+/* Appends one sample of process proc (a value from perf_set_new_proc) to the
+ * series called name: a new process of the series when proc differs from
+ * its last sample's. */
+bg_status perf_set_push_proc(perf_set *set, const char *name, double v, unsigned long proc);
+
+/* A fresh process number for perf_set_push_proc. */
+unsigned long perf_set_new_proc(perf_set *set);
+
+/* Makes every sample of every series a process of its own: the sample-level
+ * judge this gate used before processes were the unit (bg-perf compare
+ * --unit sample, for comparison and the self-tests only). */
+void perf_set_flatten(perf_set *set);
+
+/* The series as processes of samples (bg_stats.h); valid until the next push. */
+bg_grouped perf_series_grouped(const perf_series *s);
 
 /* The series called name, or NULL. */
 const perf_series *perf_set_find(const perf_set *set, const char *name);

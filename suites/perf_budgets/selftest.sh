@@ -25,6 +25,33 @@ case "$case_" in
     exec "$expect" "$name" --exit 1 --contains "synth/chain: fail ratio" --contains "band +-1.0%" -- \
       "$perf" ab --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=10 \
       --filter '^synth/chain$' --rounds 5 --reps 3 --min-time 0.03 --work-dir "$w" --budgets "$budgets" ;;
+  correlated_aa|correlated_shift10)
+    # A/A made of real samples, each process shifted by its own offset
+    # (base 0, 1.5, .., 7.5 %, head 3.75 % more: within-process-correlated, an unlucky
+    # draw): the sample-level judge calls it a regression, the per-process
+    # one must not; the same processes 10 % slower must still fail.  The
+    # samples' own spread is shrunk 20x around the first one (a loaded
+    # machine's noise would otherwise hide the offsets from both judges).
+    good; shift=3.75; [ "$case_" = correlated_shift10 ] && shift=10
+    args=()
+    for k in 0 1 2 3 4 5; do
+      for side in base head; do
+        f=$(awk -v k="$k" -v s="$shift" -v side="$side" 'BEGIN { print 1 + (1.5 * k + (side == "head" ? s : 0)) / 100 }')
+        awk -v f="$f" '/"(real|cpu)_time":/ { match($0, /[-0-9.e+]+,?$/); v = substr($0, RSTART);
+          c = (v ~ /,$/); sub(/,$/, "", v); key = $1; if (!(key in ref)) ref[key] = v;
+          v = ref[key] * (1 + (v / ref[key] - 1) / 20);
+          $0 = substr($0, 1, RSTART - 1) sprintf("%.6f", v * f) (c ? "," : "") } { print }' \
+          "$w/good.json" >"$w/$side-$k.json"
+        args+=(--"$side" "$w/$side-$k.json")
+      done
+    done
+    if [ "$case_" = correlated_shift10 ]; then
+      exec "$expect" "$name" --exit 1 --contains "synth/chain: fail ratio" --contains "processes 6/6" -- \
+        "$perf" compare "${args[@]}" --budgets "$budgets"
+    fi
+    "$expect" "$name.sample_unit" --exit 1 --contains "synth/chain: fail ratio" -- \
+      "$perf" compare "${args[@]}" --budgets "$budgets" --unit sample
+    exec "$expect" "$name" --exit 0 --contains "processes 6/6" -- "$perf" compare "${args[@]}" --budgets "$budgets" ;;
   callgrind_slowdown)  # 0.5% more instructions must fail the instruction-count mode
     exec "$expect" "$name" --exit 1 --contains "synth/chain: fail ratio 1.00" --contains "(deterministic, instructions per iteration" -- \
       "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=0.5 \

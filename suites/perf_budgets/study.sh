@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # study.sh BINDIR [N [BUDGETS]] — the figures of docs/performance.md (a benchmark, not a test):
 #   1. false-alarm rate: N (default 20) A/A suite comparisons (bg-perf ab, the
-#      perf.ab.aa_synth_aes selection), counting runs with any `fail`;
+#      perf.ab.aa_synth_aes selection, bg-perf's automatic plan: processes,
+#      repetitions and min_time as the PR judge), counting runs with any `fail`;
 #   2. detection rate of injected slowdowns of 2, 3, 5, 10% (BG_PERF_SLOWDOWN_PCT)
 #      on synth/chain (band 3%) and aes/rounds threads:1 (band 5%), N/2 runs each;
 #   3. instruction-count mode (callgrind): N/4 A/A runs and N/4 runs with 0.5%
@@ -19,7 +20,7 @@ w="$bin/study"; mkdir -p "$w"
 aa_filter='^(synth/chain|aes/rounds/real_time/threads:[0-9]+|bg_bench/overhead/.*)$'
 run() { # run <head-pct> <filter>  -> prints exit code
   "$bin/bg-perf" ab --base-exe "$bin/perf-bench" --head-exe "$bin/perf-bench" \
-    --head-env "BG_PERF_SLOWDOWN_PCT=$1" --filter "$2" --rounds 5 --reps 2 --min-time 0.05 \
+    --head-env "BG_PERF_SLOWDOWN_PCT=$1" --filter "$2" \
     --budgets "$budgets" --work-dir "$w" >"$w/last.log" 2>&1
   echo $?
 }

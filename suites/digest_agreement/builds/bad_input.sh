@@ -11,9 +11,9 @@
 set -uo pipefail
 check=$1 root=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
-outer=${BG_CHECKS_FILE:-/dev/null} me=${BG_TEST_NAME:-digest.selftest.build_bad_input}
-unset BG_CHECKS_FILE
-rec() { BG_CHECKS_FILE=$outer "$check" --suite digest_agreement --name "$me.$1" --expect-equal "$2" "$3" || true; }
+me=${BG_TEST_NAME:-digest.selftest.build_bad_input}
+# shellcheck source=selftest_rec.sh
+. "$here/selftest_rec.sh"
 rm -rf "$work" && mkdir -p "$work/notrx" "$work/junk" || exit 3
 src() { cmake -DROOT="$root" -DWORK="$work/bin" -DSRC="$1" -DSHA="${2:-}" -P "$here/source_probe.cmake" 2>&1 | grep -E "^(dir|error)="; }
 

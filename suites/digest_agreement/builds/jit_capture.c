@@ -35,8 +35,11 @@
  *
  * Checks: <BG_TEST_NAME> (default digest.jit_capture): regions captured, with
  * RANDOMX_PROGRAM_COUNT programs; <BG_TEST_NAME>.repeat: two captures equal.
- * Exit 0 pass, 1 fail, 2 usage, 3 I/O, 7 RandomX failed, 77 skip (macOS
- * arm64: RandomX uses pthread_jit_write_protect_np, which names no region).
+ * Exit 0 pass, 1 fail, 2 usage, 3 I/O, 7 RandomX failed ("buildgate:
+ * bg-jit-capture: RandomX failed: <call>: <why>", also for a C++ exception or
+ * abort inside RandomX, bg_guard.h), 77 skip (macOS arm64: RandomX uses
+ * pthread_jit_write_protect_np, which names no region; a host that forbids
+ * making writable memory executable, bg_wx.h: the secure JIT cannot run).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -50,9 +53,11 @@
 #include <randomx.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_guard.h"
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_hex.h"
 #include "buildgate/bg_json.h"
+#include "buildgate/bg_wx.h"
 #include "jit_capture_file.h"
 #include "rx_chain.h"
 
@@ -118,33 +123,65 @@ int mprotect(void *addr, size_t len, int prot)
 typedef struct session {
     randomx_cache *cache;
     randomx_vm *vm;
+    const uint8_t *msg;
+    uint8_t *digest;
 } session;
+
+/* The RandomX calls of a capture, each run under bg_guard_call (a C++
+ * exception or abort inside RandomX: exit 7 with one line, not signal 6). */
+static const randomx_flags capture_flags = RANDOMX_FLAG_JIT | RANDOMX_FLAG_SECURE;
+
+static void do_alloc_cache(void *a) { ((session *)a)->cache = randomx_alloc_cache(capture_flags); }
+
+static void do_init_cache(void *a)
+{
+    randomx_init_cache(((session *)a)->cache, RX_CHAIN_DEFAULT_KEY, strlen(RX_CHAIN_DEFAULT_KEY));
+}
+
+static void do_create_vm(void *a)
+{
+    session *s = a;
+    s->vm = randomx_create_vm(capture_flags, s->cache, NULL);
+}
+
+static void do_hash(void *a)
+{
+    session *s = a;
+    randomx_calculate_hash(s->vm, s->msg, RX_CHAIN_MSG_LEN, s->digest);
+}
 
 /* One capture of the fixed program; s stays allocated (caller frees). */
 static bg_status capture_once(capture *cap, session *s)
 {
-    const randomx_flags flags = RANDOMX_FLAG_JIT | RANDOMX_FLAG_SECURE;
-    const char *key = RX_CHAIN_DEFAULT_KEY;
     uint8_t msg[RX_CHAIN_MSG_LEN];
     rx_chain_message(0, NULL, msg);
     memset(cap, 0, sizeof *cap);
+    s->msg = msg;
+    s->digest = cap->digest;
     g_cap = cap;
     g_role = "cache";
     g_program = -1;
-    s->cache = randomx_alloc_cache(flags);
-    if (s->cache)
-        randomx_init_cache(s->cache, key, strlen(key));
+    bg_status st = bg_guard_call("RandomX", "randomx_alloc_cache", do_alloc_cache, s);
+    if (!st && s->cache)
+        st = bg_guard_call("RandomX", "randomx_init_cache", do_init_cache, s);
     g_role = "vm";
-    s->vm = s->cache ? randomx_create_vm(flags, s->cache, NULL) : NULL;
-    if (s->vm) {
+    if (!st && s->cache)
+        st = bg_guard_call("RandomX", "randomx_create_vm", do_create_vm, s);
+    if (!st && s->vm) {
         g_role = "program";
         g_program = 0;
-        randomx_calculate_hash(s->vm, msg, sizeof msg, cap->digest);
+        st = bg_guard_call("RandomX", "randomx_calculate_hash", do_hash, s);
     }
     g_cap = NULL;
+    if (st) { /* RandomX threw or aborted: its objects are left alone */
+        s->cache = NULL;
+        s->vm = NULL;
+        return st;
+    }
     if (!s->vm)
         return bg_fail(BG_E_TARGET, "bg-jit-capture",
-                       "randomx_alloc_cache/randomx_create_vm(JIT|SECURE) returned NULL");
+                       "RandomX failed: randomx_alloc_cache/randomx_create_vm(JIT|SECURE) returned "
+                       "NULL");
     return BG_OK;
 }
 
@@ -237,6 +274,7 @@ static const char usage_text[] =
 
 int main(int argc, char **argv)
 {
+    bg_guard_set_tool("bg-jit-capture");
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
     if (argc != 3 || strcmp(argv[1], "--out")) {
@@ -266,6 +304,11 @@ int main(int argc, char **argv)
                           "which names no region; not captured", NULL);
         return bg_checks_close(chk);
     }
+    if (bg_wx_require("bg-jit-capture", 1)) { /* before RandomX throws "mprotect failed" */
+        bg_check_emit_str(chk, name, BG_SKIP, "a host that lets the secure JIT run",
+                          bg_last_error(), NULL);
+        return bg_checks_close(chk);
+    }
     if (!resolve_real()) {
         bg_errorf("bg-jit-capture", "dlsym(RTLD_NEXT, \"mprotect\"): %s", dlerror());
         bg_check_emit_str(chk, name, BG_FAIL, "mprotect forwarded", bg_last_error(), NULL);
@@ -279,6 +322,7 @@ int main(int argc, char **argv)
     bg_status st = capture_once(&a, &sa);
     if (!st)
         st = capture_once(&b, &sb); /* sa still alive: other buffer addresses */
+    const bg_status rx_st = st; /* BG_E_TARGET: RandomX failed (exit 7) */
     int programs = 0;
     for (int i = 0; i < a.n; i++)
         programs += !strcmp(a.r[i].role, "program");
@@ -328,5 +372,6 @@ int main(int argc, char **argv)
     capture_free(&b);
     session_free(&sa);
     session_free(&sb);
-    return bg_checks_close(chk);
+    int rc = bg_checks_close(chk);
+    return rx_st == BG_E_TARGET ? BG_EXIT_TARGET : rc;
 }
