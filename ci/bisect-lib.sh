@@ -161,7 +161,7 @@ bisect_judge_perf() {
         # Not within the band, but wholly below the bad end's interval: the
         # slowdown seen at the bad end is not in this commit.
         if [ -s "$badlo" ] && jq -e --argjson lo "$(cat "$badlo")" '.interval[1] < $lo' <<<"$ev" >/dev/null 2>&1; then
-          ev=$(jq -c --argjson lo "$(cat "$badlo")" '. + {note: "inconclusive, below the bad end (interval low \($lo * 1000 | round / 1000))"}' <<<"$ev")
+          ev=$(jq -c --argjson lo "$(cat "$badlo")" '. + {note: "inconclusive, below the bad end (interval low \($lo * 10000 | round / 10000))"}' <<<"$ev")
           bisect_evidence "$sha" "$name" good "$ev"; return 0
         fi ;;
       *) bisect_evidence "$sha" "$name" skip "$ev"; return 125 ;;
@@ -190,7 +190,7 @@ bisect_judge() {
 
 # bisect_evidence_text: one evidence line as a table cell.
 bisect_evidence_jq='if .ratio != null then
-    "ratio \(.ratio * 1000 | round / 1000) [\(.interval[0] * 1000 | round / 1000), \(.interval[1] * 1000 | round / 1000)], band ±\(.band * 1000 | round / 10)%, \(.verdict)\(if .tries > 1 then " (\(.tries) tries)" else "" end)\(if .note then "; " + .note else "" end)"
+    "ratio \(.ratio * 10000 | round / 10000) [\(.interval[0] * 10000 | round / 10000), \(.interval[1] * 10000 | round / 10000)], band ±\(.band * 1000 | round / 10)%, \(.verdict)\(if .tries > 1 then " (\(.tries) tries)" else "" end)\(if .note then "; " + .note else "" end)"
   elif .why != null then .why + (if .observed then ": " + .observed else "" end)
   elif .bg_perf_exit != null then "bg-perf exit \(.bg_perf_exit), \(.verdict)"
   else "ctest exit \(.ctest_exit)" + (if .failing then ", \(.failing)" else "" end)
