@@ -19,12 +19,16 @@ bisect_failed_checks() {
 # Seconds left before the deadline (may be <= 0).
 bisect_left() { echo $((deadline - $(date +%s))); }
 
-# bisect_limited CMD...: CMD under nice, stopped at the deadline.  Returns
-# CMD's status, or 255 (and leaves $work/timed-out) when time ran out.
+# bisect_limited CMD...: CMD under nice, stopped at the deadline (coreutils
+# timeout, gtimeout on macOS with Homebrew's coreutils; without either the
+# deadline is checked between commands only).  Returns CMD's status, or 255
+# (and leaves $work/timed-out) when time ran out.
 bisect_limited() {
-  local left; left=$(bisect_left)
+  local left t; left=$(bisect_left)
   if [ "$left" -le 0 ]; then touch "$work/timed-out"; return 255; fi
-  timeout --kill-after=10 "$left" nice "$@"
+  t=$(command -v timeout || command -v gtimeout)
+  if [ -z "$t" ]; then nice "$@"; return; fi
+  "$t" --kill-after=10 "$left" nice "$@"
   local r=$?
   if [ $r = 124 ] || [ $r = 137 ]; then touch "$work/timed-out"; return 255; fi
   return $r
