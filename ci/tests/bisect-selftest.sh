@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# ci/tests/bisect-selftest.sh CASE BG_CHECK [BG_PERF] — ci/bisect on a throwaway
+# history built here in a temporary directory (CTest ci.selftest.bisect_<CASE>):
+#   slowdown  a tiny Google Benchmark project, 6 commits; commit 4 doubles the
+#             loop's work (a committed constant): bisect by `bg-perf ab` on
+#             BM_loop must name exactly commit 4, with ratio and interval
+#   digest    a tiny C project whose test compares a computed FNV-1a digest
+#             with a fixture, 6 commits; commit 3 breaks the build (fixed by
+#             commit 4; git bisect tests it first: skipped), commit 5 plants a wrong digest:
+#             bisect by `ctest -R` must name exactly commit 4, with
+#             expected/observed; the failing check is read from a results.json
+#   clean     the digest history up to the commit before the planted one:
+#             bisect must name none (exit 1, status not_reproduced)
+# Records the check ci.selftest.bisect_<CASE> (expected: the planted commit,
+# observed: the one named) and prints ci/bisect's summary.
+set -uo pipefail
+case_=${1:?case} bg_check=${2:?bg-check} bg_perf=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bg-bisect-test.XXXXXX") || exit 3
+trap '[ -n "${BISECT_TEST_KEEP:-}" ] || rm -rf "$tmp"' EXIT
+repo=$tmp/repo
+git init -q -b main "$repo" || exit 3
+export GIT_AUTHOR_NAME=bisect-test GIT_AUTHOR_EMAIL=bisect@test GIT_COMMITTER_NAME=bisect-test GIT_COMMITTER_EMAIL=bisect@test
+# commit MESSAGE FILE CONTENT...: writes the files and commits them.
+commit() {
+  local msg=$1; shift
+  while [ $# -ge 2 ]; do printf '%s\n' "$2" >"$repo/$1"; git -C "$repo" add "$1"; shift 2; done
+  git -C "$repo" commit -q -m "$msg" && git -C "$repo" rev-parse HEAD
+}
+args=()
+case "$case_" in
+  slowdown)
+    [ -x "$bg_perf" ] || { echo "buildgate: bisect-selftest: slowdown needs bg-perf" >&2; exit 2; }
+    good=$(commit "toy: a benchmark of a dependent multiply-add loop" \
+      CMakeLists.txt 'cmake_minimum_required(VERSION 3.16)
+project(toy CXX)
+find_package(benchmark REQUIRED)
+add_executable(toy-bench bench.cc)
+target_link_libraries(toy-bench benchmark::benchmark benchmark::benchmark_main)' \
+      work.h '#define TOY_WORK 4000' \
+      bench.cc '#include <benchmark/benchmark.h>
+#include "work.h"
+static void BM_loop(benchmark::State &s) {
+  for (auto _ : s) {
+    unsigned x = 1;
+    for (int i = 0; i < TOY_WORK; i++) { x = x * 2654435761u + (unsigned)i; benchmark::DoNotOptimize(x); }
+  }
+}
+BENCHMARK(BM_loop);')
+    commit "docs: a README" README 'toy benchmark' >/dev/null
+    commit "bench: say what the loop measures" README 'toy benchmark: a multiply-add chain' >/dev/null
+    planted=$(commit "work: twice the work per iteration (the planted slowdown)" work.h '#define TOY_WORK 8000')
+    commit "docs: README line two" README 'toy benchmark: a multiply-add chain
+(two lines)' >/dev/null
+    commit "docs: README line three" README 'toy benchmark: a multiply-add chain
+(three lines)' >/dev/null
+    # The toy's band is 30 % (the planted slowdown is 100 %): on a loaded shared
+    # machine an A/A interval of the toy spans +-15 %, which a 5 % band would
+    # leave inconclusive (skipped commits).
+    printf '%s\n' '{"schema": 1, "defaults": {"band": 0.30, "alpha": 0.01, "min_repetitions": 5,' \
+      '"metric": "cpu_time", "level": 0.95, "resamples": 2000, "max_reruns": 2}, "benchmarks": {}}' >"$tmp/budgets.json"
+    args=(--checks perf.ab.BM_loop --perf-target toy-bench --perf-exe toy-bench --bg-perf "$bg_perf"
+          --budgets "$tmp/budgets.json"
+          --rounds 5 --reps 2 --min-time 0.02) ;;
+  digest|clean)
+    good=$(commit "toy: FNV-1a digest of a fixed input, checked against a fixture" \
+      CMakeLists.txt 'cmake_minimum_required(VERSION 3.16)
+project(toy C)
+enable_testing()
+add_executable(digest digest.c)
+add_test(NAME toy.digest COMMAND digest ${CMAKE_SOURCE_DIR}/expected.txt)' \
+      expected.txt '0xa430d84680aabd0b' \
+      prime.h '#define FNV_PRIME 0x100000001b3ULL' \
+      digest.c '#include <stdio.h>
+#include <string.h>
+#include "prime.h"
+int main(int argc, char **argv) {
+  const char *in = "hello";
+  unsigned long long h = 0xcbf29ce484222325ULL, want = 0;
+  for (size_t i = 0; i < strlen(in); i++) { h ^= (unsigned char)in[i]; h *= FNV_PRIME; }
+  FILE *f = argc > 1 ? fopen(argv[1], "r") : NULL;
+  if (!f || fscanf(f, "%llx", &want) != 1) { fprintf(stderr, "cannot read the fixture\n"); return 2; }
+  if (h != want) { printf("digest mismatch: expected 0x%016llx observed 0x%016llx\n", want, h); return 1; }
+  printf("digest 0x%016llx matches\n", h);
+  return 0;
+}')
+    commit "docs: a README" README 'toy digest' >/dev/null
+    typo=$(commit "build: a typo (does not compile)" prime.h '#define FNV_PRIME 0x100000001b3ULL +')
+    commit "build: the typo fixed" prime.h '#define FNV_PRIME 0x100000001b3ULL' >/dev/null
+    planted=$(commit "prime: a wrong FNV prime (the planted wrong digest)" prime.h '#define FNV_PRIME 0x100000001b5ULL')
+    commit "docs: README line two" README 'toy digest
+(two lines)' >/dev/null
+    # The failing check as bg-report writes it (the check named after its test).
+    jq -n '{schema: 1, checks: [
+      {suite: "toy", name: "toy.other", test: "toy.other", verdict: "pass", expected: 1, observed: 1, details: null},
+      {suite: "toy", name: "toy.digest.value", test: "toy.digest", verdict: "fail",
+       expected: "0xa430d84680aabd0b", observed: "0xcb643b3d3b697fb7", details: null}]}' >"$tmp/results.json"
+    args=(--from-results "$tmp/results.json")
+    # clean: the bad end is the commit before the planted one: nothing to name
+    [ "$case_" = clean ] && args+=(--bad "$planted~1") ;;
+  *) echo "buildgate: bisect-selftest: unknown case '$case_' (slowdown, digest, clean)" >&2; exit 2 ;;
+esac
+[ -n "$good" ] && [ -n "$planted" ] || { echo "buildgate: bisect-selftest: git commit failed" >&2; exit 3; }
+(cd "$repo" && "$here/../bisect" --good "$good" --time-limit 5 --out "$tmp/out" "${args[@]}") | tee "$tmp/log"
+rc=${PIPESTATUS[0]}
+named=$(jq -r '.bisect.first_bad.commit // "none"' "$tmp/out/bisect.json" 2>/dev/null || echo "none (no bisect.json)")
+# The evidence of the planted commit: a perf fail with a ratio, or the digest's expected/observed.
+if [ "$case_" = clean ]; then
+  status=$(jq -r '.bisect.status' "$tmp/out/bisect.json" 2>/dev/null)
+  "$bg_check" --suite ci --name "ci.selftest.bisect_clean" --expect-equal "exit 1, first bad none, status not_reproduced" \
+    "exit $rc, first bad $named, status ${status:-none}"
+  exit
+elif [ "$case_" = slowdown ]; then
+  ev=$(jq -r --arg c "$planted" '.bisect.tested[] | select(.commit == $c) | .evidence[]
+        | select(.result == "bad" and .ratio > 1.5 and .interval[0] > 1.01) | "ratio \(.ratio)"' "$tmp/out/bisect.json" 2>/dev/null)
+else
+  ev=$(jq -r --arg c "$planted" '.bisect.tested[] | select(.commit == $c) | .evidence[]
+        | select(.result == "bad" and (.observed | test("expected 0xa430d84680aabd0b observed"))) | .observed' "$tmp/out/bisect.json" 2>/dev/null)
+  # git bisect's first pick in this history is the commit that does not build: skipped
+  skipped=$(jq -r --arg c "$typo" '.bisect.tested[] | select(.commit == $c and .result == "skip") | "skip"' "$tmp/out/bisect.json" 2>/dev/null)
+  [ "$skipped" = skip ] || ev="$ev (the commit that does not build was not skipped)"
+fi
+observed="exit $rc, first bad $named${ev:+, evidence: }${ev:-, no evidence of the planted commit}"
+"$bg_check" --suite ci --name "ci.selftest.bisect_$case_" --expect-equal "exit 0, first bad $planted, evidence: ${ev:-?}" "$observed"
