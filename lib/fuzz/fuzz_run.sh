@@ -42,11 +42,11 @@ if [ "$secs" = 0 ]; then
         exit 1
     fi
     # shellcheck disable=SC2086 # one argument per file (names have no spaces)
-    BG_FUZZ_WORK=$work "$exe" "$@" $files >"$work/log" 2>&1
+    "$exe" "$@" $files >"$work/log" 2>&1
     expected="every seed and regression input replayed, no crash"
 else
     # shellcheck disable=SC2086
-    BG_FUZZ_WORK=$work "$exe" "$@" -max_total_time="$secs" -print_final_stats=1 \
+    "$exe" "$@" -max_total_time="$secs" -print_final_stats=1 \
         "$work/corpus" $inputs >"$work/log" 2>&1
     expected="$secs s of fuzzing, no crash"
 fi
