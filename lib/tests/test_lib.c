@@ -158,6 +158,16 @@ static void group_json(const char *work)
     cJSON_Delete(doc);
 }
 
+/* Runs bg-report on dir into out with extra options (a shell word list). */
+static int run_report_with(const char *exe, const char *dir, const char *out, const char *extra)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' --checks-dir '%s' --out-dir '%s' %s >/dev/null 2>&1", exe, dir,
+             out, extra);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 static int run_report(const char *exe, const char *dir, const char *out)
 {
     char cmd[4096];
@@ -176,6 +186,120 @@ static int file_contains(const char *path, const char *needle)
     buf[n] = '\0';
     fclose(f);
     return strstr(buf, needle) != NULL;
+}
+
+/* Lines of path before the first line starting "<details" (all lines when none). */
+static int lines_before_details(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[8192];
+    int n = 0;
+    while (fgets(line, sizeof line, f) && strncmp(line, "<details", 8))
+        n++;
+    fclose(f);
+    return n;
+}
+
+/* The table row of report.md that starts with prefix: its unescaped '|' count. */
+static int row_pipes(const char *path, const char *prefix)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[8192];
+    int n = -1;
+    while (n < 0 && fgets(line, sizeof line, f)) {
+        if (strncmp(line, prefix, strlen(prefix)))
+            continue;
+        n = 0;
+        for (char *p = line; *p; p++)
+            n += *p == '|' && (p == line || p[-1] != '\\');
+    }
+    fclose(f);
+    return n;
+}
+
+/* report.md's layout: escaping, causes stated once, the A/A line, changes
+ * against a base run. */
+static void group_report_layout(const char *exe, const char *dir, const char *out)
+{
+    char path[1100], md[1200], html[1200], base[1200];
+    snprintf(path, sizeof path, "%s/t.jsonl", dir);
+    snprintf(md, sizeof md, "%s/report.md", out);
+    snprintf(html, sizeof html, "%s/report.html", out);
+    /* a name and values with Markdown/HTML syntax; three power checks with
+     * one cause (valgrind), one perf ratio */
+    write_file(path,
+               "{\"suite\":\"s\",\"name\":\"s.a|b`c<script>x\",\"verdict\":\"pass\","
+               "\"expected\":\"*x*|y\",\"observed\":\"<img src=x>|[a](b)\",\"details\":null}\n"
+               "{\"suite\":\"memory_order\",\"name\":\"mo.valgrind.SB.power\",\"verdict\":"
+               "\"inconclusive\",\"expected\":\"e\",\"observed\":\"1:0 not seen in 1000: valgrind "
+               "serialises threads\",\"details\":null}\n"
+               "{\"suite\":\"memory_order\",\"name\":\"mo.valgrind.MP.power\",\"verdict\":"
+               "\"inconclusive\",\"expected\":\"e\",\"observed\":\"0:1 not seen in 2000: valgrind "
+               "serialises threads\",\"details\":null}\n"
+               "{\"suite\":\"memory_order\",\"name\":\"mo.native.IRIW.power\",\"verdict\":"
+               "\"inconclusive\",\"expected\":\"e\",\"observed\":\"power reduced: 4 threads share 2 "
+               "CPUs, so ...\",\"details\":null}\n"
+               "{\"suite\":\"perf_budgets\",\"name\":\"perf.ab.synth/chain\",\"verdict\":\"pass\","
+               "\"expected\":\"e\",\"observed\":\"o\",\"details\":{\"ratio\":1.01,\"interval\":"
+               "[0.99,1.02],\"band\":0.01}}\n");
+    /* no baselines: the source tree's may hold one for this host (CI runners) */
+    expect_int("report.layout_exit", 0, run_report_with(exe, dir, out, "--baselines /nonexistent"));
+    /* | `s.a\|b``...` | pass | observed |: 4 cell borders, the name's '|' escaped */
+    expect_int("report.md_escaped_row", 4, row_pipes(md, "| ``s.a"));
+    expect_int("report.html_no_raw_html", 0,
+               file_contains(html, "<img src=x>") || file_contains(html, "<script>x"));
+    expect_int("report.md_cause_once", 1,
+               file_contains(md, "| no power: valgrind serialises threads | 2 |"));
+    expect_int("report.md_cause_oversubscribed", 1, file_contains(md, "| oversubscribed: "));
+    expect_int("report.md_cannot_decide", 1, file_contains(md, "## What this host cannot decide (3 inconclusive)"));
+    expect_int("report.md_aa_line", 1, file_contains(md, "A/A self-check only: this run has no base"));
+    expect_int("report.html_aa_line", 1, file_contains(html, "A/A self-check only: this run has no base"));
+    expect_int("report.md_mermaid", 1, file_contains(md, "```mermaid\nxychart-beta"));
+    expect_int("report.md_short", 1, lines_before_details(md) > 0 && lines_before_details(md) <= 150);
+    expect_int("report.html_no_history", 1, file_contains(html, "No baseline for this host"));
+    /* a baseline with two approvals: report.html draws the history */
+    {
+        char bl[1300], blf[1600], key[200], opt[1400];
+        bg_host h;
+        bg_host_probe(&h);
+        bg_host_key(&h, key, sizeof key);
+        snprintf(bl, sizeof bl, "%s/baselines", dir);
+        mkdir(bl, 0777);
+        snprintf(blf, sizeof blf, "%s/%s.json", bl, key);
+        write_file(blf, "{\"schema\":1,\"metric\":\"ns\",\"benchmarks\":{\"synth/chain\":[1,2]},"
+                        "\"history\":[{\"date\":\"d2\",\"medians\":{\"synth/chain\":1.5}},"
+                        "{\"date\":\"d1\",\"medians\":{\"synth/chain\":1.25}}]}");
+        snprintf(opt, sizeof opt, "--baselines '%s'", bl);
+        expect_int("report.history_exit", 0, run_report_with(exe, dir, out, opt));
+        /* oldest left: d1 (1.25) before d2 (1.5) */
+        expect_int("report.html_history", 1, file_contains(html, "<title>d1: 1.25</title>"));
+        expect_int("report.html_history_order", 1, file_contains(html, "<title>d2: 1.5</title>"));
+        remove(blf);
+        remove(bl);
+    }
+    /* with a base commit the A/A line goes; with a base run, the changes */
+    snprintf(base, sizeof base, "%s/results.json", out);
+    char keep[1300], opts[2800];
+    snprintf(keep, sizeof keep, "%s/base.json", dir);
+    rename(base, keep);
+    remove(path);
+    write_file(path, "{\"suite\":\"s\",\"name\":\"s.new\",\"verdict\":\"pass\",\"expected\":1,"
+                     "\"observed\":1,\"details\":null}\n"
+                     "{\"suite\":\"perf_budgets\",\"name\":\"perf.ab.synth/chain\",\"verdict\":\"fail\","
+                     "\"expected\":\"e\",\"observed\":\"o\",\"details\":{\"ratio\":1.1,\"interval\":"
+                     "[1.05,1.2],\"band\":0.01}}\n");
+    snprintf(opts, sizeof opts, "--meta perf_base=abc123 --base-results '%s'", keep);
+    expect_int("report.base_exit", 1, run_report_with(exe, dir, out, opts));
+    expect_int("report.md_no_aa_line", 0, file_contains(md, "A/A self-check only"));
+    expect_int("report.md_base_commit", 1, file_contains(md, "Against base `abc123`"));
+    expect_int("report.md_base_counts", 1, file_contains(md, ": 1 new, 4 vanished, 1 changed verdict."));
+    expect_int("report.md_changed", 1, file_contains(md, "| `perf.ab.synth/chain` | pass | **FAIL** |"));
+    remove(keep);
+    expect_int("report.base_missing_exit", BG_EXIT_IO, run_report_with(exe, dir, out, opts));
 }
 
 static void group_report(const char *exe, const char *work)
@@ -206,10 +330,16 @@ static void group_report(const char *exe, const char *work)
     expect_int("report.md_names_check", 1, file_contains(path, "`s.b`"));
     expect_int("report.md_expected", 1, file_contains(path, "0xffc00000"));
     expect_int("report.md_observed", 1, file_contains(path, "0x7fc00000"));
-    expect_int("report.md_matrix", 1, file_contains(path, "| `r1` | **FAIL** |"));
+    expect_int("report.md_matrix", 1, file_contains(path, "| `r1` | ❌ |"));
+    /* each failure says where to look and what to do next */
+    expect_int("report.md_where", 1, file_contains(path, "where: `docs/writing-a-suite.md#"));
+    expect_int("report.md_next", 1, file_contains(path, "Next: "));
+    snprintf(path, sizeof path, "%s/report.html", out);
+    expect_int("report.html_written", 1, file_contains(path, "0x7fc00000"));
     snprintf(path, sizeof path, "%s/t.jsonl", dir);
     write_file(path, "{\"suite\":\"s\",\"name\":\"s.c\",\"verdict\":\"maybe\"}\n");
     expect_int("report.bad_verdict_exit", BG_EXIT_PARSE, run_report(exe, dir, out));
+    group_report_layout(exe, dir, out);
 }
 
 /* bg_help_requested: -h/--help anywhere before "--", never after it. */

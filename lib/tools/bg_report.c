@@ -1,4 +1,5 @@
-/* bg-report — merges the checks of a run into results.json and report.md.
+/* bg-report — merges the checks of a run into results.json, report.md and
+ * report.html.
  * Usage, options, outputs, exit codes: usage_text below (`bg-report --help`).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -13,43 +14,60 @@
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_host.h"
 #include "buildgate/bg_json.h"
+#include "report_data.h"
+#include "report_html.h"
 #include "report_md.h"
 #include "report_merge.h"
 
+/* Where perf baselines live when --baselines is not given (CMake passes the
+ * source tree's baselines/). */
+#ifndef BG_DEFAULT_BASELINES
+#define BG_DEFAULT_BASELINES "baselines"
+#endif
+
 static const char usage_text[] =
     "Usage: bg-report --checks-dir DIR --out-dir DIR [--tests FILE] [--junit FILE]\n"
-    "                 [--meta KEY=VALUE]...\n"
+    "                 [--meta KEY=VALUE]... [--base-results FILE] [--baselines DIR]\n"
     "       bg-report --merge DIR --out-dir OUT   cross-host agreement of the\n"
     "                 DIR/<host>/results.json files (bg-report --merge --help)\n"
     "\n"
-    "Merges the checks of a run into results.json and report.md.\n"
+    "Merges the checks of a run into results.json, report.md and report.html.\n"
     "\n"
     "  --checks-dir DIR  folder of <test>.jsonl files written through BG_CHECKS_FILE,\n"
     "                    and optional report fragments <suite>--<name>.md (Markdown\n"
     "                    a suite wants under its section, e.g. a phase table)\n"
-    "  --out-dir DIR     where results.json and report.md are written (created if\n"
-    "                    missing; existing files there are replaced: outputs)\n"
+    "  --out-dir DIR     where results.json, report.md and report.html are written\n"
+    "                    (created if missing; existing files there are replaced:\n"
+    "                    outputs)\n"
     "  --tests FILE      output of `ctest --show-only=json-v1` for the same\n"
     "                    selection: a listed test that left no checks file gets a\n"
     "                    fail check\n"
     "  --junit FILE      path of ctest's JUnit file, recorded in results.json\n"
     "  --meta KEY=VALUE  facts about the run (commit, build type, labels) for\n"
-    "                    results.json \"run\" and the report's header; repeatable\n"
+    "                    results.json \"run\" and the report's header; repeatable;\n"
+    "                    perf_base=<commit> says the perf checks compare against a\n"
+    "                    base (without it the perf section says A/A self-check only)\n"
+    "  --base-results FILE  the base run's results.json: the report lists the\n"
+    "                    checks that are new, vanished or changed verdict\n"
+    "  --baselines DIR   perf baselines (<host-key>.json) whose history report.html\n"
+    "                    draws (default: the source tree's baselines/)\n"
     "  -h, --help        this text\n"
     "\n"
     "results.json: {\"schema\":1,\"generated\":UTC,\"host\":{...},\n"
     "  \"summary\":{verdict: count},\"suites\":{suite:{verdict: count}},\n"
     "  \"junit\":path|null,\"checks\":[...]}\n"
-    "report.md (GitHub-flavoured Markdown, rendered from it): verdict, host,\n"
-    "per-suite counts, every fail/xpass with expected vs observed, per-suite\n"
-    "matrices (checks whose details carry\n"
-    "{\"matrix\":{\"table\",\"row\",\"col\"[,\"cell\"]}}) and fragments, then each\n"
-    "suite's full check list.\n"
+    "report.md (GitHub-flavoured Markdown, rendered from it): the verdict, each\n"
+    "fail/xpass with expected vs observed, its doc section and next step; the\n"
+    "inconclusive checks once per cause; changes against --base-results; perf\n"
+    "ratios with intervals (table + Mermaid chart); one compact table per suite\n"
+    "(checks whose details carry {\"matrix\":{\"table\",\"row\",\"col\"[,\"cell\"]}});\n"
+    "then, inside <details>, the full matrices, fragments and every check.\n"
+    "report.html: the same, self-contained (inline CSS and SVG, no script).\n"
     "\n"
     "Exit: 0 no check is fail or xpass and at least one was recorded; 1 one is\n"
     "      fail/xpass or none was recorded; 2 usage; 3 I/O; 4 a malformed checks\n"
     "      line (named with file and line).\n"
-    "Doc: docs/results.schema.json, docs/writing-a-suite.md.\n";
+    "Doc: docs/results.schema.json, docs/writing-a-suite.md \"The report\".\n";
 
 /* Appends the checks of one .jsonl file to arr.  BG_E_PARSE on a bad line. */
 static bg_status load_jsonl(const char *path, cJSON *arr)
@@ -158,9 +176,10 @@ int main(int argc, char **argv)
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
     const char *checks_dir = NULL, *out_dir = NULL, *tests = NULL, *junit = NULL;
+    const char *base_results = NULL, *baselines = BG_DEFAULT_BASELINES;
     cJSON *meta = cJSON_CreateObject();
     for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--", 2) || !strchr("cotjm", argv[i][2]))
+        if (strncmp(argv[i], "--", 2) || !strchr("cotjmb", argv[i][2]))
             usage_exit("unknown option");
         if (i + 1 >= argc)
             usage_exit("missing value after option");
@@ -179,11 +198,23 @@ int main(int argc, char **argv)
             tests = argv[++i];
         else if (strcmp(argv[i], "--junit") == 0)
             junit = argv[++i];
+        else if (strcmp(argv[i], "--base-results") == 0)
+            base_results = argv[++i];
+        else if (strcmp(argv[i], "--baselines") == 0)
+            baselines = argv[++i];
         else
             usage_exit("unknown option");
     }
     if (!checks_dir || !out_dir)
         usage_exit("--checks-dir and --out-dir are required");
+    cJSON *base = NULL;
+    if (base_results) {
+        bg_status bst = bg_json_load(base_results, "bg-report --base-results", &base);
+        if (bst) {
+            cJSON_Delete(meta);
+            return bg_exit_code(bst);
+        }
+    }
 
     int n;
     char **files = bg_report_list_dir(checks_dir, ".jsonl", &n);
@@ -192,6 +223,7 @@ int main(int argc, char **argv)
         if (!probe) {
             bg_errorf("bg-report", "cannot read checks dir %s: %s", checks_dir, strerror(errno));
             cJSON_Delete(meta);
+            cJSON_Delete(base);
             return BG_EXIT_IO;
         }
         closedir(probe);
@@ -205,6 +237,7 @@ int main(int argc, char **argv)
             bg_report_list_free(files, n);
             cJSON_Delete(checks);
             cJSON_Delete(meta);
+            cJSON_Delete(base);
             return bg_exit_code(st);
         }
     }
@@ -214,6 +247,7 @@ int main(int argc, char **argv)
         if (st) {
             cJSON_Delete(checks);
             cJSON_Delete(meta);
+            cJSON_Delete(base);
             return bg_exit_code(st);
         }
     }
@@ -262,14 +296,23 @@ int main(int argc, char **argv)
     char path[4096];
     snprintf(path, sizeof path, "%s/results.json", out_dir);
     bg_status st = bg_json_write_atomic(path, doc);
+    bg_report_model model;
+    if (!st)
+        st = bg_report_model_build(&model, doc, base, base_results, baselines);
     if (!st) {
         snprintf(path, sizeof path, "%s/report.md", out_dir);
-        st = bg_report_markdown(doc, checks_dir, path);
+        st = bg_report_markdown(&model, checks_dir, path);
+        if (!st) {
+            snprintf(path, sizeof path, "%s/report.html", out_dir);
+            st = bg_report_html(&model, path);
+        }
+        bg_report_model_free(&model);
     }
     if (!st)
         bg_report_print_summary(doc, stdout);
     int nchecks = cJSON_GetArraySize(checks);
     cJSON_Delete(doc);
+    cJSON_Delete(base);
     if (st)
         return bg_exit_code(st);
     if (nchecks == 0) {

@@ -1,3 +1,8 @@
+/* report_md.c — see report_md.h.  The layout is for a reviewer's first
+ * minute: what failed and what to do first, then what this host could not
+ * decide (once per cause), what changed against the base, perf ratios, one
+ * compact table per suite; the evidence (full matrices, fragments, every
+ * check) stays inside <details>. */
 #define _POSIX_C_SOURCE 200809L
 #include "report_md.h"
 
@@ -5,20 +10,41 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_json.h"
+#include "report_esc.h"
 
-/* Severity order for a matrix cell holding several checks: worst wins. */
-static int severity(const char *v)
+/* Failures shown in full before the <details>; the rest are listed inside. */
+#define SHOWN_FAILURES 12
+/* Rows of a change list (new / vanished / changed checks) before <details>. */
+#define SHOWN_CHANGES 10
+/* A compact matrix with more rows than this lists its all-pass rows in one
+ * line instead of drawing them (the full table is in <details>). */
+#define FOLD_ROWS 10
+/* Test names listed per inconclusive cause before "… and N more". */
+#define SHOWN_TESTS 8
+
+const char *bg_report_symbol(const char *v)
 {
-    static const char *const order[] = {"skip", "pass", "xfail", "inconclusive", "xpass", "fail"};
-    for (int i = 0; i < 6; i++)
-        if (v && strcmp(v, order[i]) == 0)
-            return i;
-    return 5;
+    if (!v)
+        return "";
+    if (strcmp(v, "pass") == 0)
+        return "✅";
+    if (strcmp(v, "xfail") == 0)
+        return "🟡";
+    if (strcmp(v, "xpass") == 0)
+        return "⚠️";
+    if (strcmp(v, "inconclusive") == 0)
+        return "❔";
+    if (strcmp(v, "skip") == 0)
+        return "➖";
+    return "❌";
 }
+
+static const char legend[] = "✅ pass · ❌ fail · ⚠️ xpass (a known deviation is gone) · 🟡 xfail "
+                             "(known deviation) · ❔ inconclusive · ➖ skip; cells: the worst "
+                             "verdict there";
 
 static const char *shown(const char *v)
 {
@@ -29,25 +55,6 @@ static const char *shown(const char *v)
     if (strcmp(v, "xpass") == 0)
         return "**XPASS**";
     return v;
-}
-
-/* Writes a JSON value on one line, strings bare, with '|' escaped for tables. */
-static void put_value(FILE *f, const cJSON *v, size_t max)
-{
-    char *s = cJSON_IsString(v) ? NULL : cJSON_PrintUnformatted(v);
-    const char *t = cJSON_IsString(v) ? v->valuestring : (s ? s : "null");
-    size_t len = strlen(t);
-    for (size_t i = 0; i < len && i < max; i++) {
-        if (t[i] == '|')
-            fputs("\\|", f);
-        else if (t[i] == '\n')
-            fputc(' ', f);
-        else
-            fputc(t[i], f);
-    }
-    if (len > max)
-        fputs("…", f);
-    free(s);
 }
 
 static int total_of(const cJSON *counts)
@@ -79,185 +86,453 @@ static void counts_line(FILE *f, const cJSON *summary)
             (int)bg_json_num(summary, "skip", 0));
 }
 
-static void header(FILE *f, const cJSON *doc)
+/* A repository path (docs/x.md#anchor): a link to the commit's file when
+ * GitHub Actions' variables say where it lives, otherwise the bare path
+ * (relative to the repository root). */
+static void doc_link(FILE *f, const char *path)
 {
-    const cJSON *host = cJSON_GetObjectItemCaseSensitive(doc, "host");
-    const cJSON *summary = cJSON_GetObjectItemCaseSensitive(doc, "summary");
-    fprintf(f, "# buildgate report: %s\n\n", gate_verdict(summary));
-    counts_line(f, summary);
-    fprintf(f, "%s. Generated %s.\n\n", total_of(summary) ? "" : " (nothing was tested)",
-            bg_json_str(doc, "generated") ? bg_json_str(doc, "generated") : "?");
-    fprintf(f, "| host key | CPU | cores | memory | compiler | CPU features |\n");
-    fprintf(f, "|---|---|---|---|---|---|\n");
-    fprintf(f, "| `%s` | %s | %d | %.1f GiB | %s | ", bg_json_str(host, "key"),
-            bg_json_str(host, "cpu_model"), (int)bg_json_num(host, "ncpu", 0),
-            bg_json_num(host, "mem_total", 0) / (1024.0 * 1024 * 1024),
-            bg_json_str(host, "compiler"));
-    const cJSON *feat = cJSON_GetObjectItemCaseSensitive(host, "features"), *x;
+    const char *srv = getenv("GITHUB_SERVER_URL"), *repo = getenv("GITHUB_REPOSITORY");
+    const char *sha = getenv("GITHUB_SHA");
+    if (srv && repo && sha && *srv && *repo && *sha)
+        fprintf(f, "[%s](%s/%s/blob/%s/%s)", path, srv, repo, sha, path);
+    else
+        fprintf(f, "`%s`", path);
+}
+
+static void header(FILE *f, const bg_report_model *m)
+{
+    const cJSON *host = cJSON_GetObjectItemCaseSensitive(m->doc, "host");
+    fprintf(f, "# buildgate report: %s %s\n\n", m->verdict, strcmp(m->verdict, "PASS") ? "❌" : "✅");
+    fprintf(f, "**%s**: ", m->verdict);
+    counts_line(f, m->summary);
+    if (m->ntotal == 0)
+        fprintf(f, " (nothing was tested)");
+    else if (m->nhost_inconclusive)
+        fprintf(f, " (%d of the inconclusive from this host, below)", m->nhost_inconclusive);
+    fprintf(f, ".\n\n");
+    const cJSON *x;
     int first = 1;
-    cJSON_ArrayForEach(x, feat) {
-        if (cJSON_IsTrue(x)) {
-            fprintf(f, "%s%s", first ? "" : ", ", x->string);
-            first = 0;
-        }
-    }
-    fprintf(f, " |\n\n");
-    const cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run"), *m;
-    first = 1;
-    cJSON_ArrayForEach(m, run) {
-        if (!cJSON_IsString(m))
+    cJSON_ArrayForEach(x, m->run) {
+        if (!cJSON_IsString(x))
             continue;
-        fprintf(f, "%s%s `%s`", first ? "Run: " : ", ", m->string, m->valuestring);
+        fprintf(f, "%s%s ", first ? "Run: " : " · ", x->string);
+        bg_md_code(f, x->valuestring, 120);
         first = 0;
     }
     if (!first)
-        fprintf(f, ".\n\n");
+        fprintf(f, "  \n");
+    fprintf(f, "Host ");
+    bg_md_code(f, bg_json_str(host, "key"), 120);
+    fprintf(f, ": ");
+    bg_md_text(f, bg_json_str(host, "cpu_model"), 120);
+    fprintf(f, ", %d CPUs, %.1f GiB, ", (int)bg_json_num(host, "ncpu", 0),
+            bg_json_num(host, "mem_total", 0) / (1024.0 * 1024 * 1024));
+    bg_md_text(f, bg_json_str(host, "compiler"), 120);
+    fprintf(f, ". Generated %s.\n\n", bg_json_str(m->doc, "generated") ? bg_json_str(m->doc, "generated") : "?");
 }
 
-static void summary_table(FILE *f, const cJSON *doc)
+/* expected/observed of a check on one line, escaped. */
+static void value(FILE *f, const cJSON *c, const char *part, size_t max)
 {
-    fprintf(f, "## Verdicts per suite\n\n| suite | verdict |");
-    for (int v = 0; v < BG_VERDICT_COUNT; v++)
-        fprintf(f, " %s |", bg_verdict_name((bg_verdict)v));
-    fprintf(f, "\n|---|---|");
-    for (int v = 0; v < BG_VERDICT_COUNT; v++)
-        fprintf(f, "---:|");
-    fprintf(f, "\n");
-    const cJSON *s;
-    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(doc, "suites")) {
-        fprintf(f, "| %s | %s |", s->string, bad_of(s) ? "**FAIL**" : "pass");
-        for (int v = 0; v < BG_VERDICT_COUNT; v++)
-            fprintf(f, " %d |", (int)bg_json_num(s, bg_verdict_name((bg_verdict)v), 0));
-        fprintf(f, "\n");
+    char *s = bg_json_line(cJSON_GetObjectItemCaseSensitive(c, part));
+    bg_md_code(f, s ? s : "null", max);
+    free(s);
+}
+
+/* One failure: name, expected, observed, then where to look and the next
+ * step, or "as above" when they repeat the previous failure's (18 alike
+ * failures read at a glance); the rerun command always. */
+static void failure_entry(FILE *f, const cJSON *c, int i, const cJSON *prev)
+{
+    char next[1200], prev_next[1200] = "", rerun[700];
+    fprintf(f, "%d. %s ", i, shown(bg_json_str(c, "verdict")));
+    bg_md_code(f, bg_json_str(c, "name"), 200);
+    fprintf(f, "  \n   expected ");
+    value(f, c, "expected", 200);
+    fprintf(f, "  \n   observed ");
+    value(f, c, "observed", 200);
+    bg_report_next_step(c, next, sizeof next);
+    if (prev)
+        bg_report_next_step(prev, prev_next, sizeof prev_next);
+    if (prev && strcmp(next, prev_next) == 0 &&
+        strcmp(bg_report_doc_for(c), bg_report_doc_for(prev)) == 0)
+        fprintf(f, "  \n   where, next: as above");
+    else {
+        fprintf(f, "  \n   where: ");
+        doc_link(f, bg_report_doc_for(c));
+        fprintf(f, ". Next: %s", next);
+    }
+    bg_report_rerun(c, rerun, sizeof rerun);
+    if (*rerun) {
+        fprintf(f, ". Rerun: ");
+        bg_md_code(f, rerun, 600);
     }
     fprintf(f, "\n");
 }
 
-/* One line per fail/xpass first, so 18 alike failures read at a glance. */
-static void failure_index(FILE *f, const cJSON *checks)
+static void failures(FILE *f, const bg_report_model *m)
 {
-    const cJSON *c;
-    int n = 0;
-    cJSON_ArrayForEach(c, checks) {
-        const char *v = bg_json_str(c, "verdict");
-        if (!v || (strcmp(v, "fail") && strcmp(v, "xpass")))
+    if (!m->nbad)
+        return;
+    fprintf(f, "## Failures (%d)\n\n", m->nbad);
+    for (int i = 0; i < m->nbad && i < SHOWN_FAILURES; i++)
+        failure_entry(f, m->bad[i], i + 1, i ? m->bad[i - 1] : NULL);
+    fprintf(f, "\n");
+    if (m->nbad > SHOWN_FAILURES) {
+        fprintf(f, "<details><summary>%d more failures</summary>\n\n", m->nbad - SHOWN_FAILURES);
+        for (int i = SHOWN_FAILURES; i < m->nbad; i++)
+            failure_entry(f, m->bad[i], i + 1, i > SHOWN_FAILURES ? m->bad[i - 1] : NULL);
+        fprintf(f, "\n</details>\n\n");
+    }
+}
+
+static const char *test_of(const cJSON *c)
+{
+    const char *t = bg_json_str(c, "test");
+    return t ? t : bg_json_str(c, "name");
+}
+
+/* The distinct tests (or check names) of a cause: SHOWN_TESTS, then "… and N more". */
+static void cause_tests(FILE *f, const bg_rep_cause *cs)
+{
+    int shown_n = 0, more = 0;
+    for (int i = 0; i < cs->n; i++) {
+        const char *t = test_of(cs->checks[i]);
+        int dup = 0;
+        for (int j = 0; j < i && !dup; j++)
+            dup = strcmp(test_of(cs->checks[j]), t) == 0;
+        if (dup)
             continue;
-        if (n++ == 0)
-            fprintf(f, "## Failures\n\n| check | verdict | expected | observed |\n|---|---|---|---|\n");
-        fprintf(f, "| `%s` | %s | ", bg_json_str(c, "name"), shown(v));
-        put_value(f, cJSON_GetObjectItemCaseSensitive(c, "expected"), 90);
-        fprintf(f, " | ");
-        put_value(f, cJSON_GetObjectItemCaseSensitive(c, "observed"), 90);
+        if (shown_n == SHOWN_TESTS) {
+            more++;
+            continue;
+        }
+        fprintf(f, "%s", shown_n++ ? ", " : "");
+        bg_md_code(f, t, 120);
+    }
+    if (more)
+        fprintf(f, " … and %d more test%s", more, more == 1 ? "" : "s");
+}
+
+static void causes_table(FILE *f, const bg_report_model *m, int host)
+{
+    fprintf(f, "| # | cause | checks | tests |\n|---|---|---:|---|\n");
+    for (int i = 0; i < m->ncauses; i++) {
+        const bg_rep_cause *cs = &m->causes[i];
+        if (cs->host != host)
+            continue;
+        fprintf(f, "| %d | ", i + 1);
+        bg_md_text(f, cs->text, 300);
+        fprintf(f, " | %d | ", cs->n);
+        cause_tests(f, cs);
         fprintf(f, " |\n");
     }
-    if (n)
-        fprintf(f, "\n<details><summary>Each failure in full (%d)</summary>\n\n", n);
+    fprintf(f, "\n");
 }
 
-static void failures(FILE *f, const cJSON *checks)
+static void inconclusive(FILE *f, const bg_report_model *m)
 {
-    const cJSON *c;
+    int other = 0;
+    for (int i = 0; i < m->ncauses; i++)
+        other += m->causes[i].host ? 0 : m->causes[i].n;
+    if (m->nhost_inconclusive) {
+        fprintf(f, "## What this host cannot decide (%d inconclusive)\n\n"
+                   "These checks lack the power to decide on this host whatever the change: each "
+                   "cause is stated once (the tables below show the verdicts the host could "
+                   "decide and name the cause by its number on the row). They do not fail the "
+                   "gate; a host without the cause decides them.\n\n",
+                m->nhost_inconclusive);
+        causes_table(f, m, 1);
+    }
+    if (other) {
+        fprintf(f, "## Inconclusive for other reasons (%d)\n\n", other);
+        causes_table(f, m, 0);
+    }
+}
+
+static void change_rows(FILE *f, const bg_rep_change *c, int n, int from, int to)
+{
+    for (int i = from; i < n && i < to; i++) {
+        fprintf(f, "| ");
+        bg_md_code(f, c[i].name, 200);
+        fprintf(f, " | %s | %s |\n", c[i].was ? shown(c[i].was) : "—", c[i].now ? shown(c[i].now) : "—");
+    }
+}
+
+static void change_list(FILE *f, const char *title, const bg_rep_change *c, int n)
+{
+    if (!n)
+        return;
+    fprintf(f, "**%s (%d)**\n\n| check | base | head |\n|---|---|---|\n", title, n);
+    change_rows(f, c, n, 0, SHOWN_CHANGES);
+    fprintf(f, "\n");
+    if (n > SHOWN_CHANGES) {
+        fprintf(f, "<details><summary>%d more</summary>\n\n| check | base | head |\n|---|---|---|\n",
+                n - SHOWN_CHANGES);
+        change_rows(f, c, n, SHOWN_CHANGES, n);
+        fprintf(f, "\n</details>\n\n");
+    }
+}
+
+static void against_base(FILE *f, const bg_report_model *m)
+{
+    if (!m->base_path)
+        return;
+    fprintf(f, "## Against the base\n\nBase results ");
+    bg_md_code(f, m->base_path, 200);
+    fprintf(f, ": %d new, %d vanished, %d changed verdict.\n\n", m->nadded, m->nvanished,
+            m->nchanged);
+    change_list(f, "Changed verdict", m->changed, m->nchanged);
+    change_list(f, "Vanished", m->vanished, m->nvanished);
+    change_list(f, "New", m->added, m->nadded);
+}
+
+/* Mermaid bars of the perf ratios against a line at 1.0 (y from just below
+ * the lowest to just above the highest interval end). */
+static void perf_chart(FILE *f, const bg_report_model *m)
+{
+    double lo = 0.98, hi = 1.02;
+    for (int i = 0; i < m->nperf; i++) {
+        lo = m->perf[i].lo < lo ? m->perf[i].lo : lo;
+        hi = m->perf[i].hi > hi ? m->perf[i].hi : hi;
+        lo = m->perf[i].ratio < lo ? m->perf[i].ratio : lo;
+        hi = m->perf[i].ratio > hi ? m->perf[i].ratio : hi;
+    }
+    fprintf(f, "```mermaid\nxychart-beta\n    title \"head/base median ratio (bars) against 1.0 (line); >1 is slower\"\n"
+               "    x-axis [");
+    for (int i = 0; i < m->nperf; i++) {
+        fprintf(f, "%s\"%s ", i ? ", " : "", m->perf[i].mode);
+        bg_mermaid_str(f, m->perf[i].bench, 40);
+        fprintf(f, "\"");
+    }
+    fprintf(f, "]\n    y-axis \"ratio\" %.3f --> %.3f\n    bar [", lo - 0.005, hi + 0.005);
+    for (int i = 0; i < m->nperf; i++)
+        fprintf(f, "%s%.4f", i ? ", " : "", m->perf[i].ratio);
+    fprintf(f, "]\n    line [");
+    for (int i = 0; i < m->nperf; i++)
+        fprintf(f, "%s1", i ? ", " : "");
+    fprintf(f, "]\n```\n\n");
+}
+
+static void perf(FILE *f, const bg_report_model *m)
+{
+    if (!m->nperf)
+        return;
+    fprintf(f, "## Performance (head/base; >1 is slower)\n\n");
+    if (!m->perf_base)
+        fprintf(f, "A/A self-check only: this run has no base; the PR judge is `ci/gate --base <ref>`.\n\n");
+    else {
+        fprintf(f, "Against base ");
+        bg_md_code(f, m->perf_base, 60);
+        fprintf(f, " (same-job A/B).\n\n");
+    }
+    fprintf(f, "| benchmark | mode | ratio | interval | band | verdict |\n|---|---|---:|---|---:|---|\n");
+    for (int i = 0; i < m->nperf; i++) {
+        const bg_rep_perf *p = &m->perf[i];
+        fprintf(f, "| ");
+        bg_md_code(f, p->bench, 80);
+        fprintf(f, " | %s | %.4f | [%.4f, %.4f] | ±%.1f%% | %s %s |\n", p->mode, p->ratio, p->lo,
+                p->hi, 100 * p->band, bg_report_symbol(p->verdict), shown(p->verdict));
+    }
+    fprintf(f, "\n");
+    perf_chart(f, m);
+}
+
+static int suite_checks(const bg_report_model *m, const char *suite)
+{
     int n = 0;
-    failure_index(f, checks);
-    cJSON_ArrayForEach(c, checks) {
-        const char *v = bg_json_str(c, "verdict");
-        if (!v || (strcmp(v, "fail") && strcmp(v, "xpass")))
-            continue;
-        n++;
-        fprintf(f, "### %s `%s`\n\n", shown(v), bg_json_str(c, "name"));
-        if (bg_json_str(c, "test"))
-            fprintf(f, "Test `%s`.\n\n", bg_json_str(c, "test"));
-        static const char *const parts[] = {"expected", "observed", "details"};
-        for (int i = 0; i < 3; i++) {
-            const cJSON *v2 = cJSON_GetObjectItemCaseSensitive(c, parts[i]);
-            if (!v2 || cJSON_IsNull(v2))
-                continue;
-            char *s = cJSON_IsString(v2) ? NULL : cJSON_Print(v2);
-            fprintf(f, "%s:\n```\n%s\n```\n", parts[i], s ? s : v2->valuestring);
-            free(s);
-        }
-        fprintf(f, "\n");
+    const cJSON *c;
+    cJSON_ArrayForEach(c, m->checks) {
+        const char *s = bg_json_str(c, "suite");
+        n += s && strcmp(s, suite) == 0;
     }
-    if (n)
-        fprintf(f, "</details>\n\n");
+    return n;
 }
 
-/* One table per distinct details.matrix.table within a suite. */
-static void matrices(FILE *f, const cJSON *checks, const char *suite)
+/* 1 when every check of row i is a skip (a runner or feature this host lacks). */
+static int row_all_skip(const bg_rep_matrix *x, int i)
 {
-    char *tables[32];
-    int nt = 0;
-    const cJSON *c;
-    cJSON_ArrayForEach(c, checks) {
-        const char *s = bg_json_str(c, "suite");
-        const cJSON *m = cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetObjectItemCaseSensitive(c, "details"), "matrix");
-        const char *t = bg_json_str(m, "table");
-        if (!s || strcmp(s, suite) || !t)
-            continue;
-        int seen = 0;
-        for (int i = 0; i < nt; i++)
-            seen |= strcmp(tables[i], t) == 0;
-        if (!seen && nt < 32)
-            tables[nt++] = (char *)t;
+    for (int j = 0; j < x->nc; j++) {
+        const char *v = x->cells[i * x->nc + j].verdict;
+        if (v && strcmp(v, "skip"))
+            return 0;
     }
-    for (int ti = 0; ti < nt; ti++) {
-        /* collect distinct rows and columns in first-seen order */
-        const char *rows[512], *cols[64];
-        int nr = 0, nc = 0;
-        cJSON_ArrayForEach(c, checks) {
-            const cJSON *m = cJSON_GetObjectItemCaseSensitive(
-                cJSON_GetObjectItemCaseSensitive(c, "details"), "matrix");
-            const char *t = bg_json_str(m, "table"), *r = bg_json_str(m, "row"),
-                       *col = bg_json_str(m, "col"), *s = bg_json_str(c, "suite");
-            if (!t || !r || !col || !s || strcmp(s, suite) || strcmp(t, tables[ti]))
-                continue;
-            int seen = 0;
-            for (int i = 0; i < nr; i++)
-                seen |= strcmp(rows[i], r) == 0;
-            if (!seen && nr < 512)
-                rows[nr++] = r;
-            seen = 0;
-            for (int i = 0; i < nc; i++)
-                seen |= strcmp(cols[i], col) == 0;
-            if (!seen && nc < 64)
-                cols[nc++] = col;
+    return 1;
+}
+
+/* 1 when every check of row i that the host could decide passed, and there is one. */
+static int row_all_pass(const bg_rep_matrix *x, int i)
+{
+    int any = 0;
+    for (int j = 0; j < x->nc; j++) {
+        const bg_rep_cell *c = &x->cells[i * x->nc + j];
+        const char *v = c->decided ? c->decided : c->verdict;
+        if (v && strcmp(v, "pass"))
+            return 0;
+        any |= v != NULL;
+    }
+    return any;
+}
+
+/* A one-column matrix, compact and transposed: its rows as columns. */
+static void matrix_row(FILE *f, const bg_rep_matrix *x)
+{
+    fprintf(f, "| |");
+    for (int i = 0; i < x->nr; i++) {
+        fprintf(f, " ");
+        bg_md_text(f, x->rows[i], 24);
+        fprintf(f, " |");
+    }
+    fprintf(f, "\n|---|");
+    for (int i = 0; i < x->nr; i++)
+        fprintf(f, ":-:|");
+    fprintf(f, "\n| ");
+    bg_md_code(f, x->cols[0], 80);
+    fprintf(f, " |");
+    for (int i = 0; i < x->nr; i++) {
+        const bg_rep_cell *cell = &x->cells[i];
+        fprintf(f, " %s |", bg_report_symbol(cell->decided ? cell->decided : cell->verdict));
+    }
+    fprintf(f, "\n\n");
+}
+
+/* A matrix with verdict symbols only (compact: = 1; rows that are all skip
+ * are named in one line under it; one column: transposed) or symbols and
+ * cell text. */
+static void matrix_table(FILE *f, const bg_rep_matrix *x, int compact)
+{
+    if (compact && x->nc == 1 && x->nr > 1) {
+        matrix_row(f, x);
+        return;
+    }
+    int skipped = 0, folded = 0, fold = compact && x->nr > FOLD_ROWS;
+    for (int i = 0; i < x->nr; i++) {
+        skipped += compact && row_all_skip(x, i);
+        folded += fold && !(compact && row_all_skip(x, i)) && row_all_pass(x, i);
+    }
+    if (skipped + folded < x->nr) {
+        fprintf(f, "| |");
+        for (int j = 0; j < x->nc; j++) {
+            fprintf(f, " ");
+            bg_md_text(f, x->cols[j], compact ? 24 : 80);
+            fprintf(f, " |");
         }
-        fprintf(f, "### %s\n\n| |", tables[ti]);
-        for (int j = 0; j < nc; j++)
-            fprintf(f, " %s |", cols[j]);
         fprintf(f, "\n|---|");
-        for (int j = 0; j < nc; j++)
-            fprintf(f, "---|");
+        for (int j = 0; j < x->nc; j++)
+            fprintf(f, compact ? ":-:|" : "---|");
         fprintf(f, "\n");
-        for (int i = 0; i < nr; i++) {
-            fprintf(f, "| `%s` |", rows[i]);
-            for (int j = 0; j < nc; j++) {
-                const char *worst = NULL, *cell = NULL;
-                cJSON_ArrayForEach(c, checks) {
-                    const cJSON *m = cJSON_GetObjectItemCaseSensitive(
-                        cJSON_GetObjectItemCaseSensitive(c, "details"), "matrix");
-                    const char *t = bg_json_str(m, "table"), *r = bg_json_str(m, "row"),
-                               *col = bg_json_str(m, "col"), *s = bg_json_str(c, "suite");
-                    if (!t || !r || !col || !s || strcmp(s, suite) || strcmp(t, tables[ti]) ||
-                        strcmp(r, rows[i]) || strcmp(col, cols[j]))
-                        continue;
-                    const char *v = bg_json_str(c, "verdict");
-                    if (!worst || severity(v) > severity(worst)) {
-                        worst = v;
-                        cell = bg_json_str(m, "cell");
-                    }
-                }
-                if (!worst)
-                    fprintf(f, " |");
-                else if (cell)
-                    fprintf(f, " %s %s |", shown(worst), cell);
-                else
-                    fprintf(f, " %s |", shown(worst));
+    }
+    for (int i = 0; i < x->nr; i++) {
+        if ((compact && row_all_skip(x, i)) || (fold && row_all_pass(x, i)))
+            continue;
+        fprintf(f, "| ");
+        bg_md_code(f, x->rows[i], 80);
+        if (compact && x->row_cause[i])
+            fprintf(f, " (cannot decide: %d)", x->row_cause[i]);
+        fprintf(f, " |");
+        for (int j = 0; j < x->nc; j++) {
+            const bg_rep_cell *cell = &x->cells[i * x->nc + j];
+            /* compact: what the host could decide; host-limited checks are on the row */
+            fprintf(f, " %s", bg_report_symbol(compact && cell->decided ? cell->decided : cell->verdict));
+            if (!compact && cell->text) {
+                fprintf(f, " ");
+                bg_md_text(f, cell->text, 120);
             }
-            fprintf(f, "\n");
+            fprintf(f, " |");
         }
         fprintf(f, "\n");
+    }
+    if (skipped + folded < x->nr)
+        fprintf(f, "\n");
+    if (folded) {
+        fprintf(f, "✅ in every column (%d rows, not drawn): ", folded);
+        for (int i = 0, k = 0; i < x->nr; i++) {
+            if (row_all_skip(x, i) || !row_all_pass(x, i))
+                continue;
+            fprintf(f, "%s", k++ ? ", " : "");
+            bg_md_code(f, x->rows[i], 80);
+        }
+        fprintf(f, ".\n\n");
+    }
+    if (skipped) {
+        fprintf(f, "All skip on this host (reasons in the check list below): ");
+        for (int i = 0, k = 0; i < x->nr; i++) {
+            if (!row_all_skip(x, i))
+                continue;
+            fprintf(f, "%s", k++ ? ", " : "");
+            bg_md_code(f, x->rows[i], 80);
+        }
+        fprintf(f, ".\n\n");
+    }
+}
+
+/* One Mermaid bar chart: the allowed relaxed outcome of each litmus test
+ * per million iterations, per runner.model (the power of each run). */
+static void rates_chart(FILE *f, const bg_report_model *m, const char *suite)
+{
+    if (strcmp(suite, "memory_order") || !m->nrates)
+        return;
+    double top = 1;
+    for (int i = 0; i < m->nrates; i++)
+        top = m->rates[i].per_million > top ? m->rates[i].per_million : top;
+    fprintf(f, "Allowed relaxed outcomes per million iterations, per runner.model and test (the "
+               "power of each run; 0 where the runner cannot make threads race):\n\n"
+               "```mermaid\nxychart-beta\n    title \"litmus: allowed relaxed outcomes per "
+               "million\"\n    x-axis [");
+    for (int i = 0; i < m->nrates; i++) {
+        fprintf(f, "%s\"", i ? ", " : "");
+        bg_mermaid_str(f, m->rates[i].row, 40);
+        fprintf(f, " ");
+        bg_mermaid_str(f, m->rates[i].test, 30);
+        fprintf(f, "\"");
+    }
+    fprintf(f, "]\n    y-axis \"per million\" 0 --> %.0f\n    bar [", top * 1.1 + 1);
+    for (int i = 0; i < m->nrates; i++)
+        fprintf(f, "%s%.1f", i ? ", " : "", m->rates[i].per_million);
+    fprintf(f, "]\n```\n\n");
+}
+
+/* ## Suites: one counts table, then per suite its matrices as symbols. */
+static void suites(FILE *f, const bg_report_model *m)
+{
+    fprintf(f, "## Suites\n\n%s\n\n| suite | verdict |", legend);
+    for (int v = 0; v < BG_VERDICT_COUNT; v++)
+        fprintf(f, " %s |", bg_verdict_name((bg_verdict)v));
+    fprintf(f, " doc |\n|---|---|");
+    for (int v = 0; v < BG_VERDICT_COUNT; v++)
+        fprintf(f, "---:|");
+    fprintf(f, "---|\n");
+    const cJSON *s;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(m->doc, "suites")) {
+        fprintf(f, "| %s | %s |", s->string, bad_of(s) ? "❌ **FAIL**" : "✅ pass");
+        for (int v = 0; v < BG_VERDICT_COUNT; v++)
+            fprintf(f, " %d |", (int)bg_json_num(s, bg_verdict_name((bg_verdict)v), 0));
+        fprintf(f, " ");
+        doc_link(f, bg_report_suite_doc(m, s->string));
+        fprintf(f, " |\n");
+    }
+    fprintf(f, "\n");
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(m->doc, "suites")) {
+        int shown_any = 0;
+        for (int i = 0; i < m->nmx; i++) {
+            if (strcmp(m->mx[i].suite, s->string))
+                continue;
+            if (!shown_any)
+                fprintf(f, "### %s\n\n", s->string);
+            shown_any = 1;
+            /* the title up to its parenthesis; the full title is in <details> */
+            char title[120];
+            snprintf(title, sizeof title, "%s", m->mx[i].table);
+            char *paren = strstr(title, " (");
+            if (paren)
+                *paren = '\0';
+            fprintf(f, "**");
+            bg_md_text(f, title, 100);
+            fprintf(f, "**\n\n");
+            matrix_table(f, &m->mx[i], 1);
+        }
+        if (shown_any)
+            rates_chart(f, m, s->string);
     }
 }
 
@@ -328,53 +603,125 @@ static void fragments(FILE *f, const char *checks_dir, const char *suite)
     bg_report_list_free(names, n);
 }
 
-static void suite_section(FILE *f, const cJSON *checks, const char *checks_dir, const char *suite)
+/* Everything else of a suite, folded: matrices with their cell text, the
+ * fragments, every check. */
+static void suite_details(FILE *f, const bg_report_model *m, const char *checks_dir,
+                          const char *suite)
 {
-    fprintf(f, "## %s\n\n", suite);
-    matrices(f, checks, suite);
-    fragments(f, checks_dir, suite);
-    int n = 0;
-    const cJSON *c;
-    cJSON_ArrayForEach(c, checks) {
-        const char *s = bg_json_str(c, "suite");
-        n += s && strcmp(s, suite) == 0;
+    int n = suite_checks(m, suite);
+    fprintf(f, "<details><summary>%s: matrices with values, fragments and all %d check%s</summary>\n\n",
+            suite, n, n == 1 ? "" : "s");
+    for (int i = 0; i < m->nmx; i++) {
+        if (strcmp(m->mx[i].suite, suite))
+            continue;
+        fprintf(f, "#### ");
+        bg_md_text(f, m->mx[i].table, 400);
+        fprintf(f, "\n\n");
+        matrix_table(f, &m->mx[i], 0);
     }
-    fprintf(f, "<details><summary>All %d check%s of %s</summary>\n\n", n, n == 1 ? "" : "s", suite);
-    fprintf(f, "| check | verdict | observed |\n|---|---|---|\n");
-    cJSON_ArrayForEach(c, checks) {
+    fragments(f, checks_dir, suite);
+    fprintf(f, "\n| check | verdict | observed |\n|---|---|---|\n");
+    const cJSON *c;
+    cJSON_ArrayForEach(c, m->checks) {
         const char *s = bg_json_str(c, "suite");
         if (!s || strcmp(s, suite))
             continue;
-        fprintf(f, "| `%s` | %s | ", bg_json_str(c, "name"), shown(bg_json_str(c, "verdict")));
-        put_value(f, cJSON_GetObjectItemCaseSensitive(c, "observed"), 400);
+        fprintf(f, "| ");
+        bg_md_code(f, bg_json_str(c, "name"), 200);
+        fprintf(f, " | %s | ", shown(bg_json_str(c, "verdict")));
+        value(f, c, "observed", 400);
         fprintf(f, " |\n");
     }
     fprintf(f, "\n</details>\n\n");
 }
 
-bg_status bg_report_markdown(const cJSON *doc, const char *checks_dir, const char *path)
+/* Each failure with its details, folded. */
+static void failure_details(FILE *f, const bg_report_model *m)
+{
+    if (!m->nbad)
+        return;
+    fprintf(f, "<details><summary>Each failure in full (%d), with details</summary>\n\n", m->nbad);
+    for (int i = 0; i < m->nbad; i++) {
+        const cJSON *c = m->bad[i];
+        fprintf(f, "#### %s ", shown(bg_json_str(c, "verdict")));
+        bg_md_code(f, bg_json_str(c, "name"), 400);
+        fprintf(f, "\n\n");
+        static const char *const parts[] = {"expected", "observed", "details"};
+        for (int k = 0; k < 3; k++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, parts[k]);
+            if (!v || cJSON_IsNull(v))
+                continue;
+            char *s = cJSON_IsString(v) ? NULL : cJSON_Print(v);
+            /* a fence longer than any backtick run the text could hold */
+            fprintf(f, "%s:\n\n~~~~~~~~\n%s\n~~~~~~~~\n\n", parts[k], s ? s : v->valuestring);
+            free(s);
+        }
+    }
+    fprintf(f, "</details>\n\n");
+}
+
+static void host_details(FILE *f, const bg_report_model *m)
+{
+    const cJSON *host = cJSON_GetObjectItemCaseSensitive(m->doc, "host"), *x;
+    fprintf(f, "<details><summary>Host facts</summary>\n\n| fact | value |\n|---|---|\n");
+    cJSON_ArrayForEach(x, host) {
+        char *s = NULL;
+        if (cJSON_IsObject(x)) {
+            /* features: the names that are true */
+            size_t cap = 1, len = 0;
+            const cJSON *y;
+            cJSON_ArrayForEach(y, x) cap += strlen(y->string) + 2;
+            s = calloc(cap, 1);
+            cJSON_ArrayForEach(y, x) if (s && cJSON_IsTrue(y)) len +=
+                (size_t)sprintf(s + len, "%s%s", len ? ", " : "", y->string);
+        } else
+            s = bg_json_line(x);
+        fprintf(f, "| %s | ", x->string);
+        bg_md_text(f, s, 2000);
+        fprintf(f, " |\n");
+        free(s);
+    }
+    fprintf(f, "\n</details>\n\n");
+}
+
+bg_status bg_report_markdown(const bg_report_model *m, const char *checks_dir, const char *path)
 {
     char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
+    FILE *f = bg_report_create(path, tmp, sizeof tmp);
     if (!f)
-        return bg_fail(BG_E_IO, "bg-report", "cannot create %s: %s", tmp, strerror(errno));
-    const cJSON *checks = cJSON_GetObjectItemCaseSensitive(doc, "checks");
-    header(f, doc);
-    summary_table(f, doc);
-    failures(f, checks);
-    const cJSON *s;
-    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(doc, "suites"))
-        suite_section(f, checks, checks_dir, s->string);
-    if (bg_json_str(doc, "junit"))
-        fprintf(f, "JUnit: `%s`\n", bg_json_str(doc, "junit"));
-    int ok = !ferror(f);
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        return bg_fail(BG_E_IO, "bg-report", "cannot write %s: %s", path, strerror(errno));
+        return BG_E_IO;
+    header(f, m);
+    failures(f, m);
+    inconclusive(f, m);
+    against_base(f, m);
+    perf(f, m);
+    suites(f, m);
+    fprintf(f, "## Evidence\n\nreport.html beside this file has the same report with charts "
+               "(perf intervals, baseline history); results.json has every check.\n\n");
+    failure_details(f, m);
+    for (int i = 0; i < m->ncauses; i++) {
+        fprintf(f, "<details><summary>Inconclusive: ");
+        bg_html_text(f, m->causes[i].text, 160);
+        fprintf(f, " (%d)</summary>\n\n", m->causes[i].n);
+        for (int k = 0; k < m->causes[i].n; k++) {
+            fprintf(f, "- ");
+            bg_md_code(f, bg_json_str(m->causes[i].checks[k], "name"), 200);
+            fprintf(f, ": ");
+            bg_md_text(f, bg_json_str(m->causes[i].checks[k], "observed"), 300);
+            fprintf(f, "\n");
+        }
+        fprintf(f, "\n</details>\n\n");
     }
-    return BG_OK;
+    const cJSON *s;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(m->doc, "suites"))
+        suite_details(f, m, checks_dir, s->string);
+    host_details(f, m);
+    if (bg_json_str(m->doc, "junit")) {
+        fprintf(f, "JUnit: ");
+        bg_md_code(f, bg_json_str(m->doc, "junit"), 400);
+        fprintf(f, "\n");
+    }
+    return bg_report_commit(f, tmp, path);
 }
 
 void bg_report_print_summary(const cJSON *doc, FILE *out)
