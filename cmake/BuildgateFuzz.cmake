@@ -93,11 +93,16 @@ function(bg_add_fuzz_target)
     add_dependencies(bg-fuzz-all fuzz-${F_NAME})
     return()
   endif()
-  set(exe "")
+  set(exe "-")
+  set(why "-")
+  if(bg_fuzz_why)
+    set(why "${bg_fuzz_why}")
+  endif()
   if(bg_fuzz_dir)
     set(exe "${bg_fuzz_dir}/fuzz-${F_NAME}")
   endif()
-  set(dict "")
+  # "-" for an empty argument: bg_add_test's argument parsing drops empty ones
+  set(dict "-")
   if(NOT F_NAME MATCHES "_(tsv|env)$")
     set(dict "${PROJECT_SOURCE_DIR}/lib/fuzz/json.dict")
   endif()
@@ -119,7 +124,7 @@ function(bg_add_fuzz_target)
     endif()
     math(EXPR timeout "${secs} + 120")
     bg_add_test(NAME ${name} SUITE ${F_SUITE} LABELS ${label} TIMEOUT ${timeout}
-                COMMAND sh ${script} $<TARGET_FILE:bg-check> "${exe}" "${bg_fuzz_why}" ${secs}
+                COMMAND sh ${script} $<TARGET_FILE:bg-check> "${exe}" "${why}" ${secs}
                         "${work}-${mode}" "${here}/corpus/${F_NAME}" "${here}/regress/${F_NAME}"
                         "${dict}" ${F_SEEDS})
   endforeach()

@@ -3,11 +3,11 @@
 # (BuildgateFuzz.cmake, docs/fuzzing.md).
 #
 # Usage: fuzz_run.sh BG_CHECK EXE SKIP_WHY SECONDS WORK CORPUS REGRESS DICT [SEED...]
-#   EXE      the fuzz executable (empty: skip with SKIP_WHY)
+#   EXE      the fuzz executable ("-": skip with SKIP_WHY)
 #   SECONDS  0: replay every seed (CORPUS) and regression input (REGRESS) once;
 #            else fuzz that long (-max_total_time), starting from both, new
 #            inputs going to WORK/corpus (never into the repository)
-#   DICT     libFuzzer dictionary, or empty
+#   DICT     libFuzzer dictionary, or "-"
 #   SEED     more seed files, used where they are (the stored fixtures)
 # One check "fuzz.<target>" (suite $BG_SUITE): pass, fail naming the crash
 # input (WORK/crash-*) and the sanitizer's first error line, or skip.
@@ -20,7 +20,7 @@ target=$(basename "$corpus")
 suite=${BG_SUITE:-lib}
 record() { "$check" --suite "$suite" --name "fuzz.$target" --verdict "$1" --expected "$2" --observed "$3"; }
 
-if [ -z "$exe" ]; then
+if [ "$exe" = - ]; then
     record skip "a libFuzzer build" "$why"
     exit 77
 fi
@@ -34,7 +34,7 @@ for f in "$@"; do cp "$f" "$work/seeds/" || exit 3; done
 inputs=""
 for d in "$corpus" "$regress" "$work/seeds"; do [ -d "$d" ] && inputs="$inputs $d"; done
 set -- -close_fd_mask=3 -artifact_prefix="$work/" -rss_limit_mb=2048 -timeout=20
-[ -n "$dict" ] && set -- "$@" -dict="$dict"
+[ "$dict" != - ] && set -- "$@" -dict="$dict"
 if [ "$secs" = 0 ]; then
     files=$(for d in $inputs; do find "$d" -type f; done)
     if [ -z "$files" ]; then
