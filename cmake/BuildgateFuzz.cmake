@@ -15,12 +15,14 @@
 # or with -DBG_FUZZ=OFF each is a skip naming the cause.
 #
 # bg_add_fuzz_target(NAME <target> SUITE <suite> [PREFIX <test prefix>]
-#                    [SOURCES <files>] [LIBS <targets>] [SEEDS <files>])
+#                    [SOURCES <files>] [LIBS <targets>] [SEEDS <files>] [SELFTEST])
 #   in the folder <dir>/fuzz/ of the parser's owner: fuzz_<target>.c,
 #   corpus/<target>/ (seeds), regress/<target>/ (inputs that once crashed),
 #   SEEDS: more seed files used where they are (the stored fixtures themselves),
 #   and the JSON dictionary lib/fuzz/json.dict for targets whose NAME does not
-#   end in _tsv / _env.
+#   end in _tsv / _env.  SELFTEST: a deliberately crashing target whose one
+#   test, <prefix>.selftest.fuzz_crash (label selftest), asserts that the fuzz
+#   check fails on it (lib/fuzz/fuzz_selftest.sh).
 option(BG_FUZZ "libFuzzer targets of the parsers (needs clang + libFuzzer; docs/fuzzing.md)" ON)
 option(BG_FUZZ_BUILD "internal: this tree is the instrumented fuzz build (set by BuildgateFuzz)" OFF)
 set(BG_FUZZ_SECONDS 12 CACHE STRING "seconds of fuzzing per target in the label-fuzz tests")
@@ -77,7 +79,7 @@ if(bg_fuzz_why)
 endif()
 
 function(bg_add_fuzz_target)
-  cmake_parse_arguments(F "" "NAME;SUITE;PREFIX" "SOURCES;LIBS;SEEDS" ${ARGN})
+  cmake_parse_arguments(F "SELFTEST" "NAME;SUITE;PREFIX" "SOURCES;LIBS;SEEDS" ${ARGN})
   if(NOT F_PREFIX)
     set(F_PREFIX ${F_SUITE})
   endif()
@@ -108,6 +110,13 @@ function(bg_add_fuzz_target)
   endif()
   set(script "${PROJECT_SOURCE_DIR}/lib/fuzz/fuzz_run.sh")
   set(work "${PROJECT_BINARY_DIR}/fuzz-work/${F_NAME}")
+  if(F_SELFTEST)
+    bg_add_test(NAME ${F_PREFIX}.selftest.fuzz_crash SUITE ${F_SUITE} LABELS selftest TIMEOUT 120
+                COMMAND sh "${here}/fuzz_selftest.sh" $<TARGET_FILE:bg-check> ${script}
+                        "${exe}" "${why}" 0 "${work}-selftest" "${here}/corpus/${F_NAME}"
+                        "${here}/regress/${F_NAME}" -)
+    return()
+  endif()
   foreach(mode IN ITEMS run replay long)
     if(mode STREQUAL "run")
       set(name ${F_PREFIX}.fuzz.${F_NAME})

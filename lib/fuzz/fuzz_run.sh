@@ -43,21 +43,23 @@ if [ "$secs" = 0 ]; then
     fi
     # shellcheck disable=SC2086 # one argument per file (names have no spaces)
     "$exe" "$@" $files >"$work/log" 2>&1
+    rc=$?
     expected="every seed and regression input replayed, no crash"
 else
     # shellcheck disable=SC2086
     "$exe" "$@" -max_total_time="$secs" -print_final_stats=1 \
         "$work/corpus" $inputs >"$work/log" 2>&1
+    rc=$?
     expected="$secs s of fuzzing, no crash"
 fi
-rc=$?
 stats=$(grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' "$work/log" |
         sed 's/^stat:://' | tr '\n' ' ')
 if [ "$rc" = 0 ]; then
     record pass "$expected" "no crash ${stats}"
     exit $?
 fi
-crash=$(ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* 2>/dev/null | head -n 1)
-first=$(grep -m 1 -E 'ERROR: |runtime error:|SUMMARY:' "$work/log")
+crash=$(find "$work" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | head -n 1)
+[ -n "$crash" ] || crash=$(sed -n 's/^Running: //p' "$work/log" | tail -n 1)
+first=$(grep -m 1 -E 'ERROR: |runtime error:' "$work/log" | sed 's/^==[0-9]*==//')
 record fail "$expected" "exit $rc: ${first:-see $work/log}; input ${crash:-none}; add it to $regress/ once fixed"
 exit 1
