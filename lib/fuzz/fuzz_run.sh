@@ -53,7 +53,7 @@ else
     expected="$secs s of fuzzing, no crash"
 fi
 stats=$(grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' "$work/log" |
-        sed 's/^stat:://' | tr '\n' ' ')
+        sed 's/^stat:://' | tr -s ' ' | tr '\n' ' ')
 if [ "$rc" = 0 ]; then
     record pass "$expected" "no crash ${stats}"
     exit $?
