@@ -31,6 +31,11 @@ fi
 rm -rf "$work"
 mkdir -p "$work/corpus" "$work/seeds" || exit 3
 for f in "$@"; do cp "$f" "$work/seeds/" || exit 3; done
+# the targets' scratch files (bg_fuzz.h): in memory when possible, removed
+# even when a crash left them behind
+scratch=$(mktemp -d /dev/shm/bg-fuzz-run.XXXXXX 2>/dev/null || mktemp -d) || exit 3
+trap 'rm -rf "$scratch"' EXIT
+export BG_FUZZ_TMP="$scratch"
 inputs=""
 for d in "$corpus" "$regress" "$work/seeds"; do [ -d "$d" ] && inputs="$inputs $d"; done
 set -- -close_fd_mask=3 -artifact_prefix="$work/" -rss_limit_mb=2048 -timeout=20
