@@ -2,8 +2,8 @@
  *
  * Every parser of stored data reads a path, so a target writes the fuzzer's
  * bytes to a file first: bg_fuzz_file(name, data, size) writes them to
- * <scratch>/<name> (bg_fuzz_dir()) and returns that path (static storage, valid until the next call with the same
- * slot).  name may contain folders (created as needed).  Aborts when
+ * <scratch>/<name> (bg_fuzz_dir()) and returns that path (static storage,
+ * four rotating slots).  name may contain folders (created as needed).  Aborts when
  * the file cannot be written: that is the harness's fault, not the parser's.
  */
 #ifndef BG_FUZZ_H
