@@ -3,6 +3,7 @@
 #include "buildgate/bg_file.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,18 @@ double bg_json_num(const cJSON *obj, const char *key, double fallback)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     return cJSON_IsNumber(v) ? v->valuedouble : fallback;
+}
+
+int bg_json_u64(const cJSON *obj, const char *key, uint64_t *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!cJSON_IsNumber(v))
+        return 0;
+    double d = v->valuedouble;
+    if (!(d >= 0 && d <= 9007199254740992.0) || d != floor(d))
+        return 0;
+    *out = (uint64_t)d;
+    return 1;
 }
 
 void bg_utc_now(char buf[32])

@@ -150,6 +150,12 @@ bg_status bg_runner_rows(const bg_runner_row **rows, size_t *count, char *why, u
     return BG_OK;
 }
 
+void bg_runner_registry_reset(void)
+{
+    free(reg.text);
+    memset(&reg, 0, sizeof reg);
+}
+
 /* ---- resolving one row --------------------------------------------------- */
 
 static bg_status push(char **v, int *c, int max, const char *word)

@@ -57,7 +57,8 @@ static void nan_tables(const mhost *h, nhost *out)
     }
     cJSON_ArrayForEach(c, h->checks) {
         const char *test = bg_json_str(c, "test"), *name = bg_json_str(c, "name");
-        if (!test || !name || !strcmp(name, test))
+        /* a group check is named <test>.<group> (anything else is not one) */
+        if (!test || !name || !mg_starts(name, test) || name[strlen(test)] != '.')
             continue;
         for (int i = 0; i < out->n; i++) {
             if (strcmp(out->t[i].test, test))

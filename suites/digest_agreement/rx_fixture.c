@@ -95,9 +95,10 @@ bg_status rx_kat_load(const char *path, const char *algorithm, rx_kat_set *out)
             break;
         rx_dataset_kat *d = &out->items[out->nitems];
         char *end = NULL;
-        if (!key || !first || strlen(key) >= sizeof d->key ||
-            !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(v, "item"))) {
-            st = bg_fail(BG_E_FIXTURE, "fixture", "%s: dataset item lacks key, item or first_u64",
+        uint64_t item;
+        if (!key || !first || strlen(key) >= sizeof d->key || !bg_json_u64(v, "item", &item)) {
+            st = bg_fail(BG_E_FIXTURE, "fixture",
+                         "%s: dataset item lacks key, item (a whole number) or first_u64",
                          path);
             break;
         }
@@ -108,7 +109,7 @@ bg_status rx_kat_load(const char *path, const char *algorithm, rx_kat_set *out)
             break;
         }
         snprintf(d->key, sizeof d->key, "%s", key);
-        d->item = (unsigned long)bg_json_num(v, "item", 0);
+        d->item = (unsigned long)item;
         out->nitems++;
     }
     /* kat-import records how many vectors each algorithm has, so a vector
@@ -138,8 +139,9 @@ static int entry_matches(const cJSON *e, const char *algorithm, const char *key,
                          uint64_t k)
 {
     const char *a = bg_json_str(e, "algorithm"), *ky = bg_json_str(e, "key");
-    return a && ky && !strcmp(a, algorithm) && !strcmp(ky, key) &&
-           (uint64_t)bg_json_num(e, "n", -1) == n && (uint64_t)bg_json_num(e, "k", -1) == k;
+    uint64_t en, ek;
+    return a && ky && !strcmp(a, algorithm) && !strcmp(ky, key) && bg_json_u64(e, "n", &en) &&
+           en == n && bg_json_u64(e, "k", &ek) && ek == k;
 }
 
 bg_status rx_chain_fixture_find(const char *path, const char *algorithm, const char *key,

@@ -1,12 +1,23 @@
 /* perf_budget.c — see perf_budget.h. */
 #include "perf_budget.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "buildgate/bg_json.h"
 
 static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 0.05, 5, 2000, 2, "real_time"};
+
+/* A count field: fallback when absent, -1 (which invalid() rejects) when it
+ * is not a whole number in [0, INT_MAX] (1e400 or -1 cast to int is undefined). */
+static int int_field(const cJSON *o, const char *key, int fallback)
+{
+    uint64_t u;
+    if (!cJSON_GetObjectItemCaseSensitive(o, key))
+        return fallback;
+    return bg_json_u64(o, key, &u) && u <= INT_MAX ? (int)u : -1;
+}
 
 static void apply(const cJSON *o, perf_budget *b, int allow_metric)
 {
@@ -17,9 +28,9 @@ static void apply(const cJSON *o, perf_budget *b, int allow_metric)
     b->level = bg_json_num(o, "level", b->level);
     b->ir_band = bg_json_num(o, "ir_band", b->ir_band);
     b->min_time = bg_json_num(o, "min_time", b->min_time);
-    b->min_repetitions = (int)bg_json_num(o, "min_repetitions", b->min_repetitions);
-    b->resamples = (int)bg_json_num(o, "resamples", b->resamples);
-    b->max_reruns = (int)bg_json_num(o, "max_reruns", b->max_reruns);
+    b->min_repetitions = int_field(o, "min_repetitions", b->min_repetitions);
+    b->resamples = int_field(o, "resamples", b->resamples);
+    b->max_reruns = int_field(o, "max_reruns", b->max_reruns);
     const char *m = allow_metric ? bg_json_str(o, "metric") : NULL;
     if (m)
         snprintf(b->metric, sizeof b->metric, "%s", m);
@@ -36,9 +47,9 @@ static const char *invalid(const perf_budget *b)
     if (!(b->level > 0.5 && b->level < 1))
         return "level must be in (0.5, 1)";
     if (b->min_repetitions < 2)
-        return "min_repetitions must be >= 2";
+        return "min_repetitions must be a whole number >= 2";
     if (b->resamples < 100)
-        return "resamples must be >= 100";
+        return "resamples must be a whole number >= 100";
     if (b->max_reruns < 0 || b->max_reruns > 10)
         return "max_reruns must be in 0..10";
     if (!(b->min_time > 0 && b->min_time <= 60))
@@ -102,8 +113,10 @@ bg_status perf_budgets_load(const char *path, cJSON **out)
         where = e->string;
     }
     if (why) {
+        /* where points into doc: print before freeing it */
+        st = bg_fail(BG_E_PARSE, "budgets", "%s: %s: %s", path, where, why);
         cJSON_Delete(doc);
-        return bg_fail(BG_E_PARSE, "budgets", "%s: %s: %s", path, where, why);
+        return st;
     }
     *out = doc;
     return BG_OK;

@@ -8,6 +8,8 @@
 #ifndef BG_JSON_H
 #define BG_JSON_H
 
+#include <stdint.h>
+
 #include <cjson/cJSON.h>
 
 #include "buildgate/bg_error.h"
@@ -22,6 +24,11 @@ bg_status bg_json_write_atomic(const char *path, const cJSON *doc);
 /* Field accessors that return NULL/fallback on a missing or mistyped field. */
 const char *bg_json_str(const cJSON *obj, const char *key);
 double bg_json_num(const cJSON *obj, const char *key, double fallback);
+/* 1 and *out when obj's member key is a number that is a whole number in
+ * [0, 2^53] (every such double converts exactly), else 0 (missing, mistyped,
+ * negative, fractional, NaN/Infinity, too large: converting those to an
+ * integer type would be undefined behaviour). */
+int bg_json_u64(const cJSON *obj, const char *key, uint64_t *out);
 
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into buf[32]. */
 void bg_utc_now(char buf[32]);

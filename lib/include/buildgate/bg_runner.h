@@ -47,6 +47,11 @@ typedef struct bg_runner {
  * BG_X86_RUNNERS has a malformed or duplicate entry. */
 bg_status bg_runner_rows(const bg_runner_row **rows, size_t *count, char *why, unsigned n);
 
+/* Forgets the parsed registry: the next call reads BG_X86_RUNNERS again
+ * (tests and the fuzz target lib/fuzz/fuzz_runners_env.c; rows returned
+ * before are invalid afterwards). */
+void bg_runner_registry_reset(void);
+
 /* Resolves name for programs of architecture guest ("x86_64", "arm64"; NULL:
  * the row's own).  BG_E_USAGE: unknown name (why names the known ones) or a
  * bad BG_X86_RUNNERS; BG_E_UNSUPPORTED: known but not usable here (wrong
