@@ -5,7 +5,10 @@
 #   RandomX_FOUND, RandomX::RandomX (imported target), RandomX_INCLUDE_DIR, RandomX_LIBRARY
 #   RandomX_HAS_V2    TRUE when randomx.h declares RANDOMX_FLAG_V2 (upstream 2.0)
 #   RandomX_VERSION   package version when the package manager knows it, else "unknown"
-# Hints: RandomX_ROOT (CMake's <Pkg>_ROOT), e.g. a prefix a source build installed into.
+# Hints: RandomX_ROOT (CMake's <Pkg>_ROOT), e.g. a prefix a source build installed into
+#   (macOS: the RandomX build cache entry ci/provision builds, docs/ci.md "macOS").
+# A static librandomx.a (such a prefix) is C++: the target then links the C++
+# runtime (libc++ on Apple, libstdc++ elsewhere) so C programs link it.
 include(FindPackageHandleStandardArgs)
 include(CheckCSourceCompiles)
 include(CMakePushCheckState)
@@ -27,6 +30,14 @@ if(RandomX_LIBRARY)
       set(RandomX_VERSION "${_rx_ver}")
     endif()
   endif()
+  # a build cache entry (BuildgateRandomXPrefix.cmake): its key.txt names the tarball
+  get_filename_component(_rx_prefix "${RandomX_LIBRARY}" DIRECTORY)
+  if(RandomX_VERSION STREQUAL "unknown" AND EXISTS "${_rx_prefix}/../key.txt")
+    file(STRINGS "${_rx_prefix}/../key.txt" _rx_src REGEX "^source ")
+    if(_rx_src MATCHES "librandomx_([0-9.]+)\\.orig")
+      set(RandomX_VERSION "${CMAKE_MATCH_1} (source build)")
+    endif()
+  endif()
 endif()
 
 find_package_handle_standard_args(RandomX REQUIRED_VARS RandomX_LIBRARY RandomX_INCLUDE_DIR)
@@ -42,6 +53,13 @@ int main(void) { return (int)RANDOMX_FLAG_V2; }" RandomX_HAS_V2)
     set_target_properties(RandomX::RandomX PROPERTIES
       IMPORTED_LOCATION "${RandomX_LIBRARY}"
       INTERFACE_INCLUDE_DIRECTORIES "${RandomX_INCLUDE_DIR}")
+    if(RandomX_LIBRARY MATCHES "\\.a$")
+      if(APPLE)
+        set_property(TARGET RandomX::RandomX PROPERTY INTERFACE_LINK_LIBRARIES c++)
+      else()
+        set_property(TARGET RandomX::RandomX PROPERTY INTERFACE_LINK_LIBRARIES stdc++ m)
+      endif()
+    endif()
   endif()
 endif()
 mark_as_advanced(RandomX_INCLUDE_DIR RandomX_LIBRARY)
