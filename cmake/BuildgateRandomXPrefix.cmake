@@ -78,7 +78,10 @@ file(WRITE "${out}/rx-cache.cmake"
   "set(RX_ARGS [==[${rx_args}]==])\nset(CACHE_DIR [==[${cache_dir}]==])\n"
   "set(KEY ${key})\nset(KEY_FILE [==[${out}/key.txt]==])\n"
   "set(STEP [==[${ROOT}/cmake/BuildgateStep.cmake]==])\n")
-file(REMOVE "${out}/rx.FAILED" "${out}/rx.FAILED.key")  # provision retries a failed build
+if(EXISTS "${out}/rx.FAILED")  # provision retries a failed build, from a clean tree
+  file(REMOVE_RECURSE "${out}/rx")
+  file(REMOVE "${out}/rx.FAILED" "${out}/rx.FAILED.key")
+endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" -DPARAMS=${out}/rx-cache.cmake
                         -P "${ROOT}/cmake/BuildgateRandomXCache.cmake" RESULT_VARIABLE rc)
 if(EXISTS "${out}/rx.FAILED")
