@@ -17,17 +17,9 @@ step() {
 }
 
 # bg_configure_build <build-dir> [cmake -D args...]: configure with Ninja and build.
-# When ci/provision built the host's RandomX from source (macOS: Homebrew has
-# none; build/cache/randomx-prefix.path names the prefix), it is passed as
-# RandomX_ROOT; elsewhere that file does not exist and nothing is added.
 bg_configure_build() {
   local dir=$1; shift
-  local rx=() prefix
-  if [ -f "$BG_ROOT/build/cache/randomx-prefix.path" ]; then
-    prefix=$(cat "$BG_ROOT/build/cache/randomx-prefix.path")
-    [ -d "$prefix" ] && rx=("-DRandomX_ROOT=$prefix")
-  fi
-  cmake -S "$BG_ROOT" -B "$dir" -G Ninja ${rx[@]+"${rx[@]}"} "$@" >"$dir.configure.log" 2>&1 || {
+  cmake -S "$BG_ROOT" -B "$dir" -G Ninja "$@" >"$dir.configure.log" 2>&1 || {
     cat "$dir.configure.log" >&2
     echo "buildgate: configure: cmake failed (log above, also in $dir.configure.log)" >&2
     return 3

@@ -13,7 +13,7 @@
 #     include/randomx.h, lib/librandomx.a, key.txt, stamp
 # which is a prefix FindRandomX accepts as RandomX_ROOT.  Its path is written to
 #   <repo>/build/cache/randomx-prefix.path
-# which ci/common.sh's bg_configure_build turns into -DRandomX_ROOT=<entry>.
+# which cmake/FindRandomX.cmake (APPLE) takes as RandomX_ROOT.
 # ARCH=default: RandomX adds -march=armv8-a+crypto on arm64 (never ARCH=native:
 # docs/ci.md "macOS", the Apple clang -march=native HARD_AES trap).
 # Exit: 0 built or present; non-zero with one line `buildgate: ...` otherwise.

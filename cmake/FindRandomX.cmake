@@ -13,6 +13,16 @@ include(FindPackageHandleStandardArgs)
 include(CheckCSourceCompiles)
 include(CMakePushCheckState)
 
+# macOS (Homebrew has no RandomX): the library ci/provision --randomx-source built
+# from the pinned tarball, whose prefix it wrote to build/cache/randomx-prefix.path
+# (docs/ci.md "macOS").  One place for ci/gate, ci/test, presets and the probes.
+set(_rx_path_file "${CMAKE_CURRENT_LIST_DIR}/../build/cache/randomx-prefix.path")
+if(APPLE AND NOT DEFINED RandomX_ROOT AND EXISTS "${_rx_path_file}")
+  file(STRINGS "${_rx_path_file}" _rx_root LIMIT_COUNT 1)
+  if(IS_DIRECTORY "${_rx_root}")
+    set(RandomX_ROOT "${_rx_root}")
+  endif()
+endif()
 find_path(RandomX_INCLUDE_DIR randomx.h)
 find_library(RandomX_LIBRARY NAMES randomx)
 
