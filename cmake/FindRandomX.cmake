@@ -5,19 +5,39 @@
 #   RandomX_FOUND, RandomX::RandomX (imported target), RandomX_INCLUDE_DIR, RandomX_LIBRARY
 #   RandomX_HAS_V2    TRUE when randomx.h declares RANDOMX_FLAG_V2 (upstream 2.0)
 #   RandomX_VERSION   package version when the package manager knows it, else "unknown"
-# Hints: RandomX_ROOT (CMake's <Pkg>_ROOT), e.g. a prefix a source build installed into.
+# Hints: RandomX_ROOT (CMake's <Pkg>_ROOT), e.g. a prefix a source build installed into
+#   (macOS: the RandomX build cache entry ci/provision builds, docs/ci.md "macOS").
+# A static librandomx.a (such a prefix) is C++: the target then links the C++
+# runtime (libc++ on Apple, libstdc++ elsewhere) so C programs link it.
 include(FindPackageHandleStandardArgs)
 include(CheckCSourceCompiles)
 include(CMakePushCheckState)
 
+# macOS (Homebrew has no RandomX): the library ci/provision --randomx-source built
+# from the pinned tarball, whose prefix it wrote to build/cache/randomx-prefix.path
+# (docs/ci.md "macOS").  One place for ci/gate, ci/test, presets and the probes.
+set(_rx_path_file "${CMAKE_CURRENT_LIST_DIR}/../build/cache/randomx-prefix.path")
+if(APPLE AND NOT DEFINED RandomX_ROOT AND EXISTS "${_rx_path_file}")
+  file(STRINGS "${_rx_path_file}" _rx_root LIMIT_COUNT 1)
+  if(IS_DIRECTORY "${_rx_root}")
+    set(RandomX_ROOT "${_rx_root}")
+  endif()
+endif()
 find_path(RandomX_INCLUDE_DIR randomx.h)
 find_library(RandomX_LIBRARY NAMES randomx)
 
 set(RandomX_VERSION "unknown")
 if(RandomX_LIBRARY)
+  # a build cache entry (BuildgateRandomXPrefix.cmake): its key.txt names the tarball
+  get_filename_component(_rx_prefix "${RandomX_LIBRARY}" DIRECTORY)
+  if(EXISTS "${_rx_prefix}/../key.txt")
+    file(STRINGS "${_rx_prefix}/../key.txt" _rx_src REGEX "^source ")
+    if(_rx_src MATCHES "librandomx_([0-9.]+)\\.orig")
+      set(RandomX_VERSION "${CMAKE_MATCH_1} (source build)")
+    endif()
+  endif()
   find_program(BG_DPKG_QUERY dpkg-query)
-  find_program(BG_BREW brew)
-  if(BG_DPKG_QUERY)
+  if(BG_DPKG_QUERY AND RandomX_VERSION STREQUAL "unknown")
     execute_process(COMMAND ${BG_DPKG_QUERY} -W -f=\${Version}\\n librandomx-dev
                     OUTPUT_VARIABLE _rx_ver ERROR_QUIET RESULT_VARIABLE _rx_rc)
     # with multiarch (librandomx-dev:arm64 beside :amd64) there is one line
@@ -42,6 +62,13 @@ int main(void) { return (int)RANDOMX_FLAG_V2; }" RandomX_HAS_V2)
     set_target_properties(RandomX::RandomX PROPERTIES
       IMPORTED_LOCATION "${RandomX_LIBRARY}"
       INTERFACE_INCLUDE_DIRECTORIES "${RandomX_INCLUDE_DIR}")
+    if(RandomX_LIBRARY MATCHES "\\.a$")
+      if(APPLE)
+        set_property(TARGET RandomX::RandomX PROPERTY INTERFACE_LINK_LIBRARIES c++)
+      else()
+        set_property(TARGET RandomX::RandomX PROPERTY INTERFACE_LINK_LIBRARIES stdc++ m)
+      endif()
+    endif()
   endif()
 endif()
 mark_as_advanced(RandomX_INCLUDE_DIR RandomX_LIBRARY)

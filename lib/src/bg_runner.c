@@ -259,6 +259,12 @@ static bg_status check_host(const bg_runner_row *row, char *why, unsigned n)
         return BG_OK;
     if (strcmp(row->hosts, "macos-rosetta") == 0) {
 #if defined(__APPLE__)
+        /* an Intel Mac starts x86-64 programs natively: that is not Rosetta */
+        if (strcmp(host, "arm64") != 0) {
+            snprintf(why, n, "runner '%s': this Mac is %s, not arm64: Rosetta 2 runs only on Apple silicon",
+                     row->name, host);
+            return BG_E_UNSUPPORTED;
+        }
         /* Rosetta 2 is usable when `arch -x86_64` can start an x86-64 program */
         char *argv[] = {"/usr/bin/arch", "-x86_64", "/usr/bin/true", NULL};
         bg_proc_result pr;

@@ -18,7 +18,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <ucontext.h>
+#if !defined(__APPLE__)
+#include <ucontext.h> /* macOS's #errors without _XOPEN_SOURCE; the handler reads no context there */
+#endif
 #include <unistd.h>
 
 #include "buildgate/bg_error.h"

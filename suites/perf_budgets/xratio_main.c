@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_cpu.h"
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_proc.h"
 #include "buildgate/bg_runner.h"
@@ -44,7 +45,7 @@ static int run_once(const bg_runner *r, const char *guest, const char *kernel, u
 }
 
 typedef struct cfg {
-    const char *guest;
+    const char *guest, *ref_guest; /* ref_guest: what the reference runs (default guest) */
     bg_runner ref, run;
     double target, max_ratio, timeout;
     int reps;
@@ -57,7 +58,7 @@ static void measure_kernel(bg_checks *c, const cfg *g, const char *kernel)
     double t = 0;
     unsigned long long n = 1;
     for (;;) {
-        if (run_once(&g->ref, g->guest, kernel, n, g->timeout, &t, out_ref, sizeof out_ref, why,
+        if (run_once(&g->ref, g->ref_guest, kernel, n, g->timeout, &t, out_ref, sizeof out_ref, why,
                      sizeof why) != 0) {
             snprintf(failed, sizeof failed, "it failed: %s", why);
             bg_check_emit_str(c, name, BG_FAIL, "the reference runs the kernel", failed, NULL);
@@ -81,7 +82,7 @@ static void measure_kernel(bg_checks *c, const cfg *g, const char *kernel)
         char *o[4] = {out_ref, out_run, line, line};
         size_t ocap[4] = {sizeof out_ref, sizeof out_run, sizeof line, sizeof line};
         for (int k = 0; k < 4 && !run_failed; k++) {
-            if (run_once(who[k], g->guest, kernel, size[k], g->timeout, tt[k], o[k], ocap[k], why,
+            if (run_once(who[k], who[k] == &g->ref ? g->ref_guest : g->guest, kernel, size[k], g->timeout, tt[k], o[k], ocap[k], why,
                          sizeof why) != 0) {
                 snprintf(failed, sizeof failed, "the %s run at n=%llu failed: %s", who[k]->name,
                          size[k], why);
@@ -107,6 +108,7 @@ static void measure_kernel(bg_checks *c, const cfg *g, const char *kernel)
     cJSON_AddNumberToObject(d, "ratio", med);
     cJSON_AddItemToObject(d, "ratios", cJSON_CreateDoubleArray(ratios, nr));
     cJSON_AddStringToObject(d, "reference", g->ref.name);
+    cJSON_AddStringToObject(d, "reference_guest", g->ref_guest);
     cJSON *mx = cJSON_AddObjectToObject(d, "matrix");
     char cell[64];
     snprintf(cell, sizeof cell, mismatch ? "output differs" : "%.2fx", med);
@@ -137,6 +139,7 @@ static void measure_kernel(bg_checks *c, const cfg *g, const char *kernel)
 
 static const char usage_text[] =
     "Usage: bg-xratio --guest XKERN --runner NAME [--reference NAME]\n"
+    "                 [--reference-guest XKERN_HOST]\n"
     "                 [--kernels a,b,...] [--target SECONDS=0.333] [--reps N=5]\n"
     "                 [--max-ratio R] [--timeout SECONDS=600]\n"
     "\n"
@@ -146,6 +149,11 @@ static const char usage_text[] =
     "  --runner NAME      a runner of x86-64 programs in the runner registry\n"
     "                     (`bg-runner --list`, or a BG_X86_RUNNERS name)\n"
     "  --reference NAME   the same, for the reference (default native)\n"
+    "  --reference-guest XKERN_HOST\n"
+    "                     what the reference runs instead of --guest: a build of\n"
+    "                     the same kernels for this host (macOS arm64: the arm64\n"
+    "                     xkern against the x86-64 one under rosetta); the\n"
+    "                     reference is then a runner of this host's architecture\n"
     "  --kernels a,b,...  kernels to measure (default all: xkern --list)\n"
     "  --target SECONDS   CPU time the reference should take per run, in\n"
     "                     (0.001, 60) (default 0.333)\n"
@@ -196,6 +204,7 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--guest")) g.guest = v;
         else if (!strcmp(a, "--runner")) run = v;
         else if (!strcmp(a, "--reference")) ref = v;
+        else if (!strcmp(a, "--reference-guest")) g.ref_guest = v;
         else if (!strcmp(a, "--kernels")) kernels = v;
         else if (!strcmp(a, "--target")) g.target = atof(v);
         else if (!strcmp(a, "--reps")) g.reps = atoi(v);
@@ -208,9 +217,12 @@ int main(int argc, char **argv)
         return usage("need --guest and --runner; --target in (0.001, 60) s; --reps 1..64; "
                      "--timeout 1..86400 s");
     char why[512];
+    const char *ref_arch = g.ref_guest ? bg_cpu_arch() : "x86_64";
+    if (!g.ref_guest)
+        g.ref_guest = g.guest;
     bg_status rs = bg_runner_resolve(run, "x86_64", &g.run, why, sizeof why);
     if (rs == BG_OK) {
-        rs = bg_runner_resolve(ref, "x86_64", &g.ref, why, sizeof why);
+        rs = bg_runner_resolve(ref, ref_arch, &g.ref, why, sizeof why);
         if (rs != BG_OK)
             bg_runner_free(&g.run);
     }
