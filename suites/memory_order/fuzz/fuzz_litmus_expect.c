@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     const char *name = tests[t].name, *why;
                     double rate;
                     bg_litmus_expect_get(doc, name, archs[a], access[m], &e);
-                    bg_litmus_expect_deviation(doc, "qemu", access[m], name, &rate, &why);
+                    bg_litmus_expect_deviation(doc, "qemu-aarch64", "qemu-aarch64 version 7.2.22", access[m], name, &rate, &why);
                 }
     }
     cJSON_Delete(doc);
