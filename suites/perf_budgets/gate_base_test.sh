@@ -8,7 +8,7 @@
 #         checks fail; label selftest)
 # Checks (suite perf_budgets): <test>.bad_ref ("exit 2: buildgate: gate:
 # --base: 'no-such-ref-xyz' is not a commit"), <test>.missing_value (exit 2,
-# one line).
+# one line), <test>.option_as_value (--base --build-dir X: exit 2, one line).
 set -u
 [ $# -ge 3 ] || { echo "buildgate: gate_base_test.sh: want BG_CHECK GATE WORK [--selftest]" >&2; exit 2; }
 check=$1 gate=$2 work=$3
@@ -19,7 +19,7 @@ if [ "${4:-}" = --selftest ]; then
   rc=$?
   fails=$(grep -c '"verdict": *"fail"' "$work/mutant.jsonl" 2>/dev/null)
   "$check" --suite perf_budgets --name "${BG_TEST_NAME:-gate_base}.mutant_caught" \
-    --expect-equal "exit 1, 2 failing checks" "exit $rc, ${fails:-0} failing checks"
+    --expect-equal "exit 1, 3 failing checks" "exit $rc, ${fails:-0} failing checks"
   exit $?
 fi
 n=${BG_TEST_NAME:-gate_base}
@@ -32,7 +32,14 @@ r1=$?
 "$gate" --no-provision --base >"$work/out" 2>"$work/err"
 rc=$?
 "$check" --suite perf_budgets --name "$n.missing_value" \
-  --expect-equal "exit 2, 1 line: buildgate: gate: --base needs a ref" \
-  "exit $rc, $(wc -l <"$work/err" | tr -d ' ') line: $(cut -c1-35 "$work/err" | head -1)"
+  --expect-equal "exit 2, 1 line: buildgate: gate: --base needs a value" \
+  "exit $rc, $(wc -l <"$work/err" | tr -d ' ') line: $(cut -c1-37 "$work/err" | head -1)"
 r2=$?
-[ "$r1" = 0 ] && [ "$r2" = 0 ]
+# an option where the value should be is not taken as the ref
+"$gate" --base --build-dir "$work/never" >"$work/out" 2>"$work/err"
+rc=$?
+"$check" --suite perf_budgets --name "$n.option_as_value" \
+  --expect-equal "exit 2, 1 line: buildgate: gate: --base needs a value" \
+  "exit $rc, $(wc -l <"$work/err" | tr -d ' ') line: $(cut -c1-37 "$work/err" | head -1)"
+r3=$?
+[ "$r1" = 0 ] && [ "$r2" = 0 ] && [ "$r3" = 0 ]

@@ -93,7 +93,10 @@ static void measure_kernel(bg_checks *c, const cfg *g, const char *kernel)
             break;
         if (strcmp(out_ref, out_run) != 0)
             mismatch = 1;
-        if (rf - rh > 0)
+        /* A time difference (size n minus n/2) at or below 0 on either side
+         * means noise swamped the subtraction: that repetition gives no
+         * ratio (a negative "ratio" is no measurement). */
+        if (rf - rh > 0 && xf - xh > 0)
             ratios[nr++] = (xf - xh) / (rf - rh);
     }
     out_ref[strcspn(out_ref, "\n")] = 0;
@@ -123,7 +126,7 @@ static void measure_kernel(bg_checks *c, const cfg *g, const char *kernel)
         snprintf(exp, sizeof exp, "output \"%.120s\" (as %.100s)", out_ref, g->ref.name);
         snprintf(line, sizeof line, "output \"%s\" under %s", out_run, g->run.name);
     } else {
-        if (nr == 0)
+        if (2 * nr < g->reps) /* fewer than half the repetitions measured anything */
             v = BG_INCONCLUSIVE;
         else if (g->max_ratio > 0 && med > g->max_ratio)
             v = BG_FAIL;
@@ -170,16 +173,16 @@ static const char usage_text[] =
     "     half-size run is subtracted, removing process start-up and translation\n"
     "     warm-up: ratio = (T_run(N) - T_run(N/2)) / (T_ref(N) - T_ref(N/2)),\n"
     "     T = user + system CPU time of the child (rusage, bg_proc.h);\n"
-    "  3. the median ratio over the repetitions (those with a positive reference\n"
-    "     difference);\n"
+    "  3. the median ratio over the repetitions (those where both differences\n"
+    "     are positive: at or below 0, noise swamped the subtraction);\n"
     "  4. the full-size outputs of both runners compared byte for byte: a fast\n"
     "     wrong answer fails.\n"
     "Check \"perf.xratio.<runner>.<kernel>\": fail when the outputs differ or the\n"
     "median ratio exceeds --max-ratio, or a run fails (its exit and stderr\n"
-    "quoted); inconclusive when no repetition had a positive reference\n"
-    "difference; else pass (ratio in details and in the report's matrix\n"
-    "\"translator ratio\").  A runner this host lacks: one skip check with the\n"
-    "registry's reason.\n"
+    "quoted); inconclusive when fewer than half the repetitions had positive\n"
+    "differences on both sides; else pass (ratio in details and in the report's\n"
+    "matrix \"translator ratio\").  A runner this host lacks: one skip check with\n"
+    "the registry's reason.\n"
     "Exit: as bg_checks_close() (0 pass, 1 fail, 77 skip); 2 usage (an unknown\n"
     "      runner); 3 I/O;\n"
     "      7 the guest's --list failed.\n"
