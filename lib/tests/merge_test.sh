@@ -13,6 +13,8 @@
 #              disagree_digest  checkpoint 3 of the chain changed on the second
 #              disagree_aes     the second host's digest.aes_flags fails
 #              disagree_nan     a qemu-x86_64 deviation group missing on the second
+#              missing_chain    the second host's chain check lost its checkpoints
+#                               (not comparable: a disagreement, never "the same")
 #              malformed        the second results.json cut short: exit 4, one line
 #              empty            no host folder: exit 2, one line
 # Records one check merge.<CASE> (suite lib), expected vs observed.
@@ -113,6 +115,16 @@ disagree_nan)
     seen=$(printf '%s' "$first" | grep -o "context $context" | head -n 1)
     grp=$(printf '%s' "$first" | grep -o "deviation group $gverdict $gtail" | head -n 1)
     observed="exit $rc; $lines disagreements: $(check_name); $(names); $seen; $grp"
+    ;;
+missing_chain)
+    chain=$(grep '"name":"digest\.[^"]*\.chain"' "$host" | head -n 1)
+    variant=$(field "$chain" test)
+    variant=${variant#digest.}
+    plant '/"name":"digest\.[^"]*\.chain"/s/"checkpoints":\[[^]]*\]/"checkpoints":"oops"/'
+    merge
+    expected="exit 1; agree.digest.$variant.$b_slug; not comparable"
+    seen=$(printf '%s' "$first" | grep -o 'not comparable' | head -n 1)
+    observed="exit $rc; $(check_name); ${seen:-said nothing of it}"
     ;;
 malformed)
     head -c 200 "$host" >"$b"

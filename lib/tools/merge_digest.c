@@ -115,7 +115,14 @@ static void diff_chain(const cJSON *ca, const cJSON *cb, ddiff *dd)
     const cJSON *pa = cJSON_GetObjectItemCaseSensitive(da, "checkpoints");
     const cJSON *pb = cJSON_GetObjectItemCaseSensitive(db, "checkpoints");
     char a[600], b[600], ta[600], tb[600];
-    if (!cJSON_IsArray(pa) || !cJSON_IsArray(pb)) {
+    if (cJSON_IsArray(pa) != cJSON_IsArray(pb)) {
+        /* one host carries the chain, the other not: nothing shows they agree */
+        ddiff_note(dd, name, "chain details (checkpoints on one host only: not comparable)",
+                   cJSON_IsArray(pa) ? "checkpoints" : "(none)",
+                   cJSON_IsArray(pb) ? "checkpoints" : "(none)", -1, -1);
+        return;
+    }
+    if (!cJSON_IsArray(pa)) {
         const char *oa = mg_text(cJSON_GetObjectItemCaseSensitive(ca, "observed"), ta, sizeof ta);
         const char *ob = mg_text(cJSON_GetObjectItemCaseSensitive(cb, "observed"), tb, sizeof tb);
         if (strcmp(oa, ob))
@@ -144,8 +151,9 @@ static void diff_chain(const cJSON *ca, const cJSON *cb, ddiff *dd)
         return;
     }
     const char *ga = bg_json_str(da, "digest"), *gb = bg_json_str(db, "digest");
-    if (ga && gb && strcmp(ga, gb))
-        ddiff_note(dd, name, "final digest", ga, gb, -1, (long)na - 1);
+    if ((ga || gb) && (!ga || !gb || strcmp(ga, gb)))
+        ddiff_note(dd, name, "final digest", ga ? ga : "(none)", gb ? gb : "(none)", -1,
+                   (long)na - 1);
 }
 
 /* Compares every check of variant v that both hosts ran; chain first. */
