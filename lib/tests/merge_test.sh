@@ -71,6 +71,14 @@ check_name() {
     printf '%s' "$first" | sed 's/^DISAGREE \([^:]*\):.*/\1/'
 }
 
+# first_chain: chain (the first digest chain check's line) and variant (its test
+# without "digest.")
+first_chain() {
+    chain=$(grep '"name":"digest\.[^"]*\.chain"' "$host" | head -n 1)
+    variant=$(field "$chain" test)
+    variant=${variant#digest.}
+}
+
 b_slug=$(printf '%s' "$b_name" | tr -c 'A-Za-z0-9_\n-' '_')
 case $case in
 agree)
@@ -80,9 +88,7 @@ agree)
     observed="exit $rc; $lines disagreements; report.md says $verdict"
     ;;
 disagree_digest)
-    chain=$(grep '"name":"digest\.[^"]*\.chain"' "$host" | head -n 1)
-    variant=$(field "$chain" test)
-    variant=${variant#digest.}
+    first_chain
     k=$(field "$chain" k)
     cp3=$(printf '%s' "$chain" | sed 's/.*"checkpoints":\["[0-9a-f]*","[0-9a-f]*","\([0-9a-f]*\)".*/\1/')
     bad=00000000000000000000000000000000000000000000000000000000000000aa
@@ -117,9 +123,7 @@ disagree_nan)
     observed="exit $rc; $lines disagreements: $(check_name); $(names); $seen; $grp"
     ;;
 missing_chain)
-    chain=$(grep '"name":"digest\.[^"]*\.chain"' "$host" | head -n 1)
-    variant=$(field "$chain" test)
-    variant=${variant#digest.}
+    first_chain
     plant '/"name":"digest\.[^"]*\.chain"/s/"checkpoints":\[[^]]*\]/"checkpoints":"oops"/'
     merge
     expected="exit 1; agree.digest.$variant.$b_slug; not comparable"
