@@ -7,7 +7,7 @@
 # Registers a CTest test run through bg-run, which exports BG_CHECKS_FILE
 # (${BG_CHECKS_DIR}/<NAME>.jsonl) and BG_TEST_NAME, enforces TIMEOUT (default
 # 600 s) and records a fail check when the command crashes, hangs or records
-# nothing.  Exit code 77 is a skip (interface: ARCHITECTURE.md "CTest names").
+# nothing.  Exit code 77 is a skip (interface: docs/architecture.md "Interfaces").
 #
 # Cross-built configurations (aarch64-qemu preset): CTest would run the foreign
 # bg-run under CMAKE_CROSSCOMPILING_EMULATOR, but bg-run under qemu-user never
