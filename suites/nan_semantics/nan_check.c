@@ -18,12 +18,15 @@
 #include "nan_context_rules.h"
 #include "nan_fixture.h"
 #include "nan_known.h"
+#include "nan_known_ops.h"
 #include "nan_report.h"
 
 typedef struct opts {
-    const char *runner, *context, *probe, *modes, *fixtures, *reason;
+    const char *runner, *context, *probe, *modes, *fixtures, *reason, *validate;
     double timeout;
-    int write_fixture, replace;
+    int write_fixture, replace, regen, migrate;
+    char **files;   /* --regen-known-ops: the check files */
+    int n_files;
 } opts;
 
 static const char usage_text[] =
@@ -455,11 +458,35 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--timeout") == 0 && more) o.timeout = atof(argv[++i]);
         else if (strcmp(a, "--write-fixture") == 0) o.write_fixture = 1;
         else if (strcmp(a, "--replace") == 0) o.replace = 1;
-        else {
+        else if (strcmp(a, "--validate-known") == 0 && more) o.validate = argv[++i];
+        else if (strcmp(a, "--regen-known-ops") == 0) o.regen = 1;
+        else if (strcmp(a, "--migrate") == 0) o.migrate = 1;
+        else if (o.regen && a[0] != '-') {
+            o.files = &argv[i];
+            o.n_files = argc - i;
+            break;
+        } else {
             char why[300];
             snprintf(why, sizeof why, "unknown or incomplete argument '%s'", a);
             return usage(why);
         }
+    }
+    if (o.validate) {
+        nan_known kd;
+        bg_status vs = nan_known_load_all(o.validate, &kd);
+        if (vs == BG_OK)
+            printf("nan-check: %s: %d known-deviation line(s) valid\n", o.validate, kd.n);
+        nan_known_free(&kd);
+        return bg_exit_code(vs);
+    }
+    if (o.regen) {
+        if (!o.fixtures || !*o.fixtures)
+            return usage("no fixtures root: pass --fixtures DIR or set BG_FIXTURES_DIR");
+        if (!o.reason || !*o.reason)
+            return usage("--regen-known-ops rewrites the known lists: --reason TEXT is required");
+        char kdir[1200];
+        snprintf(kdir, sizeof kdir, "%s/nan_semantics/known", o.fixtures);
+        return bg_exit_code(nan_known_ops_regen(kdir, o.migrate, o.reason, o.files, o.n_files));
     }
     if (!o.probe)
         return usage("--probe is required");

@@ -20,18 +20,18 @@ static void literal_pattern(const char *detail, char *out, size_t n)
     out[k] = '\0';
 }
 
-bg_status nan_propose(const nan_run_info *ri, const nan_group *g, char *path, unsigned n)
+bg_status nan_propose(const nan_run_info *ri, const nan_group *g, const char *ops, char *path,
+                      unsigned n)
 {
     *path = '\0';
     if (strcmp(g->rule, "probe-failed") == 0)
         return BG_OK;
-    char range[64], detail[200], extra[400], ref[700], line[1200];
+    char range[64], detail[200], extra[400], ref[700], line[4200];
     bg_proposed_range(ri->version, range, sizeof range);
     literal_pattern(g->detail, detail, sizeof detail);
-    snprintf(extra, sizeof extra, "ops %s; %ld case%s; test %s", *g->ops ? g->ops : "-", g->count,
-             g->count == 1 ? "" : "s", ri->test);
+    snprintf(extra, sizeof extra, "%ld case%s; test %s", g->count, g->count == 1 ? "" : "s", ri->test);
     bg_proposed_reference(ri->version, extra, ref, sizeof ref);
-    snprintf(line, sizeof line, "%s\t%s\t%s\t%s\t%s\t%s", ri->known_list, range, ri->context, g->rule,
-             detail, ref);
+    snprintf(line, sizeof line, "%s\t%s\t%s\t%s\t%s\t%s\t%s", ri->known_list, range, ri->context, ops,
+             g->rule, detail, ref);
     return bg_proposed_append("nan_semantics", ri->known_list, line, path, n);
 }
