@@ -159,7 +159,10 @@ static void compare_phase(const cJSON *ph, const char *phase, int m, const nan_f
             if (nan_rec_equal(&e[i], &o[i]))
                 continue;
             nan_finding f[NAN_MAX_FINDINGS];
-            int nf = nan_classify(k, i, m, &e[i], &o[i], f);
+            nan_alts alt;
+            for (int mm = 0; mm < NAN_MODE_COUNT; mm++)
+                alt.r[mm] = fx->exp[mm] ? fx->exp[mm] + nan_case_offset(k) + i : NULL;
+            int nf = nan_classify(k, i, m, &e[i], &o[i], &alt, f);
             for (int j = 0; j < nf; j++) {
                 int fresh;
                 nan_group *g = nan_groups_add(gs, f[j].rule, f[j].detail, nan_ops[k].name, &fresh);
