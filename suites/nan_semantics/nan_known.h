@@ -8,7 +8,10 @@
  *   versions  "*" or constraints on the runner's version, e.g. ">=7.2,<7.3"
  *             (bg_version_in_range; every bound is digits and dots only)
  *   contexts  comma-separated fnmatch(3) patterns on the context name
- *             ("*", "signal_*,sigaltstack")
+ *             ("*", "signal_*,sigaltstack"); "main_thread_all_modes" names
+ *             main_thread run with all 16 MXCSR modes (the long test), for a
+ *             deviation only modes outside the base set show; a main_thread
+ *             line applies to that run too
  *   ops       comma-separated items the deviation was measured on: op names
  *             of nan_ops.def, op families (nan_family.h, e.g. "minmax-ps"),
  *             or, for the per-context rules, the phase / mode / fact / trap
@@ -33,6 +36,9 @@
 
 #define NAN_KNOWN_COLUMNS 7
 
+/* The context name lines use for main_thread with --modes all. */
+#define NAN_CONTEXT_ALL_MODES "main_thread_all_modes"
+
 typedef struct nan_known_line {
     int lineno;
     char versions[64], contexts[256], ops[2048], rule[48], detail[96], reference[1024];
@@ -47,7 +53,8 @@ typedef struct nan_known {
 
 /* Reads <dir>/<file> (the runner's known-deviation file, bg_runner.known:
  * <runner>.tsv, or one shared by rows of the same tool) keeping the lines
- * that apply to runner version `version` and context `context`.  A missing
+ * that apply to runner version `version` and context `context`
+ * (NAN_CONTEXT_ALL_MODES for main_thread with all modes).  A missing
  * file is an empty list.  A malformed line: one error line "buildgate:
  * nan-check: known deviations <path>:<line>: <why>" and BG_E_FIXTURE. */
 bg_status nan_known_load(const char *dir, const char *file, const char *version,

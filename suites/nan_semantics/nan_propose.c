@@ -31,7 +31,10 @@ bg_status nan_propose(const nan_run_info *ri, const nan_group *g, const char *op
     literal_pattern(g->detail, detail, sizeof detail);
     snprintf(extra, sizeof extra, "%ld case%s; test %s", g->count, g->count == 1 ? "" : "s", ri->test);
     bg_proposed_reference(ri->version, extra, ref, sizeof ref);
-    snprintf(line, sizeof line, "%s\t%s\t%s\t%s\t%s\t%s\t%s", ri->known_list, range, ri->context, ops,
+    /* a group only the modes outside the base set showed is proposed for
+       the all-modes run alone, so the base run does not call it stale */
+    const char *ctx = ri->known_context && !g->base ? ri->known_context : ri->context;
+    snprintf(line, sizeof line, "%s\t%s\t%s\t%s\t%s\t%s\t%s", ri->known_list, range, ctx, ops,
              g->rule, detail, ref);
     return bg_proposed_append("nan_semantics", ri->known_list, line, path, n);
 }

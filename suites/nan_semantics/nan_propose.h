@@ -3,7 +3,9 @@
  * "Runner versions").
  *
  * The line has the known-list format (nan_known.h): tool, the runner
- * version's minor series (">=X.Y,<X.Y+1"), the one context of this run, the
+ * version's minor series (">=X.Y,<X.Y+1"), the one context of this run
+ * (main_thread_all_modes for a group of the all-modes run that no base mode
+ * showed), the
  * ops it covers (those of the group no known line lists, families joined,
  * nan_family_compress), the group's rule, its detail (fnmatch(3)
  * metacharacters escaped; "-" when none) and the reference "proposed, not

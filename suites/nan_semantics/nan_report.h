@@ -27,6 +27,7 @@ typedef struct nan_group {
     char ops[200];        /* for the eye: the first ops, "..." when more */
     char **items;         /* every op (or phase/fact/trap name) it showed, once each */
     int n_items;
+    int base;             /* 1: seen outside the non-base MXCSR modes (nan_modes .base) */
     char expected[256];   /* example, bits */
     char observed[256];
     cJSON *example;       /* owned */
@@ -54,6 +55,7 @@ typedef struct nan_run_info {
     const char *known_list; /* the tool whose list applies (bg_runner_known_tool) */
     const char *version;
     const char *context;
+    const char *known_context; /* context of known lines: context, or NAN_CONTEXT_ALL_MODES */
     int probe_ok;          /* 0: the probe crashed/hung/printed garbage */
     double probe_wall_s;
 } nan_run_info;
