@@ -51,8 +51,8 @@ static int src_bits(nan_kind k)
     }
 }
 
-/* Mutates record r of case i of op k in place. */
-static void mutate(const char *kind, int k, int i, nan_rec *r)
+/* Mutates record r of case i of op k in place; daz: the phase ran with DAZ. */
+static void mutate(const char *kind, int k, int i, int daz, nan_rec *r)
 {
     const nan_op *op = &nan_ops[k];
     if (op->dst != D_F32 && op->dst != D_F64)
@@ -80,10 +80,11 @@ static void mutate(const char *kind, int k, int i, nan_rec *r)
                     break;
                 }
         } else if (strcmp(kind, "minmax-number") == 0 && minmax && n == 2 && is_nan(bits, in[1]) &&
-                   !is_nan(bits, in[0]) && !is_sub(bits, in[0])) {
+                   !is_nan(bits, in[0])) {
             /* x86 returns the second operand, the NaN; a minNum returns the
-               number (a subnormal one is left out: DAZ would change it) */
-            set_lane(r->d, bits, l, in[0]);
+               number, as DAZ makes it (a subnormal is read as a signed 0) */
+            uint64_t sign = bits == 64 ? 0x8000000000000000ull : 0x80000000u;
+            set_lane(r->d, bits, l, daz && is_sub(bits, in[0]) ? in[0] & sign : in[0]);
         }
     }
 }
@@ -105,6 +106,8 @@ static int mutate_phases(cJSON *doc, const char *kind)
     cJSON *ph;
     cJSON_ArrayForEach(ph, cJSON_GetObjectItemCaseSensitive(doc, "phases")) {
         cJSON *res = cJSON_GetObjectItemCaseSensitive(ph, "results"), *op;
+        const char *mx = bg_json_str(ph, "mxcsr");
+        int daz = mx && (strtoul(mx, NULL, 16) & NAN_MXCSR_DAZ) != 0;
         cJSON_ArrayForEach(op, res) {
             int k = nan_op_find(op->string);
             if (k < 0 || !cJSON_IsString(op) ||
@@ -115,7 +118,7 @@ static int mutate_phases(cJSON *doc, const char *kind)
                 nan_rec r;
                 if (nan_rec_decode(s + (size_t)i * NAN_REC_HEX, &r) != 0)
                     return -1;
-                mutate(kind, k, i, &r);
+                mutate(kind, k, i, daz, &r);
                 nan_rec_encode(&r, s + (size_t)i * NAN_REC_HEX);
             }
         }

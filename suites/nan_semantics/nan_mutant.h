@@ -4,9 +4,10 @@
  *   snan-unquieted  an SNaN operand comes back unquieted (where x86 returns
  *                   it quieted, same format; MIN/MAX never quiet) -> only
  *                   snan-quieting
- *   minmax-number   MIN/MAX return the first operand, a number (not
- *                   subnormal), when the second is NaN (IEEE minNum/maxNum
- *                   instead of x86's second operand) -> only minmax "NaN operand"
+ *   minmax-number   MIN/MAX return the first operand, a number (as DAZ makes
+ *                   it: a subnormal is a signed 0 under DAZ), when the second
+ *                   is NaN (IEEE minNum/maxNum instead of x86's second
+ *                   operand) -> only minmax "NaN operand"
  *   daz-ignored     the "daz" phase computes as if DAZ were off (its records
  *                   are the "default" phase's) -> only daz-ftz "DAZ" groups
  *   value:OP        op OP (a nan_ops.def name) has bit 10 of its first

@@ -123,6 +123,15 @@ static int make_root(ctx *c, const char *name, const char *golden_data, size_t g
     return symlink(real, p);
 }
 
+/* make_root(name), and dst[n] = the native runner's known list there. */
+static int native_list_root(ctx *c, const char *name, char *dst, size_t n)
+{
+    if (make_root(c, name, NULL, 0) != 0)
+        return -1;
+    snprintf(dst, n, "%s/nan_semantics/known/native.tsv", c->root);
+    return 0;
+}
+
 static outcome run_check(ctx *c, char **args, const char *extra_env)
 {
     outcome o = {0};
@@ -543,10 +552,9 @@ static int scenario(ctx *c, const char *name, result *res)
         }
     } else if (strcmp(name, "known_typo") == 0) {
         /* a misspelt rule could never match: the list must be refused, not ignored */
-        if (make_root(c, name, NULL, 0) != 0)
-            return -1;
         char dst[1400];
-        snprintf(dst, sizeof dst, "%s/nan_semantics/known/native.tsv", c->root);
+        if (native_list_root(c, name, dst, sizeof dst) != 0)
+            return -1;
         static const char line[] = "native\t*\tmain_thread\taddss\tdaz-fzt\tDAZ\tobserved here\n";
         if (write_file(dst, line, sizeof line - 1) != 0)
             return -1;
@@ -554,10 +562,9 @@ static int scenario(ctx *c, const char *name, result *res)
         o = run_check(c, args, NULL);
         expect_exit_line(res, &o, 5, "buildgate: nan-check: known deviations");
     } else if (strcmp(name, "known_bad_range") == 0) {
-        if (make_root(c, name, NULL, 0) != 0)
-            return -1;
         char dst[1400];
-        snprintf(dst, sizeof dst, "%s/nan_semantics/known/native.tsv", c->root);
+        if (native_list_root(c, name, dst, sizeof dst) != 0)
+            return -1;
         static const char range[] = "# comment\nnative\t>=7.x\tmain_thread\taddss\tvalue\t-\tobserved here\n";
         static const char op[] = "native\t*\tmain_thread\taddss,nosuchop\tvalue\t-\tobserved here\n";
         char *args[] = {"--runner", "native", "--context", "main_thread", "--probe", probe_arg, NULL};
