@@ -39,6 +39,11 @@
  *                      unmutated run passes (skip without valgrind)
  *   known_new_context  the same with a line listing subss's wrong value for
  *                      main_thread only: main_thread xfail (exit 0), pthread fail
+ *   regen_ops          nan-check --regen-known-ops: a 6-column line gets ops "-"
+ *                      with --migrate; a check naming it with ops minps, maxps,
+ *                      addss makes the column "addss,minmax-ps"; a check naming
+ *                      a line that now holds another rule -> exit 5, file
+ *                      unchanged; no --reason -> exit 2
  *   proposed_lines     qemu-x86_64 of an unlisted version (RUNNERS_DIR/version-99
  *                      first in PATH: "99.1.0"; its list covers 7.2 only)
  *                      -> still a fail, and a proposed line scoped >=99.1,<99.2 in
@@ -255,6 +260,54 @@ static void guest_not_built(ctx *c, result *res)
     cJSON_Delete(o.checks);
 }
 
+/* nan-check --regen-known-ops on a list and synthetic check lines. */
+static void regen_ops(ctx *c, result *res)
+{
+    char list[1400], checks[1400], stale[1400], fx[1300];
+    size_t n;
+    res->v = BG_FAIL;
+    snprintf(res->exp, sizeof res->exp, "--migrate: ops '-'; regenerated: 'addss,minmax-ps'; a stale "
+             "check: exit 5, file unchanged; no --reason: exit 2");
+    if (native_list_root(c, "regen_ops", list, sizeof list) != 0)
+        return;
+    snprintf(fx, sizeof fx, "%s", c->root);
+    snprintf(checks, sizeof checks, "%s/regen.jsonl", c->work);
+    snprintf(stale, sizeof stale, "%s/stale.jsonl", c->work);
+    static const char old[] = "# old format\nnative\t*\tmain_thread\tvalue\t-\tself-test\n";
+    char ck[2000], st[2000];
+    snprintf(ck, sizeof ck, "{\"details\":{\"rule\":\"value\",\"known_lines\":[\"%s:2\"],"
+             "\"op_list\":[\"minps\",\"maxps\",\"addss\"]}}\n", list);
+    snprintf(st, sizeof st, "{\"details\":{\"rule\":\"minmax\",\"known_lines\":[\"%s:2\"],"
+             "\"op_list\":[\"subss\"]}}\n", list);
+    if (write_file(list, old, sizeof old - 1) || write_file(checks, ck, strlen(ck)) ||
+        write_file(stale, st, strlen(st)))
+        return;
+    char *mig[] = {"--regen-known-ops", "--migrate", "--reason", "self-test", "--fixtures", fx, NULL};
+    outcome o1 = run_check(c, mig, NULL);
+    char *t1 = read_file(list, &n);
+    char *gen[] = {"--regen-known-ops", "--reason", "self-test", "--fixtures", fx, checks, NULL};
+    outcome o2 = run_check(c, gen, NULL);
+    char *t2 = read_file(list, &n);
+    char *bad[] = {"--regen-known-ops", "--reason", "self-test", "--fixtures", fx, stale, NULL};
+    outcome o3 = run_check(c, bad, NULL);
+    char *t3 = read_file(list, &n);
+    char *nor[] = {"--regen-known-ops", "--fixtures", fx, checks, NULL};
+    outcome o4 = run_check(c, nor, NULL);
+    int ok = o1.code == 0 && t1 && strstr(t1, "native\t*\tmain_thread\t-\tvalue\t-\tself-test\n") &&
+             o2.code == 0 && t2 && strstr(t2, "native\t*\tmain_thread\taddss,minmax-ps\tvalue\t-\tself-test\n") &&
+             o3.code == 5 && o3.err_lines == 1 && t3 && strcmp(t2, t3) == 0 && o4.code == 2;
+    res->v = ok ? BG_PASS : BG_FAIL;
+    snprintf(res->obs, sizeof res->obs, "exits %d %d %d %d; migrated: %.200s; regenerated: %.200s; stale: %.300s",
+             o1.code, o2.code, o3.code, o4.code, t1 ? t1 : "?", t2 ? t2 : "?", o3.err);
+    free(t1);
+    free(t2);
+    free(t3);
+    cJSON_Delete(o1.checks);
+    cJSON_Delete(o2.checks);
+    cJSON_Delete(o3.checks);
+    cJSON_Delete(o4.checks);
+}
+
 /* An unlisted runner version must fail and leave an adoptable proposal. */
 static void proposed_lines(ctx *c, result *res)
 {
@@ -419,6 +472,10 @@ static int scenario(ctx *c, const char *name, result *res)
     snprintf(probe_arg, sizeof probe_arg, "%s", c->probe);
     if (strcmp(name, "guest_not_built") == 0) {
         guest_not_built(c, res);
+        return 0;
+    }
+    if (strcmp(name, "regen_ops") == 0) {
+        regen_ops(c, res);
         return 0;
     }
     if (strncmp(c->probe, "none:", 5) == 0) {
