@@ -21,8 +21,9 @@
  * <checks-dir>/proposed-known/nan_semantics/<ri->known_list>.tsv (ops: the
  * ops column, comma-separated); path[n]
  * receives that file relative to the checks directory ("" when not under bg-run or when the group is not
- * adoptable: a probe failure is never proposed).  BG_E_IO on a write error. */
+ * adoptable: a probe failure is never proposed); line[line_n] receives the
+ * proposed line itself ("" when none).  BG_E_IO on a write error. */
 bg_status nan_propose(const nan_run_info *ri, const nan_group *g, const char *ops, char *path,
-                      unsigned n);
+                      unsigned n, char *line, unsigned line_n);
 
 #endif

@@ -215,8 +215,11 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
                 cJSON_AddStringToObject(d, "new_ops", missing);
                 cJSON_AddStringToObject(d, "uncovered", what);
             }
-            if (nan_propose(ri, g, propose_ops, proposed, sizeof proposed) != BG_OK)
+            char pline[4400];
+            if (nan_propose(ri, g, propose_ops, proposed, sizeof proposed, pline, sizeof pline) != BG_OK)
                 st = BG_E_IO;
+            if (*pline)
+                cJSON_AddStringToObject(d, "proposed_line", pline);
             if (*proposed) {
                 cJSON_AddStringToObject(d, "proposed", proposed);
                 cJSON_AddStringToObject(d, "action", "no known line covers this deviation of "

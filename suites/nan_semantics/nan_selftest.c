@@ -452,12 +452,14 @@ static void known_new(ctx *c, result *res, int context)
     fail_groups(&o, got, sizeof got);
     const cJSON *ch = find(&o, "fail", "value", NULL);
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(ch, "details");
-    const char *newops = bg_json_str(d, "new_ops"), *proposed = bg_json_str(d, "proposed");
-    int named = context ? ch != NULL : newops && strcmp(newops, "subss") == 0 && proposed;
+    const char *newops = bg_json_str(d, "new_ops"), *pline = bg_json_str(d, "proposed_line");
+    int named = context ? ch != NULL
+                        : newops && strcmp(newops, "subss") == 0 && pline &&
+                              strstr(pline, "\tmain_thread\tsubss\tvalue\t-\tproposed, not reviewed");
     res->v = ctl.code == 0 && o.code == 1 && named ? BG_PASS : BG_FAIL;
     snprintf(res->exp, sizeof res->exp, "%s: exit 0 under the real valgrind lines; with subss "
              "computing a wrong value%s: exit 1 and a value fail%s", context ? "subss wrong, main_thread (listed there)" : "unmutated, main_thread",
-             context ? " in pthread" : "", context ? "" : " with new_ops 'subss' and a proposed line");
+             context ? " in pthread" : "", context ? "" : " with new_ops 'subss' and the proposed line '<tool> <range> main_thread subss value - proposed, not reviewed...'");
     char *all = cJSON_PrintUnformatted(ch);
     snprintf(res->obs, sizeof res->obs, "control exit %d; mutant exit %d, failing groups %s; value check %.600s",
              ctl.code, o.code, *got ? got : "(none)", all ? all : "(none)");
