@@ -39,6 +39,12 @@ static const uint64_t x64[NU - NV] = {
     0xc1e0000000200000, 0x43e0000000000000, 0x3fd5555555555555, 0x7e37e43c8800759c, /* -2^31-1 2^63 1/3 1e300 */
     0x37a16c262777579c,                                                             /* 1e-40 */
 };
+/* cvt(t)pd2dq: the unary f64 values plus the int32 conversion limits:
+ * 2^31-1 and -2^31 (exact), 2^31-0.5 (rounds to 2^31 = out of range under
+ * round-to-nearest, truncates to 2^31-1), -2^31-0.5 (in range either way). */
+#define NC (NU + 4)
+static const uint64_t lim64[NC - NU] = {0x41dfffffffc00000, 0xc1e0000000000000, 0x41dfffffffe00000,
+                                        0xc1e0000000100000};
 /* FMA: 7 classes (7^3 = 343 triples). */
 #define NF 7
 static const uint32_t f32[NF] = {0x3f800000, 0x80000000, 0x00000001, 0xff800000,
@@ -59,6 +65,7 @@ static const uint64_t mark_b[2] = {0xffa0000680000001, 0xfff0000000000def};
 
 static uint32_t u32_at(int i) { return i < NV ? v32[i] : x32[i - NV]; }
 static uint64_t u64_at(int i) { return i < NV ? v64[i] : x64[i - NV]; }
+static uint64_t c64_at(int i) { return i < NU ? u64_at(i) : lim64[i - NU]; }
 
 static void set32(uint64_t x[2], int lane, uint32_t v)
 {
@@ -83,6 +90,12 @@ int nan_case_count(int k)
     case K_I2F_32: case K_I2F_64: return NI;
     case K_FMA_P32: return (NF * NF * NF + 3) / 4;
     case K_FMA_P64: return (NF * NF * NF + 1) / 2;
+    case K_UN_P32LO: return (NU + 1) / 2;
+    case K_CVTI_P64: return (NC + 1) / 2;
+    case K_I2F_P32: return (NI + 3) / 4;
+    case K_I2F_P32LO: return (NI + 1) / 2;
+    case K_HADD64: case K_DP64: return (NV * NV + 1) / 2;
+    case K_DP32: return (NV * NV + 3) / 4;
     }
     return 0;
 }
@@ -109,17 +122,40 @@ void nan_case_get(int k, int i, nan_case *c)
     case K_BIN_S64:
         c->a[0] = v64[i / NV], c->b[0] = v64[i % NV];
         break;
-    case K_BIN_P32:
+    case K_BIN_P32: case K_DP32:
         for (int l = 0; l < 4; l++) {
             int p = (4 * i + l) % (NV * NV);
             set32(c->a, l, v32[p / NV]), set32(c->b, l, v32[p % NV]);
         }
         break;
-    case K_BIN_P64:
+    case K_BIN_P64: case K_DP64:
         for (int l = 0; l < 2; l++) {
             int p = (2 * i + l) % (NV * NV);
             c->a[l] = v64[p / NV], c->b[l] = v64[p % NV];
         }
+        break;
+    case K_HADD64: /* pair l feeds result lane l: (a0,a1) (b0,b1) */
+        for (int l = 0; l < 2; l++) {
+            int p = (2 * i + l) % (NV * NV);
+            uint64_t *x = l == 0 ? c->a : c->b;
+            x[0] = v64[p / NV], x[1] = v64[p % NV];
+        }
+        break;
+    case K_UN_P32LO: /* bits 127:64 keep the marker: the instruction must not read them */
+        for (int l = 0; l < 2; l++)
+            set32(c->b, l, u32_at((2 * i + l) % NU));
+        break;
+    case K_CVTI_P64:
+        for (int l = 0; l < 2; l++)
+            c->b[l] = c64_at((2 * i + l) % NC);
+        break;
+    case K_I2F_P32:
+        for (int l = 0; l < 4; l++)
+            set32(c->b, l, (uint32_t)i32s[(4 * i + l) % NI]);
+        break;
+    case K_I2F_P32LO:
+        for (int l = 0; l < 2; l++)
+            set32(c->b, l, (uint32_t)i32s[(2 * i + l) % NI]);
         break;
     case K_HADD: /* pair l feeds result lane l: (a0,a1) (a2,a3) (b0,b1) (b2,b3) */
         for (int l = 0; l < 4; l++) {
@@ -158,18 +194,46 @@ void nan_case_get(int k, int i, nan_case *c)
     }
 }
 
-void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[3], int *n_in)
+int nan_kind_int_source(nan_kind k)
 {
-    int w32 = 1;
-    switch (nan_ops[k].kind) {
-    case K_BIN_S64: case K_BIN_P64: case K_UN_S64: case K_UN_P64: case K_CVT2I_64:
-    case K_FMA_P64: case K_I2F_64:
-        w32 = 0;
-        break;
+    return k == K_I2F_32 || k == K_I2F_64 || k == K_I2F_P32 || k == K_I2F_P32LO;
+}
+
+int nan_kind_f64_source(nan_kind k)
+{
+    switch (k) {
+    case K_BIN_S64: case K_BIN_P64: case K_UN_S64: case K_UN_P64: case K_CVT2I_64: case K_FMA_P64:
+    case K_CVTI_P64: case K_HADD64: case K_DP64:
+        return 1;
     default:
+        return 0;
+    }
+}
+
+int nan_op_zeroes_upper(int k)
+{
+    const char *n = nan_ops[k].name;
+    return strncmp(n, "cvtpd2", 6) == 0 || strncmp(n, "cvttpd2", 7) == 0;
+}
+
+void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[NAN_MAX_IN], int *n_in)
+{
+    int w32 = !nan_kind_f64_source(nan_ops[k].kind) && nan_ops[k].kind != K_I2F_64;
+    switch (nan_ops[k].kind) {
+    case K_HADD64: {
+        const uint64_t *x = lane == 0 ? c->a : c->b;
+        *n_in = 2;
+        in[0] = x[0], in[1] = x[1];
         break;
     }
-    switch (nan_ops[k].kind) {
+    case K_DP32: case K_DP64: /* every lane's result depends on all products */
+        *n_in = w32 ? 8 : 4;
+        for (int j = 0; j < *n_in / 2; j++) {
+            in[2 * j] = w32 ? get32(c->a, j) : c->a[j];
+            in[2 * j + 1] = w32 ? get32(c->b, j) : c->b[j];
+        }
+        break;
+    case K_I2F_P32: case K_I2F_P32LO: *n_in = 1, in[0] = get32(c->b, lane); break;
     case K_BIN_S32: case K_BIN_S64: case K_BIN_P32: case K_BIN_P64:
         *n_in = 2;
         in[0] = w32 ? get32(c->a, lane) : c->a[lane];

@@ -27,13 +27,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Operand layouts.  Issue 13 added: K_UN_P32LO (two f32 in the low qword:
+ * cvtps2pd), K_CVTI_P64 (f64 pairs incl. the int32 conversion limits:
+ * cvt(t)pd2dq), K_I2F_P32 / K_I2F_P32LO (four / two int32 lanes: cvtdq2ps,
+ * cvtdq2pd), K_HADD64 (haddpd/hsubpd: pairs (a0,a1) (b0,b1)), K_DP32 /
+ * K_DP64 (dpps/dppd: the packed pairs, every lane's result fed by all of them). */
 typedef enum nan_kind {
     K_BIN_S32, K_BIN_S64, K_BIN_P32, K_BIN_P64, K_UN_S32, K_UN_S64, K_UN_P32, K_UN_P64,
-    K_CVT2I_32, K_CVT2I_64, K_I2F_32, K_I2F_64, K_HADD, K_FMA_P32, K_FMA_P64
+    K_CVT2I_32, K_CVT2I_64, K_I2F_32, K_I2F_64, K_HADD, K_FMA_P32, K_FMA_P64,
+    K_UN_P32LO, K_CVTI_P64, K_I2F_P32, K_I2F_P32LO, K_HADD64, K_DP32, K_DP64
 } nan_kind;
 
+/* Destination kinds.  D_BITS32/D_BITS64: a bitwise op (andps...), compared
+ * bit for bit, NaN payloads and signs included; D_SIGNMASK: movmskps/pd's
+ * sign-bit mask in eax (zero-extended into rax). */
 typedef enum nan_dst {
-    D_F32, D_F64, D_I32, D_MASK32, D_MASK64, D_EFLAGS, D_GPR32, D_GPR64
+    D_F32, D_F64, D_I32, D_MASK32, D_MASK64, D_EFLAGS, D_GPR32, D_GPR64, D_BITS32, D_BITS64,
+    D_SIGNMASK
 } nan_dst;
 
 typedef enum nan_feat { F_NONE, F_SSE41, F_FMA } nan_feat;
@@ -82,9 +92,22 @@ size_t nan_case_total(void);
 void nan_case_get(int k, int i, nan_case *c);
 
 /* Which f32/f64 element of an operand a lane's pair/triple came from, for
- * classification: fills in[0..2] with the operand element bits feeding
- * destination element `lane` (width bits each; n_in set to 1, 2 or 3). */
-void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[3], int *n_in);
+ * classification: fills in[0..n_in-1] with the operand element bits feeding
+ * destination element `lane` (width bits each; n_in 1..NAN_MAX_IN: 8 for
+ * dpps, whose every lane depends on all eight source elements). */
+#define NAN_MAX_IN 8
+void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[NAN_MAX_IN], int *n_in);
+
+/* 1 when op k writes zeros to the destination elements above its `lanes`
+ * (cvtpd2ps, cvt(t)pd2dq: bits 127:64 cleared, Intel SDM Vol.2A), 0 when it
+ * leaves them as they were (scalar ops). */
+int nan_op_zeroes_upper(int k);
+
+/* 1 when kind k's sources are integers (cvtsi2*, cvtdq2*). */
+int nan_kind_int_source(nan_kind k);
+
+/* 1 when kind k's floating-point sources are f64 (else f32 or integer). */
+int nan_kind_f64_source(nan_kind k);
 
 /* FNV-1a 64 over every op name and every case's operands. */
 uint64_t nan_case_table_digest(void);

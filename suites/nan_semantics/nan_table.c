@@ -101,7 +101,7 @@ void nan_table_run(uint32_t control, nan_rec *out)
             nan_raw r;
             nan_case_get(k, i, &c);
             kernels[k](&c, mx, &r);
-            int gpr_dst = nan_ops[k].dst == D_GPR32 || nan_ops[k].dst == D_GPR64;
+            int gpr_dst = nan_ops[k].dst == D_GPR32 || nan_ops[k].dst == D_GPR64 || nan_ops[k].dst == D_SIGNMASK;
             int gpr_src = nan_ops[k].kind == K_I2F_32 || nan_ops[k].kind == K_I2F_64;
             out->d[0] = gpr_dst ? r.rax : r.x0[0];
             out->d[1] = gpr_dst ? 0 : r.x0[1];
