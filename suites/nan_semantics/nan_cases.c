@@ -94,8 +94,8 @@ int nan_case_count(int k)
     case K_CVTI_P64: return (NC + 1) / 2;
     case K_I2F_P32: return (NI + 3) / 4;
     case K_I2F_P32LO: return (NI + 1) / 2;
-    case K_HADD64: case K_DP64: return (NV * NV + 1) / 2;
-    case K_DP32: return (NV * NV + 3) / 4;
+    case K_HADD64: return (NV * NV + 1) / 2;
+    case K_DP32: case K_DP64: return NV * NV;
     }
     return 0;
 }
@@ -122,13 +122,25 @@ void nan_case_get(int k, int i, nan_case *c)
     case K_BIN_S64:
         c->a[0] = v64[i / NV], c->b[0] = v64[i % NV];
         break;
-    case K_BIN_P32: case K_DP32:
+    case K_DP32: /* pair i in lane i%4, 1.0 x 1.0 in the others (see nan_ops.def) */
+        for (int l = 0; l < 4; l++) {
+            int own = l == i % 4;
+            set32(c->a, l, own ? v32[i / NV] : 0x3f800000), set32(c->b, l, own ? v32[i % NV] : 0x3f800000);
+        }
+        break;
+    case K_DP64:
+        for (int l = 0; l < 2; l++) {
+            int own = l == i % 2;
+            c->a[l] = own ? v64[i / NV] : 0x3ff0000000000000, c->b[l] = own ? v64[i % NV] : 0x3ff0000000000000;
+        }
+        break;
+    case K_BIN_P32:
         for (int l = 0; l < 4; l++) {
             int p = (4 * i + l) % (NV * NV);
             set32(c->a, l, v32[p / NV]), set32(c->b, l, v32[p % NV]);
         }
         break;
-    case K_BIN_P64: case K_DP64:
+    case K_BIN_P64:
         for (int l = 0; l < 2; l++) {
             int p = (2 * i + l) % (NV * NV);
             c->a[l] = v64[p / NV], c->b[l] = v64[p % NV];

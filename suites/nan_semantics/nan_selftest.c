@@ -27,6 +27,12 @@
  *                      -> still a fail, and a proposed line scoped >=99.1,<99.2 in
  *                      WORK_DIR/proposed-known/nan_semantics/qemu-x86_64.tsv
  *                      with the adoption command in the check
+ *   mutant_<family>    runners/op-mutant-runner.sh with one nan-mutate mutation
+ *                      (op_mutants below: cvt source clobbered, cvtpd2ps upper
+ *                      half not zeroed, bitwise op quieting SNaNs, roundps
+ *                      immediate ignored, movmskps as 'x < 0', addsubps as
+ *                      addps, hsubpd as haddpd, dpps imm 0xf1 as 0xff) -> a fail
+ *                      check of the rule that names that bug, listing the op
  * Exit: as bg_checks_close (0 pass, 1 fail, 77 skip); 2 usage.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -228,6 +234,62 @@ static void guest_not_built(ctx *c, result *res)
     cJSON_Delete(o.checks);
 }
 
+/* Op-family mutants: mutation (nan-mutate), expected rule, detail prefix or
+ * NULL, and the op the failing group must list. */
+static const struct {
+    const char *scenario, *mutation, *rule, *detail, *op;
+} op_mutants[] = {
+    {"mutant_cvt_source", "source-clobber:cvttpd2dq", "source-modified", NULL, "cvttpd2dq"},
+    {"mutant_cvt_upper", "dirty-upper:cvtpd2ps", "upper-lanes", "zeroed destination elements not zero",
+     "cvtpd2ps"},
+    {"mutant_bitwise", "quiet-snan:andnps", "bitwise", "NaN payload or sign changed", "andnps"},
+    {"mutant_round_imm", "copy:roundps.4:roundps.1", "rounding", "imm RC=down", "roundps.1"},
+    {"mutant_signmask", "signmask-float:movmskps", "sign-mask", NULL, "movmskps"},
+    {"mutant_addsub", "copy:addps:addsubps", "value", NULL, "addsubps"},
+    {"mutant_hsub", "copy:haddpd:hsubpd", "value", NULL, "hsubpd"},
+    {"mutant_dpps", "copy:dpps.ff:dpps.f1", "value", NULL, "dpps.f1"},
+};
+
+/* 1 when check ch's details list op among the ops its group touched. */
+static int check_names_op(const cJSON *ch, const char *op)
+{
+    char *text = ch ? cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(ch, "details")) : NULL;
+    char quoted[80];
+    snprintf(quoted, sizeof quoted, "\"%s\"", op);
+    int found = text && strstr(text, quoted) != NULL;
+    free(text);
+    return found;
+}
+
+/* One op-family mutant: its rule must fail, naming the mutated op. */
+static int op_mutant(ctx *c, const char *name, result *res, const char *probe)
+{
+    size_t i = 0;
+    while (i < sizeof op_mutants / sizeof op_mutants[0] && strcmp(op_mutants[i].scenario, name) != 0)
+        i++;
+    if (i == sizeof op_mutants / sizeof op_mutants[0])
+        return -2;
+    char mutate[1300], env[4200];
+    snprintf(mutate, sizeof mutate, "%s", c->check);
+    char *slash = strrchr(mutate, '/');
+    snprintf(slash ? slash + 1 : mutate, sizeof mutate - (size_t)(slash ? slash + 1 - mutate : 0), "nan-mutate");
+    snprintf(env, sizeof env, "BG_X86_RUNNERS=opmutant=%s/op-mutant-runner.sh %s %s", c->runners, mutate,
+             op_mutants[i].mutation);
+    if (make_root(c, name, NULL, 0) != 0)
+        return -1;
+    char *args[] = {"--runner", "opmutant", "--context", "main_thread", "--probe", (char *)probe, NULL};
+    outcome o = run_check(c, args, env);
+    expect_group(res, &o, 1, "fail", op_mutants[i].rule, op_mutants[i].detail);
+    if (res->v == BG_PASS && !check_names_op(find(&o, "fail", op_mutants[i].rule, op_mutants[i].detail),
+                                             op_mutants[i].op)) {
+        res->v = BG_FAIL;
+        snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp), " listing op %s",
+                 op_mutants[i].op);
+    }
+    cJSON_Delete(o.checks);
+    return 0;
+}
+
 /* An unlisted runner version must fail and leave an adoptable proposal. */
 static void proposed_lines(ctx *c, result *res)
 {
@@ -356,6 +418,8 @@ static int scenario(ctx *c, const char *name, result *res)
     } else if (strcmp(name, "proposed_lines") == 0) {
         proposed_lines(c, res);
         return 0;
+    } else if (strncmp(name, "mutant_", 7) == 0) {
+        return op_mutant(c, name, res, probe_arg);
     } else if (strcmp(name, "corrupt_fixture") == 0 || strcmp(name, "bad_record") == 0) {
         char real[1400];
         snprintf(real, sizeof real, "%s/nan_semantics/golden-x86_64.json", c->fixtures);
