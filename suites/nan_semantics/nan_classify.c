@@ -163,6 +163,17 @@ static void classify_float(int k, int m, const uint64_t *in, int n_in, uint64_t 
     add(out, n, "value", "");
 }
 
+/* What elements above the active ones should have held (upper-lanes detail). */
+static const char *upper_detail(int k)
+{
+    nan_kind kind = nan_ops[k].kind;
+    if (nan_ops[k].ymm && (kind == K_FMA_S32 || kind == K_FMA_S64))
+        return "VEX FMA: bits above the scalar not kept from the destination";
+    if (nan_ops[k].ymm)
+        return "VEX: bits above the scalar not from the first source";
+    return nan_op_zeroes_upper(k) ? "zeroed destination elements not zero" : "unwritten destination elements changed";
+}
+
 /* 1 when an active lane has a subnormal input or a subnormal observed result. */
 static int case_has_subnormal(int k, const nan_case *c, const nan_rec *obs)
 {
@@ -205,8 +216,7 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, na
         if (e == o)
             continue;
         if (l >= op->lanes) {
-            add(out, &n, "upper-lanes", nan_op_zeroes_upper(k) ? "zeroed destination elements not zero"
-                                                               : "unwritten destination elements changed");
+            add(out, &n, "upper-lanes", upper_detail(k));
             continue;
         }
         uint64_t in[NAN_MAX_IN];
@@ -240,6 +250,8 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, na
         }
         }
     }
+    if (exp->u[0] != obs->u[0] || exp->u[1] != obs->u[1]) /* Vol.1 14.1.2: VEX.128 zeroes 255:128 */
+        add(out, &n, "upper-lanes", "VEX.128 write did not zero bits 255:128");
     if (exp->s[0] != obs->s[0] || exp->s[1] != obs->s[1])
         add(out, &n, "source-modified", "");
     if (exp->eflags != obs->eflags) {

@@ -24,6 +24,9 @@
  *   upper-lanes           destination elements the instruction does not write were
  *                         changed (scalar ops keep bits 127:32 / 127:64; a 32-bit GPR
  *                         write zero-extends to 64 bits, Vol.1 3.4.1.1)
+ *                         VEX.128 ops (NAN_VOP): bits 127:32 / 127:64 come from the
+ *                         first source (FMA: kept from the destination), and bits
+ *                         255:128 of the YMM destination are zeroed (Vol.1 14.1.2)
  *   source-modified       a source register changed
  *   bitwise               ANDPS/ANDNPS/ORPS/XORPS (and PD) changed a bit: they are
  *                         bitwise, NaN payloads and signs pass unchanged, no flags

@@ -29,9 +29,13 @@ static const char usage_text[] =
     "                        negative NaNs give 0 bits\n"
     "  copy:FROM:TO          TO's records replaced by FROM's (same operand cases):\n"
     "                        roundps.4 into roundps.1 = immediate ignored\n"
+    "  vex-upper-dirty:OP    a VEX.128 op leaves ymm0 bits 255:128 as they were\n"
+    "                        (its upper-half marker) instead of zeroing them\n"
+    "  vex-merge-dest:OP     a VEX scalar op takes the bits above the scalar from\n"
+    "                        the old destination (the legacy SSE rule), not xmm1\n"
     "Exit: 0 written; 2 usage; 3 I/O; 4 the input is not a probe document.\n";
 
-typedef enum mut { M_SOURCE, M_UPPER, M_QUIET, M_SIGNMASK, M_COPY } mut;
+typedef enum mut { M_SOURCE, M_UPPER, M_QUIET, M_SIGNMASK, M_COPY, M_VEX_UPPER, M_VEX_MERGE } mut;
 
 /* Quiets every SNaN element of a 128-bit value (width 32 or 64). */
 static void quiet_snans(uint64_t d[2], int width)
@@ -71,6 +75,12 @@ static void mutate(mut m, int k, nan_rec *r)
     case M_QUIET: quiet_snans(r->d, width); break;
     case M_SIGNMASK: float_signmask(r, width); break;
     case M_COPY: break;
+    case M_VEX_UPPER: r->u[0] = nan_ymm_hi_mark[0][0], r->u[1] = nan_ymm_hi_mark[0][1]; break;
+    case M_VEX_MERGE:
+        r->d[1] = nan_vex_dst_mark[1];
+        if (width == 32)
+            r->d[0] = (r->d[0] & 0xffffffffull) | (nan_vex_dst_mark[0] & ~0xffffffffull);
+        break;
     }
 }
 
@@ -81,22 +91,22 @@ static int rewrite(cJSON *results, mut m, int from, int to)
     cJSON *item = cJSON_GetObjectItemCaseSensitive(results, nan_ops[to].name);
     const char *src = from >= 0 ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(results, nan_ops[from].name))
                                 : cJSON_GetStringValue(item);
-    size_t n = (size_t)nan_case_count(to);
-    if (!cJSON_IsString(item) || !src || strlen(src) != n * NAN_REC_HEX)
+    size_t n = (size_t)nan_case_count(to), len = (size_t)nan_rec_hex(to);
+    if (!cJSON_IsString(item) || !src || strlen(src) != n * len || (from >= 0 && nan_rec_hex(from) != (int)len))
         return -1;
-    char *text = malloc(n * NAN_REC_HEX + 1);
+    char *text = malloc(n * len + 1);
     if (!text)
         return -1;
     for (size_t i = 0; i < n; i++) {
         nan_rec r;
-        if (nan_rec_decode(src + i * NAN_REC_HEX, &r) != 0) {
+        if (nan_rec_decode(to, src + i * len, &r) != 0) {
             free(text);
             return -1;
         }
         mutate(m, to, &r);
-        nan_rec_encode(&r, text + i * NAN_REC_HEX);
+        nan_rec_encode(to, &r, text + i * len);
     }
-    text[n * NAN_REC_HEX] = '\0';
+    text[n * len] = '\0';
     cJSON_SetValuestring(item, text);
     free(text);
     return 0;
@@ -106,7 +116,8 @@ static int parse_mutation(const char *spec, mut *m, int *from, int *to)
 {
     static const struct { const char *prefix; mut m; } names[] = {
         {"source-clobber:", M_SOURCE}, {"dirty-upper:", M_UPPER}, {"quiet-snan:", M_QUIET},
-        {"signmask-float:", M_SIGNMASK}, {"copy:", M_COPY},
+        {"signmask-float:", M_SIGNMASK}, {"copy:", M_COPY}, {"vex-upper-dirty:", M_VEX_UPPER},
+        {"vex-merge-dest:", M_VEX_MERGE},
     };
     *from = -1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

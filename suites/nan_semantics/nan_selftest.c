@@ -31,7 +31,9 @@
  *                      (op_mutants below: cvt source clobbered, cvtpd2ps upper
  *                      half not zeroed, bitwise op quieting SNaNs, roundps
  *                      immediate ignored, movmskps as 'x < 0', addsubps as
- *                      addps, hsubpd as haddpd, dpps imm 0xf1 as 0xff) -> a fail
+ *                      addps, hsubpd as haddpd, dpps imm 0xf1 as 0xff; VEX.128
+ *                      vaddss / vfmadd231sd leaving ymm0 bits 255:128, vaddss
+ *                      merging the old destination's bits 127:32) -> a fail
  *                      check of the rule that names that bug, listing the op
  * Exit: as bg_checks_close (0 pass, 1 fail, 77 skip); 2 usage.
  */
@@ -248,6 +250,12 @@ static const struct {
     {"mutant_addsub", "copy:addps:addsubps", "value", NULL, "addsubps"},
     {"mutant_hsub", "copy:haddpd:hsubpd", "value", NULL, "hsubpd"},
     {"mutant_dpps", "copy:dpps.ff:dpps.f1", "value", NULL, "dpps.f1"},
+    {"mutant_vex_upper", "vex-upper-dirty:vaddss", "upper-lanes", "VEX.128 write did not zero bits 255:128",
+     "vaddss"},
+    {"mutant_vex_merge", "vex-merge-dest:vaddss", "upper-lanes", "VEX: bits above the scalar not from the first",
+     "vaddss"},
+    {"mutant_vex_fma_upper", "vex-upper-dirty:vfmadd231sd", "upper-lanes", "VEX.128 write did not zero",
+     "vfmadd231sd"},
 };
 
 /* 1 when check ch's details list op among the ops its group touched. */
