@@ -35,7 +35,8 @@
  *                         included (Vol.2B MOVMSKPS "Operation")
  *   (rounding, detail "imm RC=..."): ROUNDxx with an immediate rounding
  *                         direction, which overrides MXCSR.RC (Vol.2B ROUNDPS)
- * Context rules (checked by the checker, not per case): mxcsr-readback,
+ * Context rules (checked by the checker, not per case): mxcsr-initial (the
+ * MXCSR a process starts with is not 0x1F80; context `initial`), mxcsr-readback,
  * handler-mxcsr, mxcsr-inheritance, context-fact, trap-not-delivered,
  * trap-si-code, trap-handler-mxcsr, trap-saved-status, probe-failed, op-missing.
  */

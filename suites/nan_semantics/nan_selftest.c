@@ -35,6 +35,9 @@
  *                      vaddss / vfmadd231sd leaving ymm0 bits 255:128, vaddss
  *                      merging the old destination's bits 127:32) -> a fail
  *                      check of the rule that names that bug, listing the op
+ *   mutant_initial     runner starting the guest with MXCSR FTZ|DAZ and x87
+ *                      53-bit precision (LD_PRELOAD) -> context initial fails
+ *                      mxcsr-initial and context-fact x87_cw_default
  * Exit: as bg_checks_close (0 pass, 1 fail, 77 skip); 2 usage.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -298,6 +301,36 @@ static int op_mutant(ctx *c, const char *name, result *res, const char *probe)
     return 0;
 }
 
+/* A runner that starts the guest with FTZ|DAZ and 53-bit x87 precision
+ * (runners/initial-mutant-runner.sh + libnan-ftzdaz.so beside nan-check):
+ * context initial must fail mxcsr-initial and the x87_cw_default fact. */
+static void initial_mutant(ctx *c, result *res, const char *probe)
+{
+    char lib[1300], env[4200];
+    snprintf(lib, sizeof lib, "%s", c->check);
+    char *slash = strrchr(lib, '/');
+    snprintf(slash ? slash + 1 : lib, sizeof lib - (size_t)(slash ? slash + 1 - lib : 0), "libnan-ftzdaz.so");
+    if (access(lib, R_OK) != 0) {
+        res->v = BG_SKIP;
+        snprintf(res->obs, sizeof res->obs, "no %s (built on x86-64 Linux only)", lib);
+        return;
+    }
+    snprintf(env, sizeof env, "BG_X86_RUNNERS=ftzdaz=%s/initial-mutant-runner.sh %s", c->runners, lib);
+    if (make_root(c, "mutant_initial", NULL, 0) != 0) {
+        snprintf(res->obs, sizeof res->obs, "cannot set up %s", c->work);
+        return;
+    }
+    char *args[] = {"--runner", "ftzdaz", "--context", "initial", "--probe", (char *)probe, NULL};
+    outcome o = run_check(c, args, env);
+    expect_group(res, &o, 1, "fail", "mxcsr-initial", "MXCSR differs in FTZ DAZ");
+    if (res->v == BG_PASS && !find(&o, "fail", "context-fact", "x87_cw_default")) {
+        res->v = BG_FAIL;
+        snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
+                 ", and a fail check for context-fact x87_cw_default");
+    }
+    cJSON_Delete(o.checks);
+}
+
 /* An unlisted runner version must fail and leave an adoptable proposal. */
 static void proposed_lines(ctx *c, result *res)
 {
@@ -425,6 +458,9 @@ static int scenario(ctx *c, const char *name, result *res)
         expect_group(res, &o, 1, "fail", "default-nan", "observed 0x7fc00000");
     } else if (strcmp(name, "proposed_lines") == 0) {
         proposed_lines(c, res);
+        return 0;
+    } else if (strcmp(name, "mutant_initial") == 0) {
+        initial_mutant(c, res, probe_arg);
         return 0;
     } else if (strncmp(name, "mutant_", 7) == 0) {
         return op_mutant(c, name, res, probe_arg);
