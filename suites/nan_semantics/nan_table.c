@@ -17,6 +17,21 @@ typedef void (*nan_kernel)(const nan_case *c, uint32_t mx, nan_raw *r);
 #define NAN_CAT2(a, b) a##b
 #define NAN_CAT(a, b) NAN_CAT2(a, b)
 
+/* After the op, both kernels: STMXCSR and the five flags by SETcc into the
+ * record (operands: NAN_STATE_OPERANDS). */
+#define NAN_STORE_STATE                                                                          \
+    "stmxcsr %c[omx](%[rp])\n\t"                                                                \
+    "setc %c[ocf](%[rp])\n\t"                                                                   \
+    "setp %c[opf](%[rp])\n\t"                                                                   \
+    "setz %c[ozf](%[rp])\n\t"                                                                   \
+    "sets %c[osf](%[rp])\n\t"                                                                   \
+    "seto %c[oof](%[rp])\n\t"
+#define NAN_STATE_OPERANDS                                                                       \
+    [m] "m"(mx), [rp] "r"(r), [omx] "i"(offsetof(nan_raw, mxcsr)), [ocf] "i"(offsetof(nan_raw, cf)), \
+        [opf] "i"(offsetof(nan_raw, pf)), [ozf] "i"(offsetof(nan_raw, zf)),                     \
+        [osf] "i"(offsetof(nan_raw, sf)), [oof] "i"(offsetof(nan_raw, of)),                     \
+        [ox0] "i"(offsetof(nan_raw, x0)), [ox1] "i"(offsetof(nan_raw, x1))
+
 /* One function per op; __LINE__ of nan_ops.def makes the name unique.  The
  * case and the result are reached through two pointer registers plus
  * constant offsets (%c: the bare number), not one memory operand per field:
@@ -31,26 +46,15 @@ typedef void (*nan_kernel)(const nan_case *c, uint32_t mx, nan_raw *r);
                          "movdqu %c[oc](%[cp]), %%xmm2\n\t"                                      \
                          "mov %c[oa](%[cp]), %%rax\n\t"                                          \
                          "mov %c[ob](%[cp]), %%rcx\n\t"                                          \
-                         "xor %%edx, %%edx\n\t" text "\n\t"                                      \
-                         "stmxcsr %c[omx](%[rp])\n\t"                                            \
-                         "setc %c[ocf](%[rp])\n\t"                                               \
-                         "setp %c[opf](%[rp])\n\t"                                               \
-                         "setz %c[ozf](%[rp])\n\t"                                               \
-                         "sets %c[osf](%[rp])\n\t"                                               \
-                         "seto %c[oof](%[rp])\n\t"                                               \
+                         "xor %%edx, %%edx\n\t" text "\n\t" NAN_STORE_STATE                      \
                          "movdqu %%xmm0, %c[ox0](%[rp])\n\t"                                     \
                          "movdqu %%xmm1, %c[ox1](%[rp])\n\t"                                     \
                          "mov %%rax, %c[ora](%[rp])\n\t"                                         \
                          "mov %%rcx, %c[orc](%[rp])\n\t"                                         \
                          :                                                                       \
-                         : [m] "m"(mx), [cp] "r"(c), [rp] "r"(r),                                \
-                           [oa] "i"(offsetof(nan_case, a)), [ob] "i"(offsetof(nan_case, b)),     \
-                           [oc] "i"(offsetof(nan_case, c)), [omx] "i"(offsetof(nan_raw, mxcsr)), \
-                           [ocf] "i"(offsetof(nan_raw, cf)), [opf] "i"(offsetof(nan_raw, pf)),   \
-                           [ozf] "i"(offsetof(nan_raw, zf)), [osf] "i"(offsetof(nan_raw, sf)),   \
-                           [oof] "i"(offsetof(nan_raw, of)), [ox0] "i"(offsetof(nan_raw, x0)),   \
-                           [ox1] "i"(offsetof(nan_raw, x1)), [ora] "i"(offsetof(nan_raw, rax)),  \
-                           [orc] "i"(offsetof(nan_raw, rcx))                                     \
+                         : NAN_STATE_OPERANDS, [cp] "r"(c), [oa] "i"(offsetof(nan_case, a)),     \
+                           [ob] "i"(offsetof(nan_case, b)), [oc] "i"(offsetof(nan_case, c)),     \
+                           [ora] "i"(offsetof(nan_raw, rax)), [orc] "i"(offsetof(nan_raw, rcx)) \
                          : "rax", "rcx", "rdx", "xmm0", "xmm1", "xmm2", "cc", "memory");        \
     }
 /* VEX.128 kernels: ymm0-ymm3 loaded whole from nan_vex_images (so bits
@@ -66,22 +70,12 @@ typedef void (*nan_kernel)(const nan_case *c, uint32_t mx, nan_raw *r);
                          "vmovdqu 32(%[ip]), %%ymm1\n\t"                                         \
                          "vmovdqu 64(%[ip]), %%ymm2\n\t"                                         \
                          "vmovdqu 96(%[ip]), %%ymm3\n\t"                                         \
-                         "xor %%edx, %%edx\n\t" text "\n\t"                                      \
-                         "stmxcsr %c[omx](%[rp])\n\t"                                            \
-                         "setc %c[ocf](%[rp])\n\t"                                               \
-                         "setp %c[opf](%[rp])\n\t"                                               \
-                         "setz %c[ozf](%[rp])\n\t"                                               \
-                         "sets %c[osf](%[rp])\n\t"                                               \
-                         "seto %c[oof](%[rp])\n\t"                                               \
+                         "xor %%edx, %%edx\n\t" text "\n\t" NAN_STORE_STATE                      \
                          "vmovdqu %%ymm0, %c[ox0](%[rp])\n\t"                                    \
                          "vmovdqu %%xmm1, %c[ox1](%[rp])\n\t"                                    \
                          "vzeroupper\n\t"                                                        \
                          :                                                                       \
-                         : [m] "m"(mx), [ip] "r"(img), [rp] "r"(r),                              \
-                           [omx] "i"(offsetof(nan_raw, mxcsr)), [ocf] "i"(offsetof(nan_raw, cf)), \
-                           [opf] "i"(offsetof(nan_raw, pf)), [ozf] "i"(offsetof(nan_raw, zf)),   \
-                           [osf] "i"(offsetof(nan_raw, sf)), [oof] "i"(offsetof(nan_raw, of)),   \
-                           [ox0] "i"(offsetof(nan_raw, x0)), [ox1] "i"(offsetof(nan_raw, x1))    \
+                         : NAN_STATE_OPERANDS, [ip] "r"(img)                                     \
                          : "rdx", "xmm0", "xmm1", "xmm2", "xmm3", "cc", "memory");              \
     }
 #include "nan_ops.def"
