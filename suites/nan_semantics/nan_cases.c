@@ -168,22 +168,12 @@ void nan_case_get(int k, int i, nan_case *c)
     case K_FMA_S64:
         c->a[0] = f64[i / (NF * NF)], c->b[0] = f64[i / NF % NF], c->c[0] = f64[i % NF];
         break;
-    case K_UN_P32LO: /* bits 127:64 keep the marker: the instruction must not read them */
-        for (int l = 0; l < 2; l++)
-            set32(c->b, l, u32_at((2 * i + l) % NU));
+    case K_I2F_P32: case K_I2F_P32LO: { /* LO: bits 127:64 keep the marker, as K_UN_P32LO */
+        int n = nan_ops[k].kind == K_I2F_P32 ? 4 : 2;
+        for (int l = 0; l < n; l++)
+            set32(c->b, l, (uint32_t)i32s[(n * i + l) % NI]);
         break;
-    case K_CVTI_P64:
-        for (int l = 0; l < 2; l++)
-            c->b[l] = c64_at((2 * i + l) % NC);
-        break;
-    case K_I2F_P32:
-        for (int l = 0; l < 4; l++)
-            set32(c->b, l, (uint32_t)i32s[(4 * i + l) % NI]);
-        break;
-    case K_I2F_P32LO:
-        for (int l = 0; l < 2; l++)
-            set32(c->b, l, (uint32_t)i32s[(2 * i + l) % NI]);
-        break;
+    }
     case K_HADD: /* pair l feeds result lane l: (a0,a1) (a2,a3) (b0,b1) (b2,b3) */
         for (int l = 0; l < 4; l++) {
             int p = (4 * i + l) % (NV * NV);
@@ -193,13 +183,15 @@ void nan_case_get(int k, int i, nan_case *c)
         break;
     case K_UN_S32: set32(c->b, 0, u32_at(i)); break;
     case K_UN_S64: c->b[0] = u64_at(i); break;
-    case K_UN_P32:
-        for (int l = 0; l < 4; l++)
-            set32(c->b, l, u32_at((4 * i + l) % NU));
+    case K_UN_P32: case K_UN_P32LO: { /* LO: bits 127:64 keep the marker: the op must not read them */
+        int n = nan_ops[k].kind == K_UN_P32 ? 4 : 2;
+        for (int l = 0; l < n; l++)
+            set32(c->b, l, u32_at((n * i + l) % NU));
         break;
-    case K_UN_P64:
+    }
+    case K_UN_P64: case K_CVTI_P64: /* CVTI: the int32 limits too */
         for (int l = 0; l < 2; l++)
-            c->b[l] = u64_at((2 * i + l) % NU);
+            c->b[l] = nan_ops[k].kind == K_UN_P64 ? u64_at((2 * i + l) % NU) : c64_at((2 * i + l) % NC);
         break;
     case K_CVT2I_32: c->a[0] = 0xdeadbeefdeadbeef, c->a[1] = 0, set32(c->b, 0, u32_at(i)); break;
     case K_CVT2I_64: c->a[0] = 0xdeadbeefdeadbeef, c->a[1] = 0, c->b[0] = u64_at(i); break;
