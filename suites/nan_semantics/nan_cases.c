@@ -7,9 +7,11 @@
 #include <string.h>
 
 const nan_op nan_ops[] = {
-#define NAN_OP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat},
+#define NAN_OP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 0},
+#define NAN_VOP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 1},
 #include "nan_ops.def"
 #undef NAN_OP
+#undef NAN_VOP
 };
 const int nan_op_count = (int)(sizeof nan_ops / sizeof nan_ops[0]);
 
@@ -39,6 +41,12 @@ static const uint64_t x64[NU - NV] = {
     0xc1e0000000200000, 0x43e0000000000000, 0x3fd5555555555555, 0x7e37e43c8800759c, /* -2^31-1 2^63 1/3 1e300 */
     0x37a16c262777579c,                                                             /* 1e-40 */
 };
+/* cvt(t)pd2dq: the unary f64 values plus the int32 conversion limits:
+ * 2^31-1 and -2^31 (exact), 2^31-0.5 (rounds to 2^31 = out of range under
+ * round-to-nearest, truncates to 2^31-1), -2^31-0.5 (in range either way). */
+#define NC (NU + 4)
+static const uint64_t lim64[NC - NU] = {0x41dfffffffc00000, 0xc1e0000000000000, 0x41dfffffffe00000,
+                                        0xc1e0000000100000};
 /* FMA: 7 classes (7^3 = 343 triples). */
 #define NF 7
 static const uint32_t f32[NF] = {0x3f800000, 0x80000000, 0x00000001, 0xff800000,
@@ -57,8 +65,15 @@ static const uint64_t i64s[NI] = {0, 1, 0xffffffffffffffff, 0x7fffffffffffffff, 
 static const uint64_t mark_a[2] = {0x7fa0000500000001, 0x7ff0000000000abc};
 static const uint64_t mark_b[2] = {0xffa0000680000001, 0xfff0000000000def};
 
+const uint64_t nan_vex_dst_mark[2] = {0x7fb0000700000003, 0xfff0000000000123};
+const uint64_t nan_ymm_hi_mark[4][2] = {
+    {0x7ff4000000000a00, 0xffc00a00ffa00a00}, {0x7ff4000000000a01, 0xffc00a01ffa00a01},
+    {0x7ff4000000000a02, 0xffc00a02ffa00a02}, {0x7ff4000000000a03, 0xffc00a03ffa00a03},
+};
+
 static uint32_t u32_at(int i) { return i < NV ? v32[i] : x32[i - NV]; }
 static uint64_t u64_at(int i) { return i < NV ? v64[i] : x64[i - NV]; }
+static uint64_t c64_at(int i) { return i < NU ? u64_at(i) : lim64[i - NU]; }
 
 static void set32(uint64_t x[2], int lane, uint32_t v)
 {
@@ -83,6 +98,13 @@ int nan_case_count(int k)
     case K_I2F_32: case K_I2F_64: return NI;
     case K_FMA_P32: return (NF * NF * NF + 3) / 4;
     case K_FMA_P64: return (NF * NF * NF + 1) / 2;
+    case K_FMA_S32: case K_FMA_S64: return NF * NF * NF;
+    case K_UN_P32LO: return (NU + 1) / 2;
+    case K_CVTI_P64: return (NC + 1) / 2;
+    case K_I2F_P32: return (NI + 3) / 4;
+    case K_I2F_P32LO: return (NI + 1) / 2;
+    case K_HADD64: return (NV * NV + 1) / 2;
+    case K_DP32: case K_DP64: return NV * NV;
     }
     return 0;
 }
@@ -109,6 +131,18 @@ void nan_case_get(int k, int i, nan_case *c)
     case K_BIN_S64:
         c->a[0] = v64[i / NV], c->b[0] = v64[i % NV];
         break;
+    case K_DP32: /* pair i in lane i%4, 1.0 x 1.0 in the others (see nan_ops.def) */
+        for (int l = 0; l < 4; l++) {
+            int own = l == i % 4;
+            set32(c->a, l, own ? v32[i / NV] : 0x3f800000), set32(c->b, l, own ? v32[i % NV] : 0x3f800000);
+        }
+        break;
+    case K_DP64:
+        for (int l = 0; l < 2; l++) {
+            int own = l == i % 2;
+            c->a[l] = own ? v64[i / NV] : 0x3ff0000000000000, c->b[l] = own ? v64[i % NV] : 0x3ff0000000000000;
+        }
+        break;
     case K_BIN_P32:
         for (int l = 0; l < 4; l++) {
             int p = (4 * i + l) % (NV * NV);
@@ -121,6 +155,25 @@ void nan_case_get(int k, int i, nan_case *c)
             c->a[l] = v64[p / NV], c->b[l] = v64[p % NV];
         }
         break;
+    case K_HADD64: /* pair l feeds result lane l: (a0,a1) (b0,b1) */
+        for (int l = 0; l < 2; l++) {
+            int p = (2 * i + l) % (NV * NV);
+            uint64_t *x = l == 0 ? c->a : c->b;
+            x[0] = v64[p / NV], x[1] = v64[p % NV];
+        }
+        break;
+    case K_FMA_S32:
+        set32(c->a, 0, f32[i / (NF * NF)]), set32(c->b, 0, f32[i / NF % NF]), set32(c->c, 0, f32[i % NF]);
+        break;
+    case K_FMA_S64:
+        c->a[0] = f64[i / (NF * NF)], c->b[0] = f64[i / NF % NF], c->c[0] = f64[i % NF];
+        break;
+    case K_I2F_P32: case K_I2F_P32LO: { /* LO: bits 127:64 keep the marker, as K_UN_P32LO */
+        int n = nan_ops[k].kind == K_I2F_P32 ? 4 : 2;
+        for (int l = 0; l < n; l++)
+            set32(c->b, l, (uint32_t)i32s[(n * i + l) % NI]);
+        break;
+    }
     case K_HADD: /* pair l feeds result lane l: (a0,a1) (a2,a3) (b0,b1) (b2,b3) */
         for (int l = 0; l < 4; l++) {
             int p = (4 * i + l) % (NV * NV);
@@ -130,13 +183,15 @@ void nan_case_get(int k, int i, nan_case *c)
         break;
     case K_UN_S32: set32(c->b, 0, u32_at(i)); break;
     case K_UN_S64: c->b[0] = u64_at(i); break;
-    case K_UN_P32:
-        for (int l = 0; l < 4; l++)
-            set32(c->b, l, u32_at((4 * i + l) % NU));
+    case K_UN_P32: case K_UN_P32LO: { /* LO: bits 127:64 keep the marker: the op must not read them */
+        int n = nan_ops[k].kind == K_UN_P32 ? 4 : 2;
+        for (int l = 0; l < n; l++)
+            set32(c->b, l, u32_at((n * i + l) % NU));
         break;
-    case K_UN_P64:
+    }
+    case K_UN_P64: case K_CVTI_P64: /* CVTI: the int32 limits too */
         for (int l = 0; l < 2; l++)
-            c->b[l] = u64_at((2 * i + l) % NU);
+            c->b[l] = nan_ops[k].kind == K_UN_P64 ? u64_at((2 * i + l) % NU) : c64_at((2 * i + l) % NC);
         break;
     case K_CVT2I_32: c->a[0] = 0xdeadbeefdeadbeef, c->a[1] = 0, set32(c->b, 0, u32_at(i)); break;
     case K_CVT2I_64: c->a[0] = 0xdeadbeefdeadbeef, c->a[1] = 0, c->b[0] = u64_at(i); break;
@@ -158,18 +213,46 @@ void nan_case_get(int k, int i, nan_case *c)
     }
 }
 
-void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[3], int *n_in)
+int nan_kind_int_source(nan_kind k)
 {
-    int w32 = 1;
-    switch (nan_ops[k].kind) {
-    case K_BIN_S64: case K_BIN_P64: case K_UN_S64: case K_UN_P64: case K_CVT2I_64:
-    case K_FMA_P64: case K_I2F_64:
-        w32 = 0;
-        break;
+    return k == K_I2F_32 || k == K_I2F_64 || k == K_I2F_P32 || k == K_I2F_P32LO;
+}
+
+int nan_kind_f64_source(nan_kind k)
+{
+    switch (k) {
+    case K_BIN_S64: case K_BIN_P64: case K_UN_S64: case K_UN_P64: case K_CVT2I_64: case K_FMA_P64:
+    case K_CVTI_P64: case K_HADD64: case K_DP64: case K_FMA_S64:
+        return 1;
     default:
+        return 0;
+    }
+}
+
+int nan_op_zeroes_upper(int k)
+{
+    const char *n = nan_ops[k].name;
+    return strncmp(n, "cvtpd2", 6) == 0 || strncmp(n, "cvttpd2", 7) == 0;
+}
+
+void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[NAN_MAX_IN], int *n_in)
+{
+    int w32 = !nan_kind_f64_source(nan_ops[k].kind) && nan_ops[k].kind != K_I2F_64;
+    switch (nan_ops[k].kind) {
+    case K_HADD64: {
+        const uint64_t *x = lane == 0 ? c->a : c->b;
+        *n_in = 2;
+        in[0] = x[0], in[1] = x[1];
         break;
     }
-    switch (nan_ops[k].kind) {
+    case K_DP32: case K_DP64: /* every lane's result depends on all products */
+        *n_in = w32 ? 8 : 4;
+        for (int j = 0; j < *n_in / 2; j++) {
+            in[2 * j] = w32 ? get32(c->a, j) : c->a[j];
+            in[2 * j + 1] = w32 ? get32(c->b, j) : c->b[j];
+        }
+        break;
+    case K_I2F_P32: case K_I2F_P32LO: *n_in = 1, in[0] = get32(c->b, lane); break;
     case K_BIN_S32: case K_BIN_S64: case K_BIN_P32: case K_BIN_P64:
         *n_in = 2;
         in[0] = w32 ? get32(c->a, lane) : c->a[lane];
@@ -181,7 +264,7 @@ void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[3], int *n_
         in[0] = get32(x, 2 * (lane % 2)), in[1] = get32(x, 2 * (lane % 2) + 1);
         break;
     }
-    case K_FMA_P32: case K_FMA_P64:
+    case K_FMA_P32: case K_FMA_P64: case K_FMA_S32: case K_FMA_S64:
         *n_in = 3;
         in[0] = w32 ? get32(c->a, lane) : c->a[lane];
         in[1] = w32 ? get32(c->b, lane) : c->b[lane];
@@ -217,7 +300,8 @@ uint64_t nan_case_table_digest(void)
     }
     for (int m = 0; m < NAN_MODE_COUNT; m++)
         h = fnv(h, &nan_modes[m].mxcsr, sizeof nan_modes[m].mxcsr);
-    return h;
+    h = fnv(h, nan_vex_dst_mark, sizeof nan_vex_dst_mark);
+    return fnv(h, nan_ymm_hi_mark, sizeof nan_ymm_hi_mark);
 }
 
 int nan_op_find(const char *name)
@@ -265,13 +349,27 @@ int nan_mode_base(int m)
     return nan_mode_find("default");
 }
 
-void nan_rec_encode(const nan_rec *r, char *out)
+void nan_vex_images(nan_kind kind, const nan_case *c, uint64_t img[4][4])
 {
-    char buf[NAN_REC_HEX + 1];
-    snprintf(buf, sizeof buf, "%016llx%016llx%016llx%016llx%02x%02x",
-             (unsigned long long)r->d[1], (unsigned long long)r->d[0], (unsigned long long)r->s[1],
-             (unsigned long long)r->s[0], r->flags, r->eflags);
-    memcpy(out, buf, NAN_REC_HEX);
+    int fma = kind == K_FMA_S32 || kind == K_FMA_S64 || kind == K_FMA_P32 || kind == K_FMA_P64;
+    const uint64_t *lo[4] = {fma ? c->a : nan_vex_dst_mark, fma ? c->b : c->a, fma ? c->c : c->b, c->c};
+    for (int r = 0; r < 4; r++) {
+        img[r][0] = lo[r][0], img[r][1] = lo[r][1];
+        img[r][2] = nan_ymm_hi_mark[r][0], img[r][3] = nan_ymm_hi_mark[r][1];
+    }
+}
+
+int nan_rec_hex(int k) { return nan_ops[k].ymm ? NAN_REC_HEX_YMM : NAN_REC_HEX; }
+
+void nan_rec_encode(int k, const nan_rec *r, char *out)
+{
+    char buf[NAN_REC_HEX_YMM + 1];
+    snprintf(buf, sizeof buf, "%016llx%016llx%016llx%016llx%016llx%016llx%02x%02x",
+             (unsigned long long)r->u[1], (unsigned long long)r->u[0], (unsigned long long)r->d[1],
+             (unsigned long long)r->d[0], (unsigned long long)r->s[1], (unsigned long long)r->s[0], r->flags,
+             r->eflags);
+    int n = nan_rec_hex(k);
+    memcpy(out, buf + NAN_REC_HEX_YMM - n, (size_t)n);
 }
 
 static uint64_t be64(const uint8_t *b)
@@ -282,22 +380,24 @@ static uint64_t be64(const uint8_t *b)
     return v;
 }
 
-int nan_rec_decode(const char *in, nan_rec *r)
+int nan_rec_decode(int k, const char *in, nan_rec *r)
 {
-    char hex[NAN_REC_HEX + 1];
-    uint8_t b[NAN_REC_HEX / 2];
-    size_t n = 0;
-    memcpy(hex, in, NAN_REC_HEX);
-    hex[NAN_REC_HEX] = '\0';
-    if (strlen(hex) != NAN_REC_HEX || bg_hex_decode(hex, b, sizeof b, &n) != BG_OK || n != sizeof b)
+    char hex[NAN_REC_HEX_YMM + 1];
+    uint8_t b[NAN_REC_HEX_YMM / 2];
+    size_t n = 0, len = (size_t)nan_rec_hex(k), pad = NAN_REC_HEX_YMM - len;
+    memset(hex, '0', pad); /* a 128-bit record reads as u = 0 */
+    memcpy(hex + pad, in, len);
+    hex[NAN_REC_HEX_YMM] = '\0';
+    if (strlen(hex) != NAN_REC_HEX_YMM || bg_hex_decode(hex, b, sizeof b, &n) != BG_OK || n != sizeof b)
         return -1;
-    r->d[1] = be64(b), r->d[0] = be64(b + 8), r->s[1] = be64(b + 16), r->s[0] = be64(b + 24);
-    r->flags = b[32], r->eflags = b[33];
+    r->u[1] = be64(b), r->u[0] = be64(b + 8), r->d[1] = be64(b + 16), r->d[0] = be64(b + 24);
+    r->s[1] = be64(b + 32), r->s[0] = be64(b + 40);
+    r->flags = b[48], r->eflags = b[49];
     return 0;
 }
 
 int nan_rec_equal(const nan_rec *x, const nan_rec *y)
 {
-    return x->d[0] == y->d[0] && x->d[1] == y->d[1] && x->s[0] == y->s[0] && x->s[1] == y->s[1] &&
+    return x->u[0] == y->u[0] && x->u[1] == y->u[1] && x->d[0] == y->d[0] && x->d[1] == y->d[1] && x->s[0] == y->s[0] && x->s[1] == y->s[1] &&
            x->flags == y->flags && x->eflags == y->eflags;
 }

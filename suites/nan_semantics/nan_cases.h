@@ -27,23 +27,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Operand layouts.  Issue 13 added: K_UN_P32LO (two f32 in the low qword:
+ * cvtps2pd), K_CVTI_P64 (f64 pairs incl. the int32 conversion limits:
+ * cvt(t)pd2dq), K_I2F_P32 / K_I2F_P32LO (four / two int32 lanes: cvtdq2ps,
+ * cvtdq2pd), K_HADD64 (haddpd/hsubpd: pairs (a0,a1) (b0,b1)), K_DP32 /
+ * K_DP64 (dpps/dppd: one operand pair per case, 1.0 x 1.0 in the other lanes),
+ * K_FMA_S32 / K_FMA_S64 (scalar FMA: one triple per case, the 343 triples). */
 typedef enum nan_kind {
     K_BIN_S32, K_BIN_S64, K_BIN_P32, K_BIN_P64, K_UN_S32, K_UN_S64, K_UN_P32, K_UN_P64,
-    K_CVT2I_32, K_CVT2I_64, K_I2F_32, K_I2F_64, K_HADD, K_FMA_P32, K_FMA_P64
+    K_CVT2I_32, K_CVT2I_64, K_I2F_32, K_I2F_64, K_HADD, K_FMA_P32, K_FMA_P64,
+    K_UN_P32LO, K_CVTI_P64, K_I2F_P32, K_I2F_P32LO, K_HADD64, K_DP32, K_DP64, K_FMA_S32, K_FMA_S64
 } nan_kind;
 
+/* Destination kinds.  D_BITS32/D_BITS64: a bitwise op (andps...), compared
+ * bit for bit, NaN payloads and signs included; D_SIGNMASK: movmskps/pd's
+ * sign-bit mask in eax (zero-extended into rax). */
 typedef enum nan_dst {
-    D_F32, D_F64, D_I32, D_MASK32, D_MASK64, D_EFLAGS, D_GPR32, D_GPR64
+    D_F32, D_F64, D_I32, D_MASK32, D_MASK64, D_EFLAGS, D_GPR32, D_GPR64, D_BITS32, D_BITS64,
+    D_SIGNMASK
 } nan_dst;
 
-typedef enum nan_feat { F_NONE, F_SSE41, F_FMA } nan_feat;
+typedef enum nan_feat { F_NONE, F_SSE41, F_FMA, F_AVX } nan_feat;
 
+/* nan_ops.def rows: NAN_OP (legacy SSE, and the packed FMA of the first table:
+ * 128-bit records) and NAN_VOP (VEX.128 forms, issue 13 item 2: YMM records,
+ * see nan_vex_images). */
 typedef struct nan_op {
     const char *name;
     nan_kind kind;
     nan_dst dst;
     int lanes;     /* active destination elements */
     nan_feat feat;
+    int ymm;       /* 1: NAN_VOP, the record carries ymm0 bits 255:128 */
 } nan_op;
 
 typedef struct nan_case {
@@ -52,7 +67,8 @@ typedef struct nan_case {
     uint64_t c[2]; /* xmm2 before (FMA third source) */
 } nan_case;
 
-#define NAN_REC_HEX 68   /* hex digits per record */
+#define NAN_REC_HEX 68       /* hex digits per record */
+#define NAN_REC_HEX_YMM 100  /* NAN_VOP ops: ymm0 bits 255:128 (32 digits) first */
 #define NAN_EFLAGS_CF 0x01
 #define NAN_EFLAGS_PF 0x02
 #define NAN_EFLAGS_ZF 0x04
@@ -60,6 +76,7 @@ typedef struct nan_case {
 #define NAN_EFLAGS_OF 0x10
 
 typedef struct nan_rec {
+    uint64_t u[2];   /* NAN_VOP ops: ymm0 bits 255:128 after (low qword first); else 0 */
     uint64_t d[2];
     uint64_t s[2];
     uint8_t flags;   /* MXCSR bits 0-5 */
@@ -82,9 +99,22 @@ size_t nan_case_total(void);
 void nan_case_get(int k, int i, nan_case *c);
 
 /* Which f32/f64 element of an operand a lane's pair/triple came from, for
- * classification: fills in[0..2] with the operand element bits feeding
- * destination element `lane` (width bits each; n_in set to 1, 2 or 3). */
-void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[3], int *n_in);
+ * classification: fills in[0..n_in-1] with the operand element bits feeding
+ * destination element `lane` (width bits each; n_in 1..NAN_MAX_IN: 8 for
+ * dpps, whose every lane depends on all eight source elements). */
+#define NAN_MAX_IN 8
+void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[NAN_MAX_IN], int *n_in);
+
+/* 1 when op k writes zeros to the destination elements above its `lanes`
+ * (cvtpd2ps, cvt(t)pd2dq: bits 127:64 cleared, Intel SDM Vol.2A), 0 when it
+ * leaves them as they were (scalar ops). */
+int nan_op_zeroes_upper(int k);
+
+/* 1 when kind k's sources are integers (cvtsi2*, cvtdq2*). */
+int nan_kind_int_source(nan_kind k);
+
+/* 1 when kind k's floating-point sources are f64 (else f32 or integer). */
+int nan_kind_f64_source(nan_kind k);
 
 /* FNV-1a 64 over every op name and every case's operands. */
 uint64_t nan_case_table_digest(void);
@@ -119,10 +149,27 @@ int nan_mode_by_mxcsr(uint32_t mxcsr);
  * with round-to-nearest, or "default" for the four FTZ/DAZ modes. */
 int nan_mode_base(int m);
 
-/* Encodes/decodes one record as NAN_REC_HEX hex digits (no NUL written by
- * encode).  decode returns 0 on success, -1 on a non-hex digit. */
-void nan_rec_encode(const nan_rec *r, char *out);
-int nan_rec_decode(const char *in, nan_rec *r);
+/* Hex digits of one record of op k: NAN_REC_HEX, or NAN_REC_HEX_YMM for a
+ * NAN_VOP op (ymm0 bits 255:128, then the NAN_REC_HEX digits). */
+int nan_rec_hex(int k);
+
+/* Encodes/decodes one record of op k as nan_rec_hex(k) hex digits (no NUL
+ * written by encode).  decode returns 0 on success, -1 on a non-hex digit. */
+void nan_rec_encode(int k, const nan_rec *r, char *out);
+int nan_rec_decode(int k, const char *in, nan_rec *r);
+
+/* ---- VEX.128 ops (NAN_VOP): the register images loaded before the op ----
+ * Every YMM register's bits 255:128 hold a marker of its own
+ * (nan_ymm_hi_mark[r]) so a VEX.128 write that does not zero them (Intel SDM
+ * Vol.1 14.1.2: "VEX.128 ... zeroes bits 255:128") shows.  FMA kinds: ymm0 =
+ * a (the destination is an input), ymm1 = b, ymm2 = c.  Others: ymm0 =
+ * nan_vex_dst_mark (the old destination, which a VEX op must not merge:
+ * vaddss xmm0, xmm1, xmm2 takes bits 127:32 from xmm1), ymm1 = a (first
+ * source), ymm2 = b (second source), ymm3 = c.  img[r] = ymm r, 4 qwords low
+ * first. */
+extern const uint64_t nan_vex_dst_mark[2];
+extern const uint64_t nan_ymm_hi_mark[4][2];
+void nan_vex_images(nan_kind kind, const nan_case *c, uint64_t img[4][4]);
 
 /* 1 when two records hold the same bits (fields only, not padding). */
 int nan_rec_equal(const nan_rec *x, const nan_rec *y);

@@ -74,11 +74,14 @@ static int usage(const char *why)
     return BG_EXIT_USAGE;
 }
 
-static void rec_text(const nan_rec *r, char *buf, size_t n)
+/* A record as text; YMM records (NAN_VOP ops) lead with u= (ymm0 bits 255:128). */
+static void rec_text(int k, const nan_rec *r, char *buf, size_t n)
 {
-    char fl[32];
+    char fl[32], up[48] = "";
     nan_flag_names(r->flags, fl, sizeof fl);
-    snprintf(buf, n, "d=%016llx%016llx s=%016llx%016llx flags=%s eflags=%02x",
+    if (nan_ops[k].ymm)
+        snprintf(up, sizeof up, "u=%016llx%016llx ", (unsigned long long)r->u[1], (unsigned long long)r->u[0]);
+    snprintf(buf, n, "%sd=%016llx%016llx s=%016llx%016llx flags=%s eflags=%02x", up,
              (unsigned long long)r->d[1], (unsigned long long)r->d[0], (unsigned long long)r->s[1],
              (unsigned long long)r->s[0], *fl ? fl : "-", r->eflags);
 }
@@ -172,8 +175,8 @@ static void compare_phase(const cJSON *ph, const char *phase, int m, const nan_f
                     g->base |= nan_modes[m].base;
                 if (!g || !fresh)
                     continue;
-                rec_text(&e[i], g->expected, sizeof g->expected);
-                rec_text(&o[i], g->observed, sizeof g->observed);
+                rec_text(k, &e[i], g->expected, sizeof g->expected);
+                rec_text(k, &o[i], g->observed, sizeof g->observed);
                 nan_case c;
                 nan_case_get(k, i, &c);
                 g->example = cJSON_CreateObject();
@@ -181,10 +184,23 @@ static void compare_phase(const cJSON *ph, const char *phase, int m, const nan_f
                 cJSON_AddStringToObject(g->example, "phase", phase);
                 cJSON_AddStringToObject(g->example, "mode", nan_modes[m].name);
                 cJSON_AddNumberToObject(g->example, "case", i);
-                hex128(g->example, "xmm0_in", c.a);
-                hex128(g->example, "xmm1_in", c.b);
-                if (nan_ops[k].kind == K_FMA_P32 || nan_ops[k].kind == K_FMA_P64)
-                    hex128(g->example, "xmm2_in", c.c);
+                if (nan_ops[k].ymm) { /* the registers as loaded: nan_vex_images */
+                    uint64_t img[4][4];
+                    nan_vex_images(nan_ops[k].kind, &c, img);
+                    static const char *const names[4] = {"ymm0_in", "ymm1_in", "ymm2_in", "ymm3_in"};
+                    for (int r = 0; r < 4; r++) {
+                        char b[72];
+                        snprintf(b, sizeof b, "%016llx%016llx%016llx%016llx", (unsigned long long)img[r][3],
+                                 (unsigned long long)img[r][2], (unsigned long long)img[r][1],
+                                 (unsigned long long)img[r][0]);
+                        cJSON_AddStringToObject(g->example, names[r], b);
+                    }
+                } else {
+                    hex128(g->example, "xmm0_in", c.a);
+                    hex128(g->example, "xmm1_in", c.b);
+                    if (nan_ops[k].kind == K_FMA_P32 || nan_ops[k].kind == K_FMA_P64)
+                        hex128(g->example, "xmm2_in", c.c);
+                }
             }
         }
     }

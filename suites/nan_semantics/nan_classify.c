@@ -2,6 +2,7 @@
 #include "nan_classify.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct fmt {
@@ -38,14 +39,18 @@ static uint64_t lane(const uint64_t v[2], int bits, int l)
     return (v[l / 2] >> ((l % 2) * 32)) & 0xffffffffu;
 }
 
-static const fmt *src_fmt(nan_kind k)
+static const fmt *src_fmt(nan_kind k) { return nan_kind_f64_source(k) ? &F64 : &F32; }
+
+/* The rounding direction a ROUNDxx immediate selects (Intel SDM Vol.2B
+ * ROUNDPS Table 4-18: imm8 bits 1:0, used when bit 2 is clear), or -1: the op
+ * is no ROUNDxx or takes MXCSR.RC.  Op names carry the immediate: roundps.9. */
+static int op_imm_rc(int k)
 {
-    switch (k) {
-    case K_BIN_S64: case K_BIN_P64: case K_UN_S64: case K_UN_P64: case K_CVT2I_64: case K_FMA_P64:
-        return &F64;
-    default:
-        return &F32;
-    }
+    const char *n = nan_ops[k].name, *dot = strchr(n, '.');
+    if (strncmp(n, "round", 5) != 0 || !dot)
+        return -1;
+    int imm = atoi(dot + 1);
+    return (imm & 4) ? -1 : (imm & 3);
 }
 
 void nan_flag_names(unsigned bits, char *buf, unsigned n)
@@ -73,11 +78,9 @@ static void add(nan_finding *out, int *n, const char *rule, const char *detail)
 }
 
 /* "RC=down" / "RC=up" / "RC=toward-zero": the rounding direction in force. */
-static const char *rc_name(int m)
-{
-    static const char *const names[4] = {"RC=nearest", "RC=down", "RC=up", "RC=toward-zero"};
-    return names[(nan_modes[m].mxcsr >> NAN_MXCSR_RC_SHIFT) & 3];
-}
+static const char *const rc_names[4] = {"RC=nearest", "RC=down", "RC=up", "RC=toward-zero"};
+
+static const char *rc_name(int m) { return rc_names[(nan_modes[m].mxcsr >> NAN_MXCSR_RC_SHIFT) & 3]; }
 
 static const char *mode_cause(int m)
 {
@@ -152,8 +155,7 @@ static int other_mode(int m, int sel, int bits, int l, int gpr32, uint64_t o, co
 static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, uint64_t e, uint64_t o,
                            const fmt *df, const nan_alts *alt, nan_finding *out, int *n)
 {
-    const fmt *sf = nan_ops[k].kind == K_I2F_32 || nan_ops[k].kind == K_I2F_64 ? NULL
-                                                                              : src_fmt(nan_ops[k].kind);
+    const fmt *sf = nan_kind_int_source(nan_ops[k].kind) ? NULL : src_fmt(nan_ops[k].kind);
     const char *name = nan_ops[k].name;
     int any_nan = 0, all_zero = 1;
     for (int j = 0; sf && j < n_in; j++) {
@@ -200,7 +202,24 @@ static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, ui
         add(out, n, any_nan ? "nan-propagation" : "value", "NaN instead of a number");
         return;
     }
+    int irc = op_imm_rc(k);
+    if (irc >= 0) { /* the immediate's direction, whatever MXCSR.RC says */
+        snprintf(d, sizeof d, "imm %s", rc_names[irc]);
+        add(out, n, "rounding", d);
+        return;
+    }
     add(out, n, "value", "");
+}
+
+/* What elements above the active ones should have held (upper-lanes detail). */
+static const char *upper_detail(int k)
+{
+    nan_kind kind = nan_ops[k].kind;
+    if (nan_ops[k].ymm && (kind == K_FMA_S32 || kind == K_FMA_S64))
+        return "VEX FMA: bits above the scalar not kept from the destination";
+    if (nan_ops[k].ymm)
+        return "VEX: bits above the scalar not from the first source";
+    return nan_op_zeroes_upper(k) ? "zeroed destination elements not zero" : "unwritten destination elements changed";
 }
 
 int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
@@ -211,24 +230,26 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, co
     nan_case c;
     nan_case_get(k, i, &c);
     char d[64];
-    int bits = (op->dst == D_F64 || op->dst == D_MASK64 || op->dst == D_GPR64) ? 64 : 32;
-    int total = op->dst == D_GPR32 || op->dst == D_GPR64 ? 1 : 128 / bits;
-    if (op->dst == D_GPR32) {
+    int bits = (op->dst == D_F64 || op->dst == D_MASK64 || op->dst == D_GPR64 || op->dst == D_BITS64) ? 64
+                                                                                                      : 32;
+    int gpr32 = op->dst == D_GPR32 || op->dst == D_SIGNMASK;
+    int total = gpr32 || op->dst == D_GPR64 ? 1 : 128 / bits;
+    if (gpr32) {
         if ((exp->d[0] >> 32) != (obs->d[0] >> 32))
             add(out, &n, "upper-lanes", "32-bit GPR write not zero-extended");
         total = 1;
     }
     for (int l = 0; l < total; l++) {
         uint64_t e = lane(exp->d, bits, l), o = lane(obs->d, bits, l);
-        if (op->dst == D_GPR32)
+        if (gpr32)
             e &= 0xffffffffu, o &= 0xffffffffu;
         if (e == o)
             continue;
         if (l >= op->lanes) {
-            add(out, &n, "upper-lanes", "unwritten destination elements changed");
+            add(out, &n, "upper-lanes", upper_detail(k));
             continue;
         }
-        uint64_t in[3];
+        uint64_t in[NAN_MAX_IN];
         int n_in = 0;
         nan_case_inputs(k, &c, l, in, &n_in);
         switch (op->dst) {
@@ -241,6 +262,12 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, co
                 add(out, &n, "daz-ftz", mode_cause(m));
             break;
         case D_EFLAGS: add(out, &n, "upper-lanes", "COMIS changed its register operand"); break;
+        case D_BITS32: case D_BITS64: { /* no arithmetic: every bit must pass (Vol.2A ANDPS) */
+            const fmt *f = bits == 64 ? &F64 : &F32;
+            add(out, &n, "bitwise", is_nan(f, e) || is_nan(f, o) ? "NaN payload or sign changed" : "");
+            break;
+        }
+        case D_SIGNMASK: add(out, &n, "sign-mask", ""); break;
         case D_I32: case D_GPR32: case D_GPR64: {
             uint64_t ind = (op->dst == D_GPR64) ? 0x8000000000000000ull : 0x80000000u;
             if (other_mode(m, SEL_LANE, bits, l, op->dst == D_GPR32, o, alt, out, &n))
@@ -253,6 +280,8 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, co
         }
         }
     }
+    if (exp->u[0] != obs->u[0] || exp->u[1] != obs->u[1]) /* Vol.1 14.1.2: VEX.128 zeroes 255:128 */
+        add(out, &n, "upper-lanes", "VEX.128 write did not zero bits 255:128");
     if (exp->s[0] != obs->s[0] || exp->s[1] != obs->s[1])
         add(out, &n, "source-modified", "");
     if (exp->eflags != obs->eflags) {

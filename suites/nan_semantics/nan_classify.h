@@ -31,8 +31,19 @@
  *   upper-lanes           destination elements the instruction does not write were
  *                         changed (scalar ops keep bits 127:32 / 127:64; a 32-bit GPR
  *                         write zero-extends to 64 bits, Vol.1 3.4.1.1)
+ *                         VEX.128 ops (NAN_VOP): bits 127:32 / 127:64 come from the
+ *                         first source (FMA: kept from the destination), and bits
+ *                         255:128 of the YMM destination are zeroed (Vol.1 14.1.2)
  *   source-modified       a source register changed
- * Context rules (checked by the checker, not per case): mxcsr-readback,
+ *   bitwise               ANDPS/ANDNPS/ORPS/XORPS (and PD) changed a bit: they are
+ *                         bitwise, NaN payloads and signs pass unchanged, no flags
+ *                         (Vol.2A ANDPS "Operation")
+ *   sign-mask             MOVMSKPS/MOVMSKPD mask is not the sign bits, NaNs and -0
+ *                         included (Vol.2B MOVMSKPS "Operation")
+ *   (rounding, detail "imm RC=..."): ROUNDxx with an immediate rounding
+ *                         direction, which overrides MXCSR.RC (Vol.2B ROUNDPS)
+ * Context rules (checked by the checker, not per case): mxcsr-initial (the
+ * MXCSR a process starts with is not 0x1F80; context `initial`), mxcsr-readback,
  * handler-mxcsr, mxcsr-inheritance, context-fact, trap-not-delivered,
  * trap-si-code, trap-handler-mxcsr, trap-saved-status, probe-failed, op-missing.
  */

@@ -19,6 +19,7 @@ static const nan_context_rule rules[] = {
     {"mxcsr_write_pthread", "thread", NAN_MXCSR_WRITTEN, "mxcsr-inheritance", ""},
     {"fork", "child", NAN_MXCSR_WRITTEN, "mxcsr-inheritance", ""},
     {"exec", "exec_child", NAN_MXCSR_DEFAULT, "mxcsr-inheritance", ""},
+    {"initial", "initial", NAN_MXCSR_DEFAULT, "mxcsr-initial", "x87_cw_default"},
 };
 
 int nan_context_rules(const char *context, const nan_context_rule **out)
@@ -37,7 +38,7 @@ int nan_context_rules(const char *context, const nan_context_rule **out)
 
 const char *const nan_contexts[] = {
     "main_thread", "pthread", "pooled_thread", "signal_raise", "signal_pthread_kill", "after_handler",
-    "sigaltstack", "siglongjmp", "mxcsr_write", "mxcsr_write_pthread", "fork", "exec", "trap",
+    "sigaltstack", "siglongjmp", "mxcsr_write", "mxcsr_write_pthread", "fork", "exec", "trap", "initial",
     NULL,
 };
 

@@ -10,7 +10,8 @@
  *   - clone(2) for threads and fork(2) copy the FPU state (fpu_clone()), so
  *     threads and children inherit MXCSR;
  *   - execve(2) resets it to 0x1F80 (fpu__clear_user_states() via
- *     flush_thread() -> fpu_flush_thread()).
+ *     flush_thread() -> fpu_flush_thread()), and the x87 control word to
+ *     0x037F (the FNINIT state): a process starts with both (`initial`).
  * macOS: the same expectations are assumed (not yet measured; see
  * docs/nan_semantics.md).
  */

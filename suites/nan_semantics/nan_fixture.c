@@ -24,11 +24,12 @@ int nan_results_decode(const cJSON *results, nan_rec *recs, int *present)
         if (!s)
             continue;
         int n = nan_case_count(k);
-        if (strlen(s) != (size_t)n * NAN_REC_HEX)
+        size_t len = (size_t)nan_rec_hex(k);
+        if (strlen(s) != (size_t)n * len)
             return k;
         nan_rec *r = recs + nan_case_offset(k);
         for (int i = 0; i < n; i++)
-            if (nan_rec_decode(s + (size_t)i * NAN_REC_HEX, &r[i]) != 0)
+            if (nan_rec_decode(k, s + (size_t)i * len, &r[i]) != 0)
                 return k;
         present[k] = 1;
     }
@@ -50,8 +51,8 @@ static bg_status apply_diff(const char *path, const char *mode, const cJSON *dif
             char *end = NULL;
             long i = strtol(e->string, &end, 10);
             if (!end || *end || i < 0 || i >= nan_case_count(k) || !cJSON_IsString(e) ||
-                strlen(e->valuestring) != NAN_REC_HEX ||
-                nan_rec_decode(e->valuestring, &recs[nan_case_offset(k) + (size_t)i]) != 0) {
+                strlen(e->valuestring) != (size_t)nan_rec_hex(k) ||
+                nan_rec_decode(k, e->valuestring, &recs[nan_case_offset(k) + (size_t)i]) != 0) {
                 snprintf(why, sizeof why, "mode %s op %s case '%s': malformed diff entry", mode,
                          op->string, e->string);
                 return bad(path, why);
@@ -259,10 +260,10 @@ bg_status nan_fixture_write(const char *path, const cJSON *probe_doc, const char
                 size_t at = nan_case_offset(k) + (size_t)i;
                 if (nan_rec_equal(&base[at], &cur[at]))
                     continue;
-                char idx[16], rec[NAN_REC_HEX + 1];
+                char idx[16], rec[NAN_REC_HEX_YMM + 1];
                 snprintf(idx, sizeof idx, "%d", i);
-                nan_rec_encode(&cur[at], rec);
-                rec[NAN_REC_HEX] = '\0';
+                nan_rec_encode(k, &cur[at], rec);
+                rec[nan_rec_hex(k)] = '\0';
                 if (!od)
                     od = cJSON_AddObjectToObject(diff, nan_ops[k].name);
                 cJSON_AddStringToObject(od, idx, rec);

@@ -40,7 +40,7 @@ static const char *const known_rules[] = {
     "rounding", "value", "minmax", "integer-indefinite", "compare-mask", "comis-eflags",
     "eflags-clobbered", "status-flag", "upper-lanes", "source-modified", "mxcsr-readback",
     "handler-mxcsr", "mxcsr-inheritance", "context-fact", "trap-not-delivered", "trap-si-code",
-    "trap-handler-mxcsr", "trap-saved-status", "probe-failed", "op-missing", NULL,
+    "trap-handler-mxcsr", "trap-saved-status", "probe-failed", "op-missing", "bitwise", "sign-mask", "mxcsr-initial", NULL,
 };
 
 static int rule_known(const char *rule)

@@ -66,11 +66,11 @@ static void mutate(const char *kind, int k, int i, int daz, nan_rec *r)
             set_lane(r->d, bits, 0, v ^ 0x400);
         return;
     }
-    if (op->kind == K_I2F_32 || op->kind == K_I2F_64 || src_bits(op->kind) != bits)
+    if (nan_kind_int_source(op->kind) || src_bits(op->kind) != bits)
         return;
     int minmax = strncmp(op->name, "min", 3) == 0 || strncmp(op->name, "max", 3) == 0;
     for (int l = 0; l < op->lanes; l++) {
-        uint64_t in[3], o = get_lane(r->d, bits, l);
+        uint64_t in[NAN_MAX_IN], o = get_lane(r->d, bits, l);
         int n = 0;
         nan_case_inputs(k, &c, l, in, &n);
         if (strcmp(kind, "snan-unquieted") == 0 && !minmax) { /* MIN/MAX never quiet */
@@ -111,15 +111,16 @@ static int mutate_phases(cJSON *doc, const char *kind)
         cJSON_ArrayForEach(op, res) {
             int k = nan_op_find(op->string);
             if (k < 0 || !cJSON_IsString(op) ||
-                strlen(op->valuestring) != (size_t)nan_case_count(k) * NAN_REC_HEX)
+                strlen(op->valuestring) != (size_t)nan_case_count(k) * (size_t)nan_rec_hex(k))
                 continue;
             char *s = op->valuestring;
+            size_t len = (size_t)nan_rec_hex(k);
             for (int i = 0; i < nan_case_count(k); i++) {
                 nan_rec r;
-                if (nan_rec_decode(s + (size_t)i * NAN_REC_HEX, &r) != 0)
+                if (nan_rec_decode(k, s + (size_t)i * len, &r) != 0)
                     return -1;
                 mutate(kind, k, i, daz, &r);
-                nan_rec_encode(&r, s + (size_t)i * NAN_REC_HEX);
+                nan_rec_encode(k, &r, s + (size_t)i * len);
             }
         }
     }

@@ -50,15 +50,17 @@ static const char usage_text[] =
     "  --context CONTEXT  main_thread, pthread, pooled_thread, signal_raise,\n"
     "                     signal_pthread_kill, after_handler, sigaltstack,\n"
     "                     siglongjmp, mxcsr_write, mxcsr_write_pthread, fork, exec,\n"
-    "                     trap\n"
+    "                     trap, initial (the MXCSR and x87 control word the\n"
+    "                     process started with, read by a constructor)\n"
     "  --modes SPEC       main_thread only: the MXCSR modes to run, base (default),\n"
     "                     all (16: RC x FTZ x DAZ), or names, e.g. default,ftz,daz_rz\n"
     "  -h, --help         this text\n"
     "\n"
     "Output: {\"probe\":\"nan_semantics\",\"schema\":1,\"context\":C,\"os\":\"linux\",\n"
-    "  \"case_table\":\"<fnv64 hex>\",\"features\":{\"sse41\":0|1,\"fma\":0|1},\n"
+    "  \"case_table\":\"<fnv64 hex>\",\"features\":{\"sse41\":0|1,\"fma\":0|1,\"avx\":0|1},\n"
     "  \"phases\":[{\"phase\":P,\"mode\":M|null,\"mxcsr\":\"0x1f80\",\n"
-    "             \"results\":{\"<op>\":\"<records, 68 hex digits each>\",...},\n"
+    "             \"results\":{\"<op>\":\"<records, 68 hex digits each; VEX.128\n"
+    "                        ops 100: ymm0 bits 255:128 first>\",...},\n"
     "             \"skipped_ops\":[\"<op>: <why>\",...]}],\n"
     "  \"facts\":{...context-specific booleans/numbers...},\n"
     "  \"traps\":[{\"exception\":\"IE\",\"delivered\":true,\"si_code\":7,\n"
@@ -264,6 +266,31 @@ static void ctx_siglongjmp(void)
     nan_mxcsr_set(NAN_MXCSR_DEFAULT);
 }
 
+/* ---- initial: the FPU control state the runner starts the guest with ----
+ * Read by the first constructor, before main and before the probe writes
+ * anything (glibc's start-up code does not write MXCSR or the x87 control
+ * word; the kernel's execve gives 0x1F80 / 0x037F, Intel SDM Vol.1 8.1.5
+ * and 10.2.3, Linux fpu_flush_thread()).  Every other context writes MXCSR
+ * before it looks, so a runner that starts guests with FTZ|DAZ set shows only
+ * here directly. */
+static uint32_t entry_mxcsr;
+static uint16_t entry_x87_cw;
+
+__attribute__((constructor(101))) static void read_entry_state(void)
+{
+    entry_mxcsr = nan_mxcsr_get();
+    __asm__ volatile("fnstcw %0" : "=m"(entry_x87_cw));
+}
+
+static void ctx_initial(void)
+{
+    phase *p = add_phase("initial", -1);
+    nan_mxcsr_set(entry_mxcsr); /* as found at entry, even if start-up code changed it since */
+    run_phase(p);
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fact_bool("x87_cw_default", entry_x87_cw == 0x037f);
+}
+
 /* ---- threads, writes, fork, exec ---- */
 static void *thread_main(void *arg)
 {
@@ -452,6 +479,7 @@ static const struct {
     {"fork", ctx_fork},
     {"exec", ctx_exec_self},
     {"exec_child", ctx_exec_child},
+    {"initial", ctx_initial},
 };
 
 static int parse_modes(const char *spec)

@@ -66,7 +66,7 @@ static const char *bool_text(int v) { return v ? "true" : "false"; }
 
 static void put_phase_results(FILE *f, const nan_rec *recs)
 {
-    char rec[NAN_REC_HEX + 1];
+    char rec[NAN_REC_HEX_YMM + 1];
     fputs(",\"results\":{", f);
     int first = 1;
     for (int k = 0; k < nan_op_count; k++) {
@@ -77,8 +77,8 @@ static void put_phase_results(FILE *f, const nan_rec *recs)
         fputc('"', f);
         const nan_rec *r = recs + nan_case_offset(k);
         for (int i = 0; i < nan_case_count(k); i++) {
-            nan_rec_encode(&r[i], rec);
-            fwrite(rec, 1, NAN_REC_HEX, f);
+            nan_rec_encode(k, &r[i], rec);
+            fwrite(rec, 1, (size_t)nan_rec_hex(k), f);
         }
         fputc('"', f);
     }
@@ -89,8 +89,9 @@ static void put_phase_results(FILE *f, const nan_rec *recs)
             continue;
         char why[128];
         snprintf(why, sizeof why, "%s: the guest CPU lacks %s", nan_ops[k].name,
-                 nan_ops[k].feat == F_FMA ? "FMA (CPUID.1:ECX.FMA with OS YMM state)"
-                                          : "SSE4.1 (CPUID.1:ECX.SSE4_1)");
+                 nan_ops[k].feat == F_FMA   ? "FMA (CPUID.1:ECX.FMA with OS YMM state)"
+                 : nan_ops[k].feat == F_AVX ? "AVX (CPUID.1:ECX.AVX with OS YMM state)"
+                                            : "SSE4.1 (CPUID.1:ECX.SSE4_1)");
         if (!first)
             fputc(',', f);
         first = 0;
@@ -120,8 +121,8 @@ int nan_out_print(const nan_out *o, FILE *f, const char *context)
     fputs(",\"os\":\"linux\"", f);
 #endif
     fprintf(f, ",\"case_table\":\"%016llx\"", (unsigned long long)nan_case_table_digest());
-    fprintf(f, ",\"features\":{\"sse41\":%s,\"fma\":%s}", bool_text(feature_seen(F_SSE41) == 1),
-            bool_text(feature_seen(F_FMA) == 1));
+    fprintf(f, ",\"features\":{\"sse41\":%s,\"fma\":%s,\"avx\":%s}", bool_text(feature_seen(F_SSE41) == 1),
+            bool_text(feature_seen(F_FMA) == 1), bool_text(feature_seen(F_AVX) == 1));
     fputs(",\"phases\":[", f);
     for (int i = 0; i < o->nphases; i++) {
         fputs(i ? ",{\"phase\":" : "{\"phase\":", f);

@@ -49,6 +49,17 @@
  *                      -> still a fail, and a proposed line scoped >=99.1,<99.2 in
  *                      WORK_DIR/proposed-known/nan_semantics/qemu-x86_64.tsv
  *                      with the adoption command in the check
+ *   mutant_<family>    runners/op-mutant-runner.sh with one nan-mutate mutation
+ *                      (op_mutants below: cvt source clobbered, cvtpd2ps upper
+ *                      half not zeroed, bitwise op quieting SNaNs, roundps
+ *                      immediate ignored, movmskps as 'x < 0', addsubps as
+ *                      addps, hsubpd as haddpd, dpps imm 0xf1 as 0xff; VEX.128
+ *                      vaddss / vfmadd231sd leaving ymm0 bits 255:128, vaddss
+ *                      merging the old destination's bits 127:32) -> a fail
+ *                      check of the rule that names that bug, listing the op
+ *   mutant_initial     runner starting the guest with MXCSR FTZ|DAZ and x87
+ *                      53-bit precision (LD_PRELOAD) -> context initial fails
+ *                      mxcsr-initial and context-fact x87_cw_default
  * Exit: as bg_checks_close (0 pass, 1 fail, 77 skip); 2 usage.
  */
 #define _DEFAULT_SOURCE
@@ -276,7 +287,7 @@ static void regen_ops(ctx *c, result *res)
     static const char old[] = "# old format\nnative\t*\tmain_thread\tvalue\t-\tself-test\n";
     char ck[2000], st[2000];
     snprintf(ck, sizeof ck, "{\"details\":{\"rule\":\"value\",\"known_lines\":[\"%s:2\"],"
-             "\"op_list\":[\"minps\",\"maxps\",\"addss\"]}}\n", list);
+             "\"op_list\":[\"minps\",\"maxps\",\"vminps\",\"vmaxps\",\"addss\"]}}\n", list);
     snprintf(st, sizeof st, "{\"details\":{\"rule\":\"minmax\",\"known_lines\":[\"%s:2\"],"
              "\"op_list\":[\"subss\"]}}\n", list);
     if (write_file(list, old, sizeof old - 1) || write_file(checks, ck, strlen(ck)) ||
@@ -306,6 +317,98 @@ static void regen_ops(ctx *c, result *res)
     cJSON_Delete(o2.checks);
     cJSON_Delete(o3.checks);
     cJSON_Delete(o4.checks);
+}
+
+/* Op-family mutants: mutation (nan-mutate), expected rule, detail prefix or
+ * NULL, and the op the failing group must list. */
+static const struct {
+    const char *scenario, *mutation, *rule, *detail, *op;
+} op_mutants[] = {
+    {"mutant_cvt_source", "source-clobber:cvttpd2dq", "source-modified", NULL, "cvttpd2dq"},
+    {"mutant_cvt_upper", "dirty-upper:cvtpd2ps", "upper-lanes", "zeroed destination elements not zero",
+     "cvtpd2ps"},
+    {"mutant_bitwise", "quiet-snan:andnps", "bitwise", "NaN payload or sign changed", "andnps"},
+    {"mutant_round_imm", "copy:roundps.4:roundps.1", "rounding", "imm RC=down", "roundps.1"},
+    {"mutant_signmask", "signmask-float:movmskps", "sign-mask", NULL, "movmskps"},
+    {"mutant_addsub", "copy:addps:addsubps", "value", NULL, "addsubps"},
+    {"mutant_hsub", "copy:haddpd:hsubpd", "value", NULL, "hsubpd"},
+    {"mutant_dpps", "copy:dpps.ff:dpps.f1", "value", NULL, "dpps.f1"},
+    {"mutant_vex_upper", "vex-upper-dirty:vaddss", "upper-lanes", "VEX.128 write did not zero bits 255:128",
+     "vaddss"},
+    {"mutant_vex_merge", "vex-merge-dest:vaddss", "upper-lanes", "VEX: bits above the scalar not from the first",
+     "vaddss"},
+    {"mutant_vex_fma_upper", "vex-upper-dirty:vfmadd231sd", "upper-lanes", "VEX.128 write did not zero",
+     "vfmadd231sd"},
+};
+
+/* 1 when check ch's details list op among the ops its group touched. */
+static int check_names_op(const cJSON *ch, const char *op)
+{
+    char *text = ch ? cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(ch, "details")) : NULL;
+    char quoted[80];
+    snprintf(quoted, sizeof quoted, "\"%s\"", op);
+    int found = text && strstr(text, quoted) != NULL;
+    free(text);
+    return found;
+}
+
+/* One op-family mutant: its rule must fail, naming the mutated op. */
+static int op_mutant(ctx *c, const char *name, result *res, const char *probe)
+{
+    size_t i = 0;
+    while (i < sizeof op_mutants / sizeof op_mutants[0] && strcmp(op_mutants[i].scenario, name) != 0)
+        i++;
+    if (i == sizeof op_mutants / sizeof op_mutants[0])
+        return -2;
+    char mutate[1300], env[4200];
+    snprintf(mutate, sizeof mutate, "%s", c->check);
+    char *slash = strrchr(mutate, '/');
+    snprintf(slash ? slash + 1 : mutate, sizeof mutate - (size_t)(slash ? slash + 1 - mutate : 0), "nan-mutate");
+    snprintf(env, sizeof env, "BG_X86_RUNNERS=opmutant=%s/op-mutant-runner.sh %s %s", c->runners, mutate,
+             op_mutants[i].mutation);
+    if (make_root(c, name, NULL, 0) != 0)
+        return -1;
+    char *args[] = {"--runner", "opmutant", "--context", "main_thread", "--probe", (char *)probe, NULL};
+    outcome o = run_check(c, args, env);
+    expect_group(res, &o, 1, "fail", op_mutants[i].rule, op_mutants[i].detail);
+    if (res->v == BG_PASS && !check_names_op(find(&o, "fail", op_mutants[i].rule, op_mutants[i].detail),
+                                             op_mutants[i].op)) {
+        res->v = BG_FAIL;
+        snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp), " listing op %s",
+                 op_mutants[i].op);
+    }
+    cJSON_Delete(o.checks);
+    return 0;
+}
+
+/* A runner that starts the guest with FTZ|DAZ and 53-bit x87 precision
+ * (runners/initial-mutant-runner.sh + libnan-ftzdaz.so beside nan-check):
+ * context initial must fail mxcsr-initial and the x87_cw_default fact. */
+static void initial_mutant(ctx *c, result *res, const char *probe)
+{
+    char lib[1300], env[4200];
+    snprintf(lib, sizeof lib, "%s", c->check);
+    char *slash = strrchr(lib, '/');
+    snprintf(slash ? slash + 1 : lib, sizeof lib - (size_t)(slash ? slash + 1 - lib : 0), "libnan-ftzdaz.so");
+    if (access(lib, R_OK) != 0) {
+        res->v = BG_SKIP;
+        snprintf(res->obs, sizeof res->obs, "no %s (built on x86-64 Linux only)", lib);
+        return;
+    }
+    snprintf(env, sizeof env, "BG_X86_RUNNERS=ftzdaz=%s/initial-mutant-runner.sh %s", c->runners, lib);
+    if (make_root(c, "mutant_initial", NULL, 0) != 0) {
+        snprintf(res->obs, sizeof res->obs, "cannot set up %s", c->work);
+        return;
+    }
+    char *args[] = {"--runner", "ftzdaz", "--context", "initial", "--probe", (char *)probe, NULL};
+    outcome o = run_check(c, args, env);
+    expect_group(res, &o, 1, "fail", "mxcsr-initial", "MXCSR differs in FTZ DAZ");
+    if (res->v == BG_PASS && !find(&o, "fail", "context-fact", "x87_cw_default")) {
+        res->v = BG_FAIL;
+        snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
+                 ", and a fail check for context-fact x87_cw_default");
+    }
+    cJSON_Delete(o.checks);
 }
 
 /* An unlisted runner version must fail and leave an adoptable proposal. */
@@ -582,6 +685,11 @@ static int scenario(ctx *c, const char *name, result *res)
     } else if (strcmp(name, "proposed_lines") == 0) {
         proposed_lines(c, res);
         return 0;
+    } else if (strcmp(name, "mutant_initial") == 0) {
+        initial_mutant(c, res, probe_arg);
+        return 0;
+    } else if (strncmp(name, "mutant_", 7) == 0) {
+        return op_mutant(c, name, res, probe_arg);
     } else if (strcmp(name, "corrupt_fixture") == 0 || strcmp(name, "bad_record") == 0) {
         char real[1400];
         snprintf(real, sizeof real, "%s/nan_semantics/golden-x86_64.json", c->fixtures);

@@ -7,7 +7,7 @@
 #include "buildgate/bg_cpu.h"
 
 typedef struct nan_raw {
-    uint64_t x0[2], x1[2], rax, rcx;
+    uint64_t x0[4], x1[2], rax, rcx; /* x0[2..3]: ymm0 bits 255:128 (NAN_VOP kernels only) */
     uint32_t mxcsr;
     uint8_t cf, pf, zf, sf, of;
 } nan_raw;
@@ -16,6 +16,21 @@ typedef void (*nan_kernel)(const nan_case *c, uint32_t mx, nan_raw *r);
 
 #define NAN_CAT2(a, b) a##b
 #define NAN_CAT(a, b) NAN_CAT2(a, b)
+
+/* After the op, both kernels: STMXCSR and the five flags by SETcc into the
+ * record (operands: NAN_STATE_OPERANDS). */
+#define NAN_STORE_STATE                                                                          \
+    "stmxcsr %c[omx](%[rp])\n\t"                                                                \
+    "setc %c[ocf](%[rp])\n\t"                                                                   \
+    "setp %c[opf](%[rp])\n\t"                                                                   \
+    "setz %c[ozf](%[rp])\n\t"                                                                   \
+    "sets %c[osf](%[rp])\n\t"                                                                   \
+    "seto %c[oof](%[rp])\n\t"
+#define NAN_STATE_OPERANDS                                                                       \
+    [m] "m"(mx), [rp] "r"(r), [omx] "i"(offsetof(nan_raw, mxcsr)), [ocf] "i"(offsetof(nan_raw, cf)), \
+        [opf] "i"(offsetof(nan_raw, pf)), [ozf] "i"(offsetof(nan_raw, zf)),                     \
+        [osf] "i"(offsetof(nan_raw, sf)), [oof] "i"(offsetof(nan_raw, of)),                     \
+        [ox0] "i"(offsetof(nan_raw, x0)), [ox1] "i"(offsetof(nan_raw, x1))
 
 /* One function per op; __LINE__ of nan_ops.def makes the name unique.  The
  * case and the result are reached through two pointer registers plus
@@ -31,35 +46,48 @@ typedef void (*nan_kernel)(const nan_case *c, uint32_t mx, nan_raw *r);
                          "movdqu %c[oc](%[cp]), %%xmm2\n\t"                                      \
                          "mov %c[oa](%[cp]), %%rax\n\t"                                          \
                          "mov %c[ob](%[cp]), %%rcx\n\t"                                          \
-                         "xor %%edx, %%edx\n\t" text "\n\t"                                      \
-                         "stmxcsr %c[omx](%[rp])\n\t"                                            \
-                         "setc %c[ocf](%[rp])\n\t"                                               \
-                         "setp %c[opf](%[rp])\n\t"                                               \
-                         "setz %c[ozf](%[rp])\n\t"                                               \
-                         "sets %c[osf](%[rp])\n\t"                                               \
-                         "seto %c[oof](%[rp])\n\t"                                               \
+                         "xor %%edx, %%edx\n\t" text "\n\t" NAN_STORE_STATE                      \
                          "movdqu %%xmm0, %c[ox0](%[rp])\n\t"                                     \
                          "movdqu %%xmm1, %c[ox1](%[rp])\n\t"                                     \
                          "mov %%rax, %c[ora](%[rp])\n\t"                                         \
                          "mov %%rcx, %c[orc](%[rp])\n\t"                                         \
                          :                                                                       \
-                         : [m] "m"(mx), [cp] "r"(c), [rp] "r"(r),                                \
-                           [oa] "i"(offsetof(nan_case, a)), [ob] "i"(offsetof(nan_case, b)),     \
-                           [oc] "i"(offsetof(nan_case, c)), [omx] "i"(offsetof(nan_raw, mxcsr)), \
-                           [ocf] "i"(offsetof(nan_raw, cf)), [opf] "i"(offsetof(nan_raw, pf)),   \
-                           [ozf] "i"(offsetof(nan_raw, zf)), [osf] "i"(offsetof(nan_raw, sf)),   \
-                           [oof] "i"(offsetof(nan_raw, of)), [ox0] "i"(offsetof(nan_raw, x0)),   \
-                           [ox1] "i"(offsetof(nan_raw, x1)), [ora] "i"(offsetof(nan_raw, rax)),  \
-                           [orc] "i"(offsetof(nan_raw, rcx))                                     \
+                         : NAN_STATE_OPERANDS, [cp] "r"(c), [oa] "i"(offsetof(nan_case, a)),     \
+                           [ob] "i"(offsetof(nan_case, b)), [oc] "i"(offsetof(nan_case, c)),     \
+                           [ora] "i"(offsetof(nan_raw, rax)), [orc] "i"(offsetof(nan_raw, rcx)) \
                          : "rax", "rcx", "rdx", "xmm0", "xmm1", "xmm2", "cc", "memory");        \
+    }
+/* VEX.128 kernels: ymm0-ymm3 loaded whole from nan_vex_images (so bits
+ * 255:128 hold markers), the op, then ymm0 stored whole; vzeroupper last, as
+ * compiled AVX code does before returning to SSE code. */
+#define NAN_VOP(name, kind, dst, lanes, feat, text)                                              \
+    static void NAN_CAT(nan_k_, __LINE__)(const nan_case *c, uint32_t mx, nan_raw *r)             \
+    {                                                                                            \
+        uint64_t img[4][4];                                                                      \
+        nan_vex_images(kind, c, img);                                                            \
+        __asm__ volatile("ldmxcsr %[m]\n\t"                                                      \
+                         "vmovdqu 0(%[ip]), %%ymm0\n\t"                                          \
+                         "vmovdqu 32(%[ip]), %%ymm1\n\t"                                         \
+                         "vmovdqu 64(%[ip]), %%ymm2\n\t"                                         \
+                         "vmovdqu 96(%[ip]), %%ymm3\n\t"                                         \
+                         "xor %%edx, %%edx\n\t" text "\n\t" NAN_STORE_STATE                      \
+                         "vmovdqu %%ymm0, %c[ox0](%[rp])\n\t"                                    \
+                         "vmovdqu %%xmm1, %c[ox1](%[rp])\n\t"                                    \
+                         "vzeroupper\n\t"                                                        \
+                         :                                                                       \
+                         : NAN_STATE_OPERANDS, [ip] "r"(img)                                     \
+                         : "rdx", "xmm0", "xmm1", "xmm2", "xmm3", "cc", "memory");              \
     }
 #include "nan_ops.def"
 #undef NAN_OP
+#undef NAN_VOP
 
 static const nan_kernel kernels[] = {
 #define NAN_OP(name, kind, dst, lanes, feat, text) NAN_CAT(nan_k_, __LINE__),
+#define NAN_VOP NAN_OP
 #include "nan_ops.def"
 #undef NAN_OP
+#undef NAN_VOP
 };
 
 _Static_assert(sizeof kernels / sizeof kernels[0] > 0, "op table is empty");
@@ -75,6 +103,7 @@ int nan_table_op_supported(int k)
     switch (nan_ops[k].feat) {
     case F_SSE41: return f.sse41;
     case F_FMA: return f.fma;
+    case F_AVX: return f.avx;
     default: return 1;
     }
 }
@@ -101,8 +130,10 @@ void nan_table_run(uint32_t control, nan_rec *out)
             nan_raw r;
             nan_case_get(k, i, &c);
             kernels[k](&c, mx, &r);
-            int gpr_dst = nan_ops[k].dst == D_GPR32 || nan_ops[k].dst == D_GPR64;
+            int gpr_dst = nan_ops[k].dst == D_GPR32 || nan_ops[k].dst == D_GPR64 || nan_ops[k].dst == D_SIGNMASK;
             int gpr_src = nan_ops[k].kind == K_I2F_32 || nan_ops[k].kind == K_I2F_64;
+            if (nan_ops[k].ymm)
+                out->u[0] = r.x0[2], out->u[1] = r.x0[3];
             out->d[0] = gpr_dst ? r.rax : r.x0[0];
             out->d[1] = gpr_dst ? 0 : r.x0[1];
             out->s[0] = gpr_src ? r.rcx : r.x1[0];

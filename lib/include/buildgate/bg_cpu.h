@@ -2,7 +2,7 @@
  *
  * Sources:
  *   x86-64: CPUID leaf 1 ECX (bit 25 AES, bit 9 SSSE3, bit 19 SSE4.1, bit 12
- *     FMA, bit 27 OSXSAVE) and leaf 7 EBX bit 5 (AVX2); AVX/AVX2/FMA count only
+ *     FMA, bit 27 OSXSAVE, bit 28 AVX) and leaf 7 EBX bit 5 (AVX2); AVX/AVX2/FMA count only
  *     when XGETBV(0) shows the OS saves XMM+YMM state (bits 1-2).  Intel SDM
  *     Vol.2A "CPUID", Table 3-8 and 3-10; Vol.1 13.3.
  *   Linux arm64: getauxval(AT_HWCAP) & HWCAP_AES (bit 3) and
@@ -18,6 +18,7 @@ typedef struct bg_cpu_features {
     int aes;    /* AES-NI on x86-64, FEAT_AES (AESE/AESD/AESMC) on arm64 */
     int ssse3;  /* x86-64 only */
     int sse41;  /* x86-64 only */
+    int avx;    /* x86-64 AVX (CPUID.1:ECX bit 28), usable (OS saves YMM) */
     int avx2;   /* x86-64 only, usable (OS saves YMM) */
     int fma;    /* x86-64 FMA3, usable */
     int afp;    /* arm64 FEAT_AFP (alternate FP behaviour) */

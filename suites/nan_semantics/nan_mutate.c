@@ -1,0 +1,187 @@
+/* nan-mutate — turns a correct nan-probe document into one a broken
+ * translator would print, for the self-tests' mutant runners
+ * (runners/op-mutant-runner.sh).  Each mutation imitates one translator bug of
+ * an op family, so a self-test can assert that nan-check names the right rule.
+ * Usage and mutations: usage_text below (`nan-mutate --help`).
+ */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildgate/bg_error.h"
+#include "buildgate/bg_file.h"
+#include "buildgate/bg_help.h"
+#include "nan_cases.h"
+
+static const char usage_text[] =
+    "Usage: nan-mutate MUTATION < probe.json > mutated.json\n"
+    "\n"
+    "Rewrites the records of one op in every phase of a nan-probe document\n"
+    "(docs/nan_semantics.md) as a translator with that bug would produce them:\n"
+    "  source-clobber:OP     the source register (xmm1) reads 0 after the op\n"
+    "                        (a Rosetta bug clobbered cvttpd2dq's source)\n"
+    "  dirty-upper:OP        destination bits 127:64 keep 0xdeadbeef... instead of\n"
+    "                        the zeros cvtpd2ps / cvt(t)pd2dq write\n"
+    "  quiet-snan:OP         every SNaN destination element quieted (a bitwise op\n"
+    "                        run through a floating-point path)\n"
+    "  signmask-float:OP     movmskps/pd computed as 'element < 0': -0 and\n"
+    "                        negative NaNs give 0 bits\n"
+    "  copy:FROM:TO          TO's records replaced by FROM's (same operand cases):\n"
+    "                        roundps.4 into roundps.1 = immediate ignored\n"
+    "  vex-upper-dirty:OP    a VEX.128 op leaves ymm0 bits 255:128 as they were\n"
+    "                        (its upper-half marker) instead of zeroing them\n"
+    "  vex-merge-dest:OP     a VEX scalar op takes the bits above the scalar from\n"
+    "                        the old destination (the legacy SSE rule), not xmm1\n"
+    "Exit: 0 written; 2 usage; 3 I/O; 4 the input is not a probe document.\n";
+
+typedef enum mut { M_SOURCE, M_UPPER, M_QUIET, M_SIGNMASK, M_COPY, M_VEX_UPPER, M_VEX_MERGE } mut;
+
+/* Quiets every SNaN element of a 128-bit value (width 32 or 64). */
+static void quiet_snans(uint64_t d[2], int width)
+{
+    for (int l = 0; l < 128 / width; l++) {
+        int q = width == 64 ? l : l / 2, sh = width == 64 ? 0 : (l % 2) * 32;
+        uint64_t mask = width == 64 ? ~0ull : 0xffffffffull;
+        uint64_t e = (d[q] >> sh) & mask;
+        uint64_t exp = width == 64 ? 0x7ff0000000000000ull : 0x7f800000u;
+        uint64_t frac = width == 64 ? 0x000fffffffffffffull : 0x007fffffu;
+        uint64_t qbit = width == 64 ? 0x0008000000000000ull : 0x00400000u;
+        if ((e & exp) == exp && (e & frac) && !(e & qbit))
+            d[q] |= qbit << sh;
+    }
+}
+
+/* Clears the mask bits of source elements that are -0 or a negative NaN. */
+static void float_signmask(nan_rec *r, int width)
+{
+    for (int l = 0; l < 128 / width; l++) {
+        int q = width == 64 ? l : l / 2, sh = width == 64 ? 0 : (l % 2) * 32;
+        uint64_t e = width == 64 ? r->s[q] : (r->s[q] >> sh) & 0xffffffffu;
+        uint64_t sign = width == 64 ? 0x8000000000000000ull : 0x80000000u;
+        uint64_t exp = width == 64 ? 0x7ff0000000000000ull : 0x7f800000u;
+        int nan = (e & exp) == exp && (e & ~(sign | exp));
+        if (e == sign || (nan && (e & sign)))
+            r->d[0] &= ~(1ull << l);
+    }
+}
+
+static void mutate(mut m, int k, nan_rec *r)
+{
+    int width = nan_kind_f64_source(nan_ops[k].kind) ? 64 : 32;
+    switch (m) {
+    case M_SOURCE: r->s[0] = r->s[1] = 0; break;
+    case M_UPPER: r->d[1] = 0xdeadbeefdeadbeefull; break;
+    case M_QUIET: quiet_snans(r->d, width); break;
+    case M_SIGNMASK: float_signmask(r, width); break;
+    case M_COPY: break;
+    case M_VEX_UPPER: r->u[0] = nan_ymm_hi_mark[0][0], r->u[1] = nan_ymm_hi_mark[0][1]; break;
+    case M_VEX_MERGE:
+        r->d[1] = nan_vex_dst_mark[1];
+        if (width == 32)
+            r->d[0] = (r->d[0] & 0xffffffffull) | (nan_vex_dst_mark[0] & ~0xffffffffull);
+        break;
+    }
+}
+
+/* Rewrites op `to`'s record string of one phase's results; 0, or -1 when the
+ * document lacks it (from: the copy's source op, -1 otherwise). */
+static int rewrite(cJSON *results, mut m, int from, int to)
+{
+    cJSON *item = cJSON_GetObjectItemCaseSensitive(results, nan_ops[to].name);
+    const char *src = from >= 0 ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(results, nan_ops[from].name))
+                                : cJSON_GetStringValue(item);
+    size_t n = (size_t)nan_case_count(to), len = (size_t)nan_rec_hex(to);
+    if (!cJSON_IsString(item) || !src || strlen(src) != n * len || (from >= 0 && nan_rec_hex(from) != (int)len))
+        return -1;
+    char *text = malloc(n * len + 1);
+    if (!text)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        nan_rec r;
+        if (nan_rec_decode(to, src + i * len, &r) != 0) {
+            free(text);
+            return -1;
+        }
+        mutate(m, to, &r);
+        nan_rec_encode(to, &r, text + i * len);
+    }
+    text[n * len] = '\0';
+    cJSON_SetValuestring(item, text);
+    free(text);
+    return 0;
+}
+
+static int parse_mutation(const char *spec, mut *m, int *from, int *to)
+{
+    static const struct { const char *prefix; mut m; } names[] = {
+        {"source-clobber:", M_SOURCE}, {"dirty-upper:", M_UPPER}, {"quiet-snan:", M_QUIET},
+        {"signmask-float:", M_SIGNMASK}, {"copy:", M_COPY}, {"vex-upper-dirty:", M_VEX_UPPER},
+        {"vex-merge-dest:", M_VEX_MERGE},
+    };
+    *from = -1;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t len = strlen(names[i].prefix);
+        if (strncmp(spec, names[i].prefix, len) != 0)
+            continue;
+        *m = names[i].m;
+        const char *op = spec + len;
+        if (*m == M_COPY) {
+            const char *colon = strchr(op, ':');
+            char first[64];
+            if (!colon || (size_t)(colon - op) >= sizeof first)
+                return -1;
+            memcpy(first, op, (size_t)(colon - op));
+            first[colon - op] = '\0';
+            *from = nan_op_find(first);
+            op = colon + 1;
+            if (*from < 0)
+                return -1;
+        }
+        *to = nan_op_find(op);
+        return *to >= 0 && (*from < 0 || nan_case_count(*from) == nan_case_count(*to)) ? 0 : -1;
+    }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    if (bg_help_requested(argc, argv))
+        return bg_help_print(usage_text);
+    mut m;
+    int from, to;
+    if (argc != 2 || parse_mutation(argv[1], &m, &from, &to) != 0) {
+        bg_errorf("nan-mutate", "%s: not a known mutation of a known op (see nan-mutate --help)",
+                  argc > 1 ? argv[1] : "MUTATION");
+        return BG_EXIT_USAGE;
+    }
+    char *text;
+    size_t len;
+    if (bg_file_read("/dev/stdin", "nan-mutate", &text, &len) != BG_OK)
+        return BG_EXIT_IO;
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    cJSON *phases = cJSON_GetObjectItemCaseSensitive(doc, "phases"), *ph;
+    if (!cJSON_IsArray(phases)) {
+        cJSON_Delete(doc);
+        bg_errorf("nan-mutate", "stdin: not a nan-probe document (no phases array)");
+        return BG_EXIT_PARSE;
+    }
+    cJSON_ArrayForEach(ph, phases) {
+        cJSON *results = cJSON_GetObjectItemCaseSensitive(ph, "results");
+        if (rewrite(results, m, from, to) != 0) {
+            cJSON_Delete(doc);
+            bg_errorf("nan-mutate", "stdin: a phase has no valid records of %s", nan_ops[to].name);
+            return BG_EXIT_PARSE;
+        }
+    }
+    char *out = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    int ok = out && puts(out) >= 0 && fflush(stdout) == 0;
+    free(out);
+    if (!ok) {
+        bg_errorf("nan-mutate", "stdout: cannot write");
+        return BG_EXIT_IO;
+    }
+    return BG_EXIT_OK;
+}

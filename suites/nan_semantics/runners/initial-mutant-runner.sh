@@ -1,0 +1,9 @@
+#!/bin/sh
+# initial-mutant-runner.sh PRELOAD PROBE ARGS... — a deliberately wrong runner
+# for nan.selftest.mutant_initial: starts the guest with FTZ|DAZ set in MXCSR
+# and 53-bit x87 precision (PRELOAD: runners/nan_ftzdaz_preload.c built as a
+# shared library), as a translator that initialises its guests' FPU state
+# wrongly would.  nan-check --context initial must fail mxcsr-initial.
+preload=$1
+shift
+LD_PRELOAD=$preload exec "$@"
