@@ -43,6 +43,7 @@ static const char usage_text[] =
     "                    selection: a listed test that left no checks file gets a\n"
     "                    fail check\n"
     "  --junit FILE      path of ctest's JUnit file, recorded in results.json\n"
+    "                    (relative to --out-dir when it lies inside it)\n"
     "  --meta KEY=VALUE  facts about the run (commit, build type, labels) for\n"
     "                    results.json \"run\" and the report's header; repeatable;\n"
     "                    perf_base=<commit> says the perf checks compare against a\n"
@@ -68,6 +69,21 @@ static const char usage_text[] =
     "      fail/xpass or none was recorded; 2 usage; 3 I/O; 4 a malformed checks\n"
     "      line (named with file and line).\n"
     "Doc: docs/results.schema.json, docs/writing-a-suite.md \"The report\".\n";
+
+/* path relative to dir when it lies inside it ("<dir>/x" or "<dir>//x" -> "x"),
+ * else path itself: report paths never name the machine that ran the gate. */
+static const char *under_dir(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    if (strncmp(path, dir, n) != 0 || path[n] != '/')
+        return path;
+    path += n;
+    while (*path == '/')
+        path++;
+    return *path ? path : ".";
+}
 
 /* Appends the checks of one .jsonl file to arr.  BG_E_PARSE on a bad line. */
 static bg_status load_jsonl(const char *path, cJSON *arr)
@@ -283,7 +299,7 @@ int main(int argc, char **argv)
     cJSON_AddItemToObject(doc, "summary", summary);
     cJSON_AddItemToObject(doc, "suites", suites);
     if (junit)
-        cJSON_AddStringToObject(doc, "junit", junit);
+        cJSON_AddStringToObject(doc, "junit", under_dir(junit, out_dir));
     else
         cJSON_AddNullToObject(doc, "junit");
     cJSON_AddItemToObject(doc, "checks", checks);
