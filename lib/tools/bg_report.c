@@ -16,6 +16,7 @@
 #include "buildgate/bg_json.h"
 #include "report_data.h"
 #include "report_html.h"
+#include "report_junit.h"
 #include "report_md.h"
 #include "report_merge.h"
 
@@ -43,7 +44,9 @@ static const char usage_text[] =
     "                    selection: a listed test that left no checks file gets a\n"
     "                    fail check\n"
     "  --junit FILE      path of ctest's JUnit file, recorded in results.json\n"
-    "                    (relative to --out-dir when it lies inside it)\n"
+    "                    (relative to --out-dir when it lies inside it); its empty\n"
+    "                    <failure message=\"\"/> entries get the test's first failing\n"
+    "                    check (name, expected, observed)\n"
     "  --meta KEY=VALUE  facts about the run (commit, build type, labels) for\n"
     "                    results.json \"run\" and the report's header; repeatable;\n"
     "                    perf_base=<commit> says the perf checks compare against a\n"
@@ -324,6 +327,8 @@ int main(int argc, char **argv)
         }
         bg_report_model_free(&model);
     }
+    if (!st && junit) /* CTest's empty <failure message=""/>: the failing check's words */
+        st = bg_report_junit_messages(junit, checks);
     if (!st)
         bg_report_print_summary(doc, stdout);
     int nchecks = cJSON_GetArraySize(checks);
