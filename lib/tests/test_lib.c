@@ -343,21 +343,27 @@ static void group_report_gate(const char *exe, const char *dir, const char *out)
                       "\n<failure message=\"\"/>\n</testcase>\n</testsuite>\n");
     snprintf(opts, sizeof opts, "--baselines /nonexistent --meta perf_base=abc --junit '%s'", junit);
     expect_int("report.gate_exit", 1, run_report_with(exe, dir, out, opts));
-    expect_int("report.md_failure_whole", 1, file_contains(md, "near byte 8123: END-OF-MESSAGE"));
-    expect_int("report.junit_message", 1,
-               file_contains(junit, "<failure message=\"fail t.fail.check: expected a &lt;valid&gt; fixture"));
-    expect_int("report.junit_message_no_check", 1,
-               file_contains(junit, "<failure message=\"exit status not 0, no failing check recorded"));
-    expect_int("report.junit_no_empty_message", 0, file_contains(junit, "<failure message=\"\""));
-    expect_int("report.junit_relative", 1, file_contains(results, "\"junit\":\t\"junit.xml\"") ||
-                                               file_contains(results, "\"junit\": \"junit.xml\"") ||
-                                               file_contains(results, "\"junit\":\"junit.xml\""));
-    expect_int("report.md_newline_name", 1, file_contains(md, "s.nl x"));
-    expect_int("report.html_host_limited_cell", 1, file_contains(html, "<td class=\"v-limited\""));
-    expect_int("report.html_host_limited_legend", 1, file_contains(html, "host-limited: what was decided"));
-    expect_int("report.md_perf_source_aa", 1, file_contains(md, "| `synth/aa` | A/A self-check | ab |"));
-    expect_int("report.md_perf_source_mb", 1, file_contains(md, "| `synth/mb` | merge-base A/B | ab |"));
-    expect_int("report.html_perf_source", 1, file_contains(html, "<td>merge-base A/B</td>"));
+    /* each promise: the file (0 md, 1 html, 2 junit, 3 results) holds the text (want 1) or not (0) */
+    static const struct {
+        const char *name;
+        int file, want;
+        const char *text;
+    } says[] = {
+        {"report.md_failure_whole", 0, 1, "near byte 8123: END-OF-MESSAGE"},
+        {"report.junit_message", 2, 1, "<failure message=\"fail t.fail.check: expected a &lt;valid&gt; fixture"},
+        {"report.junit_message_no_check", 2, 1, "<failure message=\"exit status not 0, no failing check"},
+        {"report.junit_no_empty_message", 2, 0, "<failure message=\"\""},
+        {"report.junit_relative", 3, 1, "\"junit\":\t\"junit.xml\""},
+        {"report.md_newline_name", 0, 1, "s.nl x"},
+        {"report.html_host_limited_cell", 1, 1, "<td class=\"v-limited\""},
+        {"report.html_host_limited_legend", 1, 1, "host-limited: what was decided"},
+        {"report.md_perf_source_aa", 0, 1, "| `synth/aa` | A/A self-check | ab |"},
+        {"report.md_perf_source_mb", 0, 1, "| `synth/mb` | merge-base A/B | ab |"},
+        {"report.html_perf_source", 1, 1, "<td>merge-base A/B</td>"},
+    };
+    const char *files[] = {md, html, junit, results};
+    for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
+        expect_int(says[i].name, says[i].want, file_contains(files[says[i].file], says[i].text));
     remove(junit);
     remove(path);
 }
