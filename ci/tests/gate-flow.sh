@@ -7,7 +7,8 @@
 #                    junit.xml lands in the caller's out/ (not the build tree's),
 #                    results.json names it relative to the report dir, no '//'
 #                    in what ci/gate prints, the configure log inside the build
-#                    tree, no absolute path of this machine in report.md
+#                    tree, no absolute path of this machine in report.md and
+#                    results.json (report dir and source tree stripped)
 #        interrupt   SIGINT, then SIGTERM, while the tests run: exit 130/143, one
 #                    line "buildgate: ci/gate: interrupted by SIG… during the
 #                    tests", the running tests stopped, and the report folder
@@ -28,7 +29,7 @@ if [ "${6:-}" = --mutant ]; then
   cp "$(dirname "$gate")/common.sh" "$work/mutant/ci/common.sh" || exit 3
   case "$case_" in
     report_dir)
-      sed '/^report_dir=$(cd "$report_dir" \&\& pwd)$/d' "$gate" >"$work/mutant/ci/gate"
+      sed -e '/^report_dir=$(cd "$report_dir" \&\& pwd)$/d' -e 's/ --strip-prefix "[^"]*"//g' "$gate" >"$work/mutant/ci/gate"
       sed -i.bak 's|local log="$dir/configure.log"|local log="$dir.configure.log"|' "$work/mutant/ci/common.sh" ;;
     interrupt)
       sed -e "/^trap 'on_signal/d" -e '/^printf .# buildgate: INCOMPLETE/d' \
@@ -70,14 +71,16 @@ case $mode in
 esac
 echo $$ >"$dir/stub-ctest.pid"
 [ -n "${STUB_SLEEP:-}" ] && sleep "$STUB_SLEEP"
-BG_CHECKS_FILE="$dir/checks/stub.jsonl" "$STUB_BG_CHECK" --suite ci --name stub.ok --verdict pass
+BG_CHECKS_FILE="$dir/checks/stub.jsonl" "$STUB_BG_CHECK" --suite ci --name stub.ok --verdict pass \
+  --expected "$STUB_ROOT/docs/ci.md" --observed "$STUB_ROOT/docs/ci.md"
 case "$junit" in /*) ;; *) junit="$dir/$junit" ;; esac
 mkdir -p "$(dirname "$junit")" && echo '<testsuite tests="1"/>' >"$junit"
 EOF
 chmod +x "$work/bin/cmake" "$work/bin/ctest"
 mkdir -p "$work/b/lib" && printf '#!/bin/sh\nexec "%s" "$@"\n' "$report" >"$work/b/lib/bg-report" &&
   chmod +x "$work/b/lib/bg-report" || exit 3
-export PATH="$work/bin:$PATH" STUB_BG_CHECK="$check" BG_JOBS=1
+root=$(cd "$(dirname "$gate")/.." && pwd)
+export PATH="$work/bin:$PATH" STUB_BG_CHECK="$check" STUB_ROOT="$root" BG_JOBS=1
 ok=0
 
 case "$case_" in
@@ -96,6 +99,9 @@ report_dir)
     "b/configure.log $([ -f "$work/b/configure.log" ] && echo present || echo absent), b.configure.log $([ -e "$work/b.configure.log" ] && echo present || echo absent)" || ok=1
   "$check" --suite ci --name "$n.relative_paths" --expect-equal "0 lines naming $work" \
     "$(cat "$work/out/report.md" "$work/out/results.json" 2>/dev/null | grep -cF "$work") lines naming $work" || ok=1
+  # a check naming a file of the source tree: repository-relative in the report
+  "$check" --suite ci --name "$n.source_paths" --expect-equal "0 lines naming $root/" \
+    "$(cat "$work/out/report.md" "$work/out/results.json" 2>/dev/null | grep -cF "$root/") lines naming $root/" || ok=1
   ;;
 interrupt)
   set -m  # the gate in its own process group: a background job that does not ignore SIGINT

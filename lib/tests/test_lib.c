@@ -321,6 +321,8 @@ static void group_report_gate(const char *exe, const char *dir, const char *out)
     snprintf(lines, sizeof lines,
              "{\"suite\":\"s\",\"name\":\"t.fail.check\",\"test\":\"t.fail\",\"verdict\":\"fail\","
              "\"expected\":\"a <valid> fixture\",\"observed\":\"%s\",\"details\":null}\n"
+             "{\"suite\":\"s\",\"name\":\"s.path\",\"verdict\":\"skip\",\"expected\":\"e\","
+             "\"observed\":\"see %s/sub/x.txt\",\"details\":null}\n"
              "{\"suite\":\"s\",\"name\":\"s.nl\\nx\",\"verdict\":\"pass\",\"expected\":1,"
              "\"observed\":1,\"details\":null}\n"
              "{\"suite\":\"memory_order\",\"name\":\"mo.valgrind.SB.allowed\",\"verdict\":\"pass\","
@@ -336,12 +338,13 @@ static void group_report_gate(const char *exe, const char *dir, const char *out)
              "{\"suite\":\"perf_budgets\",\"name\":\"perf.ab.synth/mb\",\"test\":\"perf.ab.merge_base\","
              "\"verdict\":\"pass\",\"expected\":\"e\",\"observed\":\"o\",\"details\":{\"ratio\":1.0,"
              "\"interval\":[0.99,1.01],\"band\":0.02}}\n",
-             long_obs);
+             long_obs, dir);
     write_file(path, lines);
     write_file(junit, "<testsuite tests=\"2\">\n<testcase name=\"t.fail\" status=\"fail\">\n"
                       "<failure message=\"\"/>\n</testcase>\n<testcase name=\"t.other\" status=\"fail\">"
                       "\n<failure message=\"\"/>\n</testcase>\n</testsuite>\n");
-    snprintf(opts, sizeof opts, "--baselines /nonexistent --meta perf_base=abc --junit '%s'", junit);
+    snprintf(opts, sizeof opts, "--baselines /nonexistent --meta perf_base=abc --junit '%s' "
+             "--strip-prefix '%s'", junit, dir);
     expect_int("report.gate_exit", 1, run_report_with(exe, dir, out, opts));
     /* each promise: the file (0 md, 1 html, 2 junit, 3 results) holds the text (want 1) or not (0) */
     static const struct {
@@ -364,6 +367,8 @@ static void group_report_gate(const char *exe, const char *dir, const char *out)
     const char *files[] = {md, html, junit, results};
     for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
         expect_int(says[i].name, says[i].want, file_contains(files[says[i].file], says[i].text));
+    /* --strip-prefix: the check's path relative, the machine's folder gone */
+    expect_int("report.md_path_relative", 1, file_contains(md, "see sub/x.txt") && !file_contains(md, dir));
     remove(junit);
     remove(path);
 }
