@@ -320,7 +320,8 @@ static void group_report_gate(const char *exe, const char *dir, const char *out)
     char lines[4000];
     snprintf(lines, sizeof lines,
              "{\"suite\":\"s\",\"name\":\"t.fail.check\",\"test\":\"t.fail\",\"verdict\":\"fail\","
-             "\"expected\":\"a <valid> fixture\",\"observed\":\"%s\",\"details\":null}\n"
+             "\"expected\":\"a <valid> fixture\",\"observed\":\"%s\",\"details\":{\"action\":"
+             "\"restore it\"}}\n"
              "{\"suite\":\"s\",\"name\":\"s.path\",\"verdict\":\"skip\",\"expected\":\"e\","
              "\"observed\":\"see %s/sub/x.txt\",\"details\":null}\n"
              "{\"suite\":\"s\",\"name\":\"s.nl\\nx\",\"verdict\":\"pass\",\"expected\":1,"
@@ -354,6 +355,7 @@ static void group_report_gate(const char *exe, const char *dir, const char *out)
     } says[] = {
         {"report.md_failure_whole", 0, 1, "near byte 8123: END-OF-MESSAGE"},
         {"report.junit_message", 2, 1, "<failure message=\"fail t.fail.check: expected a &lt;valid&gt; fixture"},
+        {"report.junit_message_next", 2, 1, "END-OF-MESSAGE. Next: restore it\""},
         {"report.junit_message_no_check", 2, 1, "<failure message=\"exit status not 0, no failing check"},
         {"report.junit_no_empty_message", 2, 0, "<failure message=\"\""},
         {"report.junit_relative", 3, 1, "\"junit\":\t\"junit.xml\""},

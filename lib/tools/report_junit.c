@@ -39,9 +39,11 @@ static void failure_message(const cJSON *checks, const char *name, size_t len, c
     char tail[64] = "";
     if (more)
         snprintf(tail, sizeof tail, " (+%d more failing checks)", more);
-    snprintf(out, n, "%s %s: expected %s, observed %s%s", bg_json_str(first, "verdict"),
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(first, "details");
+    const char *next = bg_json_str(d, "action") ? bg_json_str(d, "action") : bg_json_str(d, "fix");
+    snprintf(out, n, "%s %s: expected %s, observed %s%s%s%s", bg_json_str(first, "verdict"),
              bg_json_str(first, "name") ? bg_json_str(first, "name") : "?", e ? e : "null",
-             o ? o : "null", tail);
+             o ? o : "null", next ? ". Next: " : "", next ? next : "", tail);
     free(e);
     free(o);
 }

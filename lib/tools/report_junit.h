@@ -10,7 +10,8 @@
 /* CTest writes <failure message=""/> for a test that exits non-zero.  Fills
  * each such empty message in the JUnit file at path with the test's first
  * fail/xpass check of checks (results.json "checks": matched on "test"):
- * "<verdict> <check>: expected <e>, observed <o>" (+ how many more), at most
+ * "<verdict> <check>: expected <e>, observed <o>[. Next: <details.action or
+ * details.fix>]" (+ how many more), at most
  * 1000 bytes, XML-escaped; a failing test with no such check gets "exit
  * status not 0, no failing check recorded: see the test's output".  Other
  * messages and the rest of the file are kept byte for byte.  Rewritten

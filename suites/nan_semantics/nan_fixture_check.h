@@ -9,8 +9,9 @@
 /* `nan-check --check-fixture`: loads <root>/nan_semantics/golden-x86_64.json
  * and records one check named after the test (default "nan.fixture", suite
  * nan_semantics): pass with the fixture's provenance, or fail whose observed
- * is the error line plus what to do next (`git checkout -- <file>`, or the
- * exact re-record command with probe, when probe is a built nan-probe).  A
+ * is the error line and details.action what to do next (`git checkout --
+ * <file>`, or the exact re-record command with probe, when probe is a built
+ * nan-probe; report.md and JUnit show it as "Next:").  A
  * root with no nan_semantics/ folder is named as such (BG_FIXTURES_DIR points
  * at the wrong directory), not as a fixture to regenerate.
  * Returns the exit code: 0 pass, 5 the fixture cannot be used, 3 I/O. */

@@ -211,13 +211,14 @@ static int fixture_one_cause(ctx *c, result *res, char *probe_arg, const char *e
     outcome o = run_check(c, fargs, NULL);
     expect_exit_line(res, &o, 5, err_prefix);
     const cJSON *fail = cJSON_GetArrayItem(o.checks, 0);
-    const char *obs = bg_json_str(fail, "observed");
+    const char *obs = bg_json_str(cJSON_GetObjectItemCaseSensitive(fail, "details"), "action");
     int ok = res->v == BG_PASS && cJSON_GetArraySize(o.checks) == 1 && has_verdict(&o, "fail") && obs &&
              strstr(obs, next_step);
     snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
-             ", one fail check naming '%s'; then nan.native.main_thread: exit 77, skip 'see nan.fixture' only",
+             ", one fail check whose next step (details.action) names '%s'; then nan.native.main_thread: "
+             "exit 77, skip 'see nan.fixture' only",
              next_step);
-    snprintf(res->obs + strlen(res->obs), sizeof res->obs - strlen(res->obs), "; fail check: %.500s",
+    snprintf(res->obs + strlen(res->obs), sizeof res->obs - strlen(res->obs), "; next step: %.500s",
              obs ? obs : "none");
     cJSON_Delete(o.checks);
     char *args[] = {"--runner", "native", "--context", "main_thread", "--probe", probe_arg, NULL};
