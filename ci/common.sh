@@ -17,14 +17,19 @@ step() {
 }
 
 # bg_configure_build <build-dir> [cmake -D args...]: configure with Ninja and build.
+# The configure log goes inside the build tree (<build-dir>/configure.log), never
+# beside it; its path is printed.
 bg_configure_build() {
   local dir=$1; shift
-  cmake -S "$BG_ROOT" -B "$dir" -G Ninja "$@" >"$dir.configure.log" 2>&1 || {
-    cat "$dir.configure.log" >&2
-    echo "buildgate: configure: cmake failed (log above, also in $dir.configure.log)" >&2
+  mkdir -p "$dir" || { echo "buildgate: configure: cannot create the build tree $dir" >&2; return 3; }
+  local log="$dir/configure.log"
+  cmake -S "$BG_ROOT" -B "$dir" -G Ninja "$@" >"$log" 2>&1 || {
+    cat "$log" >&2
+    echo "buildgate: configure: cmake failed (log above, also in $log)" >&2
     return 3
   }
-  grep -E '^-- buildgate' "$dir.configure.log" || true
+  grep -E '^-- buildgate' "$log" || true
+  echo "configure log: $log"
   cmake --build "$dir" -j "$BG_JOBS" || {
     echo "buildgate: build: the build failed (output above)" >&2
     return 3

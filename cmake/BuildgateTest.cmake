@@ -129,3 +129,24 @@ function(bg_add_selftest)
   endif()
   bg_add_test(NAME ${S_NAME} SUITE ${S_SUITE} LABELS selftest ${extra} COMMAND ${cmd})
 endfunction()
+
+# bg_add_unavailable(NAME <test> SUITE <suite> LABELS l... EXPECTED <what it would
+#                    check> CAUSE <why not, and the command that fixes it>)
+#
+# What this configuration cannot run is still a test: one skip check naming
+# the cause and the fix, so report.md and ci/gate show the lost coverage
+# instead of one configure line nobody reads (issue 12 §6 "silent loss of
+# coverage"); the caller says it in its configure line too.  CAUSE must
+# not contain ';' (a CMake list separator).
+function(bg_add_unavailable)
+  cmake_parse_arguments(T "" "NAME;SUITE;EXPECTED;CAUSE" "LABELS" ${ARGN})
+  if(NOT T_NAME OR NOT T_SUITE OR NOT T_CAUSE OR NOT T_LABELS)
+    message(FATAL_ERROR "bg_add_unavailable: NAME, SUITE, LABELS and CAUSE are required")
+  endif()
+  if(NOT T_EXPECTED)
+    set(T_EXPECTED "${T_NAME} runs")
+  endif()
+  bg_add_test(NAME ${T_NAME} SUITE ${T_SUITE} LABELS ${T_LABELS} TIMEOUT 30
+              COMMAND bg-check --suite ${T_SUITE} --name ${T_NAME} --verdict skip
+                      --expected "${T_EXPECTED}" --observed "not run here: ${T_CAUSE}")
+endfunction()

@@ -10,6 +10,7 @@
 #              per line (lib/tests/data/merge/README.md), so sed can address one
 #   WORK_DIR   scratch folder (emptied)
 #   CASE       agree            the two hosts are copies: exit 0, no disagreement
+#                               (with --expect-hosts 2)
 #              disagree_digest  checkpoint 3 of the chain changed on the second
 #              disagree_aes     the second host's digest.aes_flags fails
 #              disagree_nan     a qemu-x86_64 deviation group missing on the second
@@ -17,6 +18,9 @@
 #                               (not comparable: a disagreement, never "the same")
 #              malformed        the second results.json cut short: exit 4, one line
 #              empty            no host folder: exit 2, one line
+#              missing_host     --expect-hosts 2, the second host's folder holds
+#                               only an INCOMPLETE report.md: exit 1, agree.hosts
+#                               names it (one host alone never "agrees")
 # Records one check merge.<CASE> (suite lib), expected vs observed.
 # Exit: 0 pass, 1 the check failed, 2 usage, 3 I/O.
 set -u
@@ -36,9 +40,9 @@ plant() {
     sed "$1" "$b" >"$b.tmp" && mv "$b.tmp" "$b" || exit 3
 }
 
-# merge: runs the merge; rc, out (stdout), err (stderr) and the DISAGREE lines
+# merge [OPTION...]: runs the merge; rc, out (stdout), err (stderr) and the DISAGREE lines
 merge() {
-    "$report" --merge "$work/in" --out-dir "$work/out" >"$work/stdout" 2>"$work/stderr"
+    "$report" --merge "$work/in" --out-dir "$work/out" "$@" >"$work/stdout" 2>"$work/stderr"
     rc=$?
     lines=$(grep -c '^DISAGREE ' "$work/stdout")
     first=$(grep '^DISAGREE ' "$work/stdout" | head -n 1)
@@ -82,7 +86,7 @@ first_chain() {
 b_slug=$(printf '%s' "$b_name" | tr -c 'A-Za-z0-9_\n-' '_')
 case $case in
 agree)
-    merge
+    merge --expect-hosts 2
     expected="exit 0; 0 disagreements; report.md says PASS"
     verdict=$(head -n 1 "$work/out/report.md" 2>/dev/null | sed 's/.*: //')
     observed="exit $rc; $lines disagreements; report.md says $verdict"
@@ -135,6 +139,13 @@ malformed)
     merge
     expected="exit 4; 1 stderr line; it starts 'buildgate: merge: $b'"
     observed="exit $rc; $(err_lines) stderr line; it $(err_starts "buildgate: merge: $b")"
+    ;;
+missing_host)
+    rm -f "$b" && echo "# buildgate: INCOMPLETE" >"$work/in/$b_name/report.md" || exit 3
+    merge --expect-hosts 2
+    expected="exit 1; agree.hosts; without results.json: $b_name"
+    seen=$(printf '%s' "$first" | grep -o "without results.json: $b_name" | head -n 1)
+    observed="exit $rc; $(check_name); ${seen:-said nothing of it}"
     ;;
 empty)
     rm -rf "$work/in" && mkdir -p "$work/in" || exit 3

@@ -302,6 +302,79 @@ static void group_report_layout(const char *exe, const char *dir, const char *ou
     expect_int("report.base_missing_exit", BG_EXIT_IO, run_report_with(exe, dir, out, opts));
 }
 
+/* What ci/gate's report folder promises (issue 12 §6): a failure's message
+ * whole, CTest's empty JUnit failure messages filled, the junit path relative
+ * to the report dir, a newline in a name kept on its row, host-limited cells
+ * not drawn as a pass, and the perf table naming each ratio's source. */
+static void group_report_gate(const char *exe, const char *dir, const char *out)
+{
+    char path[1100], md[1200], html[1200], junit[1200], results[1200], opts[2600];
+    snprintf(path, sizeof path, "%s/t.jsonl", dir);
+    snprintf(md, sizeof md, "%s/report.md", out);
+    snprintf(html, sizeof html, "%s/report.html", out);
+    snprintf(junit, sizeof junit, "%s/junit.xml", out);
+    snprintf(results, sizeof results, "%s/results.json", out);
+    char long_obs[900];
+    memset(long_obs, 'x', 600);
+    snprintf(long_obs + 600, sizeof long_obs - 600, " near byte 8123: END-OF-MESSAGE");
+    char lines[4000];
+    snprintf(lines, sizeof lines,
+             "{\"suite\":\"s\",\"name\":\"t.fail.check\",\"test\":\"t.fail\",\"verdict\":\"fail\","
+             "\"expected\":\"a <valid> fixture\",\"observed\":\"%s\",\"details\":{\"action\":"
+             "\"restore it\"}}\n"
+             "{\"suite\":\"s\",\"name\":\"s.path\",\"verdict\":\"skip\",\"expected\":\"e\","
+             "\"observed\":\"see %s/sub/x.txt\",\"details\":null}\n"
+             "{\"suite\":\"s\",\"name\":\"s.nl\\nx\",\"verdict\":\"pass\",\"expected\":1,"
+             "\"observed\":1,\"details\":null}\n"
+             "{\"suite\":\"memory_order\",\"name\":\"mo.valgrind.SB.allowed\",\"verdict\":\"pass\","
+             "\"expected\":\"e\",\"observed\":\"o\",\"details\":{\"matrix\":{\"table\":\"T2\","
+             "\"row\":\"valgrind\",\"col\":\"SB\"}}}\n"
+             "{\"suite\":\"memory_order\",\"name\":\"mo.valgrind.SB.power\",\"verdict\":"
+             "\"inconclusive\",\"expected\":\"e\",\"observed\":\"1:0 not seen in 1000: valgrind "
+             "serialises threads\",\"details\":{\"matrix\":{\"table\":\"T2\",\"row\":\"valgrind\","
+             "\"col\":\"SB\"}}}\n"
+             "{\"suite\":\"perf_budgets\",\"name\":\"perf.ab.synth/aa\",\"test\":\"perf.ab.quick\","
+             "\"verdict\":\"pass\",\"expected\":\"e\",\"observed\":\"o\",\"details\":{\"ratio\":1.0,"
+             "\"interval\":[0.99,1.01],\"band\":0.02}}\n"
+             "{\"suite\":\"perf_budgets\",\"name\":\"perf.ab.synth/mb\",\"test\":\"perf.ab.merge_base\","
+             "\"verdict\":\"pass\",\"expected\":\"e\",\"observed\":\"o\",\"details\":{\"ratio\":1.0,"
+             "\"interval\":[0.99,1.01],\"band\":0.02}}\n",
+             long_obs, dir);
+    write_file(path, lines);
+    write_file(junit, "<testsuite tests=\"2\">\n<testcase name=\"t.fail\" status=\"fail\">\n"
+                      "<failure message=\"\"/>\n</testcase>\n<testcase name=\"t.other\" status=\"fail\">"
+                      "\n<failure message=\"\"/>\n</testcase>\n</testsuite>\n");
+    snprintf(opts, sizeof opts, "--baselines /nonexistent --meta perf_base=abc --junit '%s' "
+             "--strip-prefix '%s'", junit, dir);
+    expect_int("report.gate_exit", 1, run_report_with(exe, dir, out, opts));
+    /* each promise: the file (0 md, 1 html, 2 junit, 3 results) holds the text (want 1) or not (0) */
+    static const struct {
+        const char *name;
+        int file, want;
+        const char *text;
+    } says[] = {
+        {"report.md_failure_whole", 0, 1, "near byte 8123: END-OF-MESSAGE"},
+        {"report.junit_message", 2, 1, "<failure message=\"fail t.fail.check: expected a &lt;valid&gt; fixture"},
+        {"report.junit_message_next", 2, 1, "END-OF-MESSAGE. Next: restore it\""},
+        {"report.junit_message_no_check", 2, 1, "<failure message=\"exit status not 0, no failing check"},
+        {"report.junit_no_empty_message", 2, 0, "<failure message=\"\""},
+        {"report.junit_relative", 3, 1, "\"junit\":\t\"junit.xml\""},
+        {"report.md_newline_name", 0, 1, "s.nl x"},
+        {"report.html_host_limited_cell", 1, 1, "<td class=\"v-limited\""},
+        {"report.html_host_limited_legend", 1, 1, "host-limited: what was decided"},
+        {"report.md_perf_source_aa", 0, 1, "| `synth/aa` | A/A self-check | ab |"},
+        {"report.md_perf_source_mb", 0, 1, "| `synth/mb` | merge-base A/B | ab |"},
+        {"report.html_perf_source", 1, 1, "<td>merge-base A/B</td>"},
+    };
+    const char *files[] = {md, html, junit, results};
+    for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
+        expect_int(says[i].name, says[i].want, file_contains(files[says[i].file], says[i].text));
+    /* --strip-prefix: the check's path relative, the machine's folder gone */
+    expect_int("report.md_path_relative", 1, file_contains(md, "see sub/x.txt") && !file_contains(md, dir));
+    remove(junit);
+    remove(path);
+}
+
 static void group_report(const char *exe, const char *work)
 {
     char dir[1024], out[1024], path[1100];
@@ -340,6 +413,7 @@ static void group_report(const char *exe, const char *work)
     write_file(path, "{\"suite\":\"s\",\"name\":\"s.c\",\"verdict\":\"maybe\"}\n");
     expect_int("report.bad_verdict_exit", BG_EXIT_PARSE, run_report(exe, dir, out));
     group_report_layout(exe, dir, out);
+    group_report_gate(exe, dir, out);
 }
 
 /* bg_help_requested: -h/--help anywhere before "--", never after it. */

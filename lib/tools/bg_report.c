@@ -16,6 +16,7 @@
 #include "buildgate/bg_json.h"
 #include "report_data.h"
 #include "report_html.h"
+#include "report_junit.h"
 #include "report_md.h"
 #include "report_merge.h"
 
@@ -25,9 +26,12 @@
 #define BG_DEFAULT_BASELINES "baselines"
 #endif
 
+#define MAX_PREFIXES 8
+
 static const char usage_text[] =
     "Usage: bg-report --checks-dir DIR --out-dir DIR [--tests FILE] [--junit FILE]\n"
     "                 [--meta KEY=VALUE]... [--base-results FILE] [--baselines DIR]\n"
+    "                 [--strip-prefix DIR]...\n"
     "       bg-report --merge DIR --out-dir OUT   cross-host agreement of the\n"
     "                 DIR/<host>/results.json files (bg-report --merge --help)\n"
     "\n"
@@ -43,12 +47,19 @@ static const char usage_text[] =
     "                    selection: a listed test that left no checks file gets a\n"
     "                    fail check\n"
     "  --junit FILE      path of ctest's JUnit file, recorded in results.json\n"
+    "                    (relative to --out-dir when it lies inside it); its empty\n"
+    "                    <failure message=\"\"/> entries get the test's first failing\n"
+    "                    check (name, expected, observed)\n"
     "  --meta KEY=VALUE  facts about the run (commit, build type, labels) for\n"
     "                    results.json \"run\" and the report's header; repeatable;\n"
     "                    perf_base=<commit> says the perf checks compare against a\n"
     "                    base (without it the perf section says A/A self-check only)\n"
     "  --base-results FILE  the base run's results.json: the report lists the\n"
     "                    checks that are new, vanished or changed verdict\n"
+    "  --strip-prefix DIR  written relative: \"DIR/\" is removed from every string of\n"
+    "                    the checks (repeatable, the first that matches wins per\n"
+    "                    place; ci/gate passes the report dir, then the source\n"
+    "                    tree), so the report names no path of the machine it ran on\n"
     "  --baselines DIR   perf baselines (<host-key>.json) whose history report.html\n"
     "                    draws (default: the source tree's baselines/)\n"
     "  -h, --help        this text\n"
@@ -68,6 +79,57 @@ static const char usage_text[] =
     "      fail/xpass or none was recorded; 2 usage; 3 I/O; 4 a malformed checks\n"
     "      line (named with file and line).\n"
     "Doc: docs/results.schema.json, docs/writing-a-suite.md \"The report\".\n";
+
+/* path relative to dir when it lies inside it ("<dir>/x" or "<dir>//x" -> "x"),
+ * else path itself: report paths never name the machine that ran the gate. */
+static const char *under_dir(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    if (strncmp(path, dir, n) != 0 || path[n] != '/')
+        return path;
+    path += n;
+    while (*path == '/')
+        path++;
+    return *path ? path : ".";
+}
+
+/* Replaces, in every string inside v, each "<prefix>/" (prefixes in order)
+ * with nothing: paths become relative to the report dir or the source tree. */
+static void strip_prefixes(cJSON *v, char **pre, int npre)
+{
+    cJSON *x;
+    if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+        cJSON_ArrayForEach(x, v) {
+            strip_prefixes(x, pre, npre);
+        }
+        return;
+    }
+    if (!cJSON_IsString(v) || !v->valuestring)
+        return;
+    const char *s = v->valuestring;
+    size_t len = strlen(s);
+    char *out = malloc(len + 1), *o = out;
+    if (!out)
+        return;
+    int changed = 0;
+    while (*s) {
+        size_t k = 0;
+        for (int i = 0; i < npre && !k; i++)
+            if (strncmp(s, pre[i], strlen(pre[i])) == 0)
+                k = strlen(pre[i]);
+        if (k) {
+            s += k;
+            changed = 1;
+        } else
+            *o++ = *s++;
+    }
+    *o = '\0';
+    if (changed)
+        cJSON_SetValuestring(v, out);
+    free(out);
+}
 
 /* Appends the checks of one .jsonl file to arr.  BG_E_PARSE on a bad line. */
 static bg_status load_jsonl(const char *path, cJSON *arr)
@@ -178,8 +240,10 @@ int main(int argc, char **argv)
     const char *checks_dir = NULL, *out_dir = NULL, *tests = NULL, *junit = NULL;
     const char *base_results = NULL, *baselines = BG_DEFAULT_BASELINES;
     cJSON *meta = cJSON_CreateObject();
+    char *pre[MAX_PREFIXES];
+    int npre = 0;
     for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--", 2) || !strchr("cotjmb", argv[i][2]))
+        if (strncmp(argv[i], "--", 2) || !strchr("cotjmbs", argv[i][2]))
             usage_exit("unknown option");
         if (i + 1 >= argc)
             usage_exit("missing value after option");
@@ -202,6 +266,15 @@ int main(int argc, char **argv)
             base_results = argv[++i];
         else if (strcmp(argv[i], "--baselines") == 0)
             baselines = argv[++i];
+        else if (strcmp(argv[i], "--strip-prefix") == 0 && npre < MAX_PREFIXES) {
+            const char *d = argv[++i];
+            size_t n = strlen(d);
+            while (n > 1 && d[n - 1] == '/')
+                n--;
+            if (n < 2 || !(pre[npre] = malloc(n + 2)))
+                usage_exit("--strip-prefix takes a folder other than /");
+            snprintf(pre[npre++], n + 2, "%.*s/", (int)n, d);
+        }
         else
             usage_exit("unknown option");
     }
@@ -252,6 +325,9 @@ int main(int argc, char **argv)
         }
     }
 
+    strip_prefixes(checks, pre, npre); /* relative paths, also in the added fail checks */
+    for (int i = 0; i < npre; i++)
+        free(pre[i]);
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddNumberToObject(doc, "schema", 1);
     char now[32];
@@ -283,7 +359,7 @@ int main(int argc, char **argv)
     cJSON_AddItemToObject(doc, "summary", summary);
     cJSON_AddItemToObject(doc, "suites", suites);
     if (junit)
-        cJSON_AddStringToObject(doc, "junit", junit);
+        cJSON_AddStringToObject(doc, "junit", under_dir(junit, out_dir));
     else
         cJSON_AddNullToObject(doc, "junit");
     cJSON_AddItemToObject(doc, "checks", checks);
@@ -308,6 +384,8 @@ int main(int argc, char **argv)
         }
         bg_report_model_free(&model);
     }
+    if (!st && junit) /* CTest's empty <failure message=""/>: the failing check's words */
+        st = bg_report_junit_messages(junit, checks);
     if (!st)
         bg_report_print_summary(doc, stdout);
     int nchecks = cJSON_GetArraySize(checks);

@@ -154,6 +154,15 @@ static int perf_of(const cJSON *c, bg_rep_perf *p)
     size_t ml = dot ? (size_t)(dot - (name + 5)) : 0;
     snprintf(p->mode, sizeof p->mode, "%.*s", (int)(ml < sizeof p->mode ? ml : sizeof p->mode - 1),
              name + 5);
+    const char *test = bg_json_str(c, "test");
+    if (test && strcmp(test, "perf.ab.merge_base") == 0)
+        p->source = "merge-base A/B";
+    else if (strcmp(p->mode, "ab") == 0)
+        p->source = "A/A self-check";
+    else if (strcmp(p->mode, "baseline") == 0)
+        p->source = "stored baseline";
+    else
+        p->source = p->mode;
     p->verdict = bg_json_str(c, "verdict");
     p->ratio = bg_json_num(d, "ratio", 1);
     p->lo = cJSON_GetArrayItem(iv, 0)->valuedouble;

@@ -30,6 +30,10 @@ typedef struct bg_rep_perf {
     const char *name;     /* the check's name, perf.<mode>.<benchmark> */
     const char *bench;    /* <benchmark> (points into name) */
     char mode[32];        /* ab, baseline, callgrind, ... */
+    const char *source;   /* what the ratio compares (static storage): "merge-base A/B"
+                             (test perf.ab.merge_base, ci/gate --base), "A/A self-check"
+                             (an ab test: the build against itself), "stored baseline",
+                             else the mode */
     const char *verdict;
     double ratio, lo, hi, band; /* band: the budget, a fraction (0.01 = 1 %) */
     double med_base, med_head;  /* medians in the benchmark's metric */

@@ -34,6 +34,7 @@ static const char css[] =
     ".v-pass{background:#dafbe1}.v-fail{background:#ffebe9;color:#a40e26;font-weight:600}"
     ".v-xfail{background:#fff8c5}.v-xpass{background:#ffd8b5;font-weight:600}"
     ".v-inconclusive{background:#eaeef2}.v-skip{background:#f6f8fa;color:#57606a}"
+    ".v-limited{background:repeating-linear-gradient(135deg,#ddf4ff 0 6px,#eaeef2 6px 12px);color:#0550ae}"
     ".card{border:1px solid #d0d7de;border-left:6px solid #cf222e;border-radius:6px;padding:6px 12px;"
     "margin:8px 0}.card h3{margin:0 0 4px;font-size:15px}"
     ".card .k{color:#57606a;min-width:80px;display:inline-block}.card>div{margin:1px 0}"
@@ -296,17 +297,17 @@ static void perf_svg(FILE *f, const bg_report_model *m)
 static void perf_table(FILE *f, const bg_report_model *m)
 {
     fprintf(f, "<details><summary>Perf table (%d benchmarks)</summary><table><tr><th>check</th>"
-               "<th>base</th><th>head</th><th>ratio</th><th>interval</th><th>band</th>"
+               "<th>source</th><th>base</th><th>head</th><th>ratio</th><th>interval</th><th>band</th>"
                "<th>verdict</th></tr>\n",
             m->nperf);
     for (int i = 0; i < m->nperf; i++) {
         const bg_rep_perf *p = &m->perf[i];
         fprintf(f, "<tr><td><code>");
         esc(f, p->name);
-        fprintf(f, "</code></td><td class=\"n\">%.4g</td><td class=\"n\">%.4g</td><td class=\"n\">"
+        fprintf(f, "</code></td><td>%s</td><td class=\"n\">%.4g</td><td class=\"n\">%.4g</td><td class=\"n\">"
                    "%.4f</td><td>[%.4f, %.4f]</td><td class=\"n\">±%.1f%%</td><td class=\"v-%s\">%s"
                    "</td></tr>\n",
-                p->med_base, p->med_head, p->ratio, p->lo, p->hi, 100 * p->band, vclass(p->verdict),
+                p->source, p->med_base, p->med_head, p->ratio, p->lo, p->hi, 100 * p->band, vclass(p->verdict),
                 p->verdict ? p->verdict : "?");
     }
     fprintf(f, "</table></details>\n");
@@ -437,7 +438,10 @@ static void matrix(FILE *f, const bg_rep_matrix *x)
                 continue;
             }
             const char *shown_v = c->decided ? c->decided : c->verdict;
-            fprintf(f, "<td class=\"v-%s\" title=\"%s\">", vclass(shown_v), c->verdict);
+            /* what passed here is not all of it: a host-limited check could
+             * not be decided (never drawn as a plain green pass) */
+            const char *cls = c->cause && strcmp(vclass(shown_v), "pass") == 0 ? "limited" : vclass(shown_v);
+            fprintf(f, "<td class=\"v-%s\" title=\"%s\">", cls, c->verdict);
             bg_html_text(f, c->text ? c->text : c->verdict, 60);
             if (c->cause)
                 fprintf(f, " <b>†%d</b>", c->cause);
@@ -470,7 +474,9 @@ static void suites(FILE *f, const bg_report_model *m)
                "(<span class=\"v-pass\">pass</span> <span class=\"v-xfail\">xfail: known "
                "deviation</span> <span class=\"v-inconclusive\">inconclusive</span> <span "
                "class=\"v-xpass\">xpass</span> <span class=\"v-fail\">fail</span> <span "
-               "class=\"v-skip\">skip</span>) and its value; hover for the verdict.</p>\n");
+               "class=\"v-skip\">skip</span> <span class=\"v-limited\">host-limited: what was "
+               "decided passed, a check marked † could not be decided on this host</span>) and its "
+               "value; hover for the verdict.</p>\n");
     cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(m->doc, "suites")) {
         for (int i = 0; i < m->nmx; i++)
             if (strcmp(m->mx[i].suite, s->string) == 0)

@@ -139,6 +139,10 @@ static void value(FILE *f, const cJSON *c, const char *part, size_t max)
     free(s);
 }
 
+/* A failure's expected/observed are shown whole up to this many bytes (an
+ * error line with its next step must not be cut: "near byte 8…"). */
+#define FAILURE_VALUE_MAX 1500
+
 /* One failure: name, expected, observed, then where to look and the next
  * step, or "as above" when they repeat the previous failure's (18 alike
  * failures read at a glance); the rerun command always. */
@@ -148,9 +152,9 @@ static void failure_entry(FILE *f, const cJSON *c, int i, const cJSON *prev)
     fprintf(f, "%d. %s ", i, shown(bg_json_str(c, "verdict")));
     bg_md_code(f, bg_json_str(c, "name"), 200);
     fprintf(f, "  \n   expected ");
-    value(f, c, "expected", 200);
+    value(f, c, "expected", FAILURE_VALUE_MAX);
     fprintf(f, "  \n   observed ");
-    value(f, c, "observed", 200);
+    value(f, c, "observed", FAILURE_VALUE_MAX);
     bg_report_next_step(c, next, sizeof next);
     if (prev)
         bg_report_next_step(prev, prev_next, sizeof prev_next);
@@ -326,12 +330,15 @@ static void perf(FILE *f, const bg_report_model *m)
         bg_md_code(f, m->perf_base, 60);
         fprintf(f, " (same-job A/B).\n\n");
     }
-    fprintf(f, "| benchmark | mode | ratio | interval | band | verdict |\n|---|---|---:|---|---:|---|\n");
+    fprintf(f, "| benchmark | source | mode | ratio | interval | band | verdict |\n"
+               "|---|---|---|---:|---|---:|---|\n");
     for (int i = 0; i < m->nperf; i++) {
         const bg_rep_perf *p = &m->perf[i];
         fprintf(f, "| ");
         bg_md_code(f, p->bench, 80);
-        fprintf(f, " | %s | %.4f | [%.4f, %.4f] | ±%.1f%% | %s %s |\n", p->mode, p->ratio, p->lo,
+        fprintf(f, " | %s | ", p->source);
+        bg_md_text(f, p->mode, 32);
+        fprintf(f, " | %.4f | [%.4f, %.4f] | ±%.1f%% | %s %s |\n", p->ratio, p->lo,
                 p->hi, 100 * p->band, bg_report_symbol(p->verdict), shown(p->verdict));
     }
     fprintf(f, "\n");

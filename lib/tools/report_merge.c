@@ -17,7 +17,7 @@
 #include "merge_model.h"
 
 static const char usage_text[] =
-    "Usage: bg-report --merge DIR --out-dir OUT\n"
+    "Usage: bg-report --merge DIR --out-dir OUT [--expect-hosts N]\n"
     "\n"
     "Cross-host agreement: reads DIR/<host>/results.json (every folder of DIR, depth\n"
     "1, that holds one; the host is named by its folder and its results.json host\n"
@@ -30,8 +30,13 @@ static const char usage_text[] =
     "                                 and known lists; per context the same verdict\n"
     "                                 and deviation groups as a reference host with\n"
     "                                 the same runner version\n"
-    "  agree.commit                   every host ran the same commit\n"
+    "  agree.commit                   every host ran the same commit\n"    "  agree.hosts                    (--expect-hosts N) at least N hosts have a\n"
+    "                                 results.json: a host whose job failed early,\n"
+    "                                 was interrupted or uploaded nothing is a fail\n"
+    "                                 naming the folders without one\n"
     "  --merge DIR    folder of host folders (the job's downloaded artifacts)\n"
+    "  --expect-hosts N  the number of hosts that must be there (the CI matrix\n"
+    "                 size, 1-1000); without it one host alone \"agrees\"\n"
     "  --out-dir OUT  where results.json (schema 1, suite \"agree\") and report.md (host\n"
     "                 x suite matrix, then one line per disagreement) are written\n"
     "                 (created if missing; existing files there are replaced)\n"
@@ -192,6 +197,39 @@ static void agree_commit(merge *m)
     mg_add_check(m, "agree.commit", ref ? BG_PASS : BG_SKIP, "one commit on every host", o, NULL,
               NULL, NULL, "commit");
 }
+/* ---- agree.hosts ------------------------------------------------------ */
+
+/* --expect-hosts: fewer hosts than the matrix ran is a fail naming the
+ * folders of DIR that hold no results.json (an INCOMPLETE report, nothing). */
+static void agree_hosts(merge *m, const char *dir, int expect)
+{
+    char e[100], o[1500], missing[1000] = "";
+    snprintf(e, sizeof e, "%d host%s with a results.json", expect, expect == 1 ? "" : "s");
+    DIR *d = opendir(dir);
+    struct dirent *x;
+    while (d && (x = readdir(d)) != NULL) {
+        char path[4096];
+        struct stat sb;
+        if (x->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, x->d_name);
+        if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
+            continue;
+        snprintf(path, sizeof path, "%s/%s/results.json", dir, x->d_name);
+        if (stat(path, &sb) == 0)
+            continue;
+        size_t l = strlen(missing);
+        snprintf(missing + l, sizeof missing - l, "%s%s", l ? ", " : "", x->d_name);
+    }
+    if (d)
+        closedir(d);
+    snprintf(o, sizeof o, "%d host%s%s%s%s", m->n, m->n == 1 ? "" : "s",
+             *missing ? "; without results.json: " : "", missing,
+             m->n < expect ? " (a job failed before its report, was interrupted, or uploaded "
+                             "nothing: see its log)" : "");
+    mg_add_check(m, "agree.hosts", m->n < expect ? BG_FAIL : BG_PASS, e, o, NULL, NULL, NULL, "hosts");
+}
+
 /* ---- outputs ---------------------------------------------------------- */
 
 static cJSON *counts(const cJSON *checks, const char *host)
@@ -401,24 +439,35 @@ int bg_report_merge_main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
-    const char *dir = NULL, *out = NULL;
+    const char *dir = NULL, *out = NULL, *expect_s = NULL;
     for (int i = 1; i < argc; i++) {
-        const char **slot = !strcmp(argv[i], "--merge")     ? &dir
-                            : !strcmp(argv[i], "--out-dir") ? &out
-                                                            : NULL;
+        const char **slot = !strcmp(argv[i], "--merge")          ? &dir
+                            : !strcmp(argv[i], "--out-dir")      ? &out
+                            : !strcmp(argv[i], "--expect-hosts") ? &expect_s
+                                                                 : NULL;
         if (!slot)
-            return usage("--merge takes only --out-dir");
+            return usage("--merge takes only --out-dir and --expect-hosts");
         if (i + 1 >= argc)
             return usage("missing value after option");
         *slot = argv[++i];
     }
     if (!dir || !out)
         return usage("--merge DIR and --out-dir OUT are required");
+    int expect = 0;
+    if (expect_s) {
+        char *end;
+        long v = strtol(expect_s, &end, 10);
+        if (*end || end == expect_s || v < 1 || v > 1000)
+            return usage("--expect-hosts takes a whole number of hosts from 1 to 1000");
+        expect = (int)v;
+    }
     merge m = {0};
     bg_status st = load_hosts(dir, &m);
     int rc = BG_EXIT_OK;
     if (!st) {
         m.checks = cJSON_CreateArray();
+        if (expect)
+            agree_hosts(&m, dir, expect);
         agree_commit(&m);
         mg_agree_digest(&m);
         mg_agree_aes(&m);

@@ -17,6 +17,7 @@
 #include "nan_classify.h"
 #include "nan_context_rules.h"
 #include "nan_fixture.h"
+#include "nan_fixture_check.h"
 #include "nan_known.h"
 #include "nan_known_ops.h"
 #include "nan_report.h"
@@ -24,7 +25,7 @@
 typedef struct opts {
     const char *runner, *context, *probe, *modes, *fixtures, *reason, *validate;
     double timeout;
-    int write_fixture, replace, regen, migrate;
+    int write_fixture, replace, regen, migrate, check_fixture;
     char **files;   /* --regen-known-ops: the check files */
     int n_files;
 } opts;
@@ -34,6 +35,7 @@ static const char usage_text[] =
     "                 [--fixtures DIR] [--timeout SECONDS]\n"
     "       nan-check --write-fixture --reason TEXT [--replace] --probe PATH\n"
     "                 [--fixtures DIR]\n"
+    "       nan-check --check-fixture [--fixtures DIR] [--probe PATH]\n"
     "\n"
     "Runs the NaN probe under one runner in one context and checks every record\n"
     "against the golden fixture and the OS's context rule.\n"
@@ -55,6 +57,9 @@ static const char usage_text[] =
     "                     (main_thread, all modes) instead of checking\n"
     "  --reason TEXT      with --write-fixture: why the stored truth is written\n"
     "  --replace          with --write-fixture: overwrite an existing fixture\n"
+    "  --check-fixture    only load the golden fixture: one check (test nan.fixture),\n"
+    "                     fail naming what to do next; a runner/context test that\n"
+    "                     cannot load it records a skip pointing there (77)\n"
     "  -h, --help         this text\n"
     "\n"
     "Checks (suite nan_semantics): one per deviation group (fail / xfail), one\n"
@@ -62,8 +67,9 @@ static const char usage_text[] =
     "A fail no known line covers also proposes a line in\n"
     "<checks-dir>/proposed-known/nan_semantics/TOOL.tsv, to adopt after review\n"
     "with ci/adopt-known --approve \"<reason>\" <dir>.\n"
-    "Exit: 0 pass; 1 a check failed; 77 skip (runner missing, no guest);\n"
-    "      2 usage (unknown runner/context); 5 fixture or known-deviation file\n"
+    "Exit: 0 pass; 1 a check failed; 77 skip (runner missing, no guest, the\n"
+    "      golden fixture unreadable: see nan.fixture); 2 usage (unknown\n"
+    "      runner/context); 5 fixture (--check-fixture) or known-deviation file\n"
     "      corrupt; 6 fixture exists (--write-fixture without --replace);\n"
     "      7 the probe failed while writing a fixture.\n"
     "Doc: docs/nan_semantics.md.\n";
@@ -484,6 +490,7 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--validate-known") == 0 && more) o.validate = argv[++i];
         else if (strcmp(a, "--regen-known-ops") == 0) o.regen = 1;
         else if (strcmp(a, "--migrate") == 0) o.migrate = 1;
+        else if (strcmp(a, "--check-fixture") == 0) o.check_fixture = 1;
         else if (o.regen && a[0] != '-') {
             o.files = &argv[i];
             o.n_files = argc - i;
@@ -511,10 +518,12 @@ int main(int argc, char **argv)
         snprintf(kdir, sizeof kdir, "%s/nan_semantics/known", o.fixtures);
         return bg_exit_code(nan_known_ops_regen(kdir, o.migrate, o.reason, o.files, o.n_files));
     }
-    if (!o.probe)
-        return usage("--probe is required");
     if (!o.fixtures || !*o.fixtures)
         return usage("no fixtures root: pass --fixtures DIR or set BG_FIXTURES_DIR");
+    if (o.check_fixture)
+        return nan_fixture_check(o.fixtures, o.probe);
+    if (!o.probe)
+        return usage("--probe is required");
     if (o.timeout <= 0)
         return usage("--timeout must be a positive number of seconds");
     if (strcmp(o.modes, "base") != 0 && strcmp(o.modes, "all") != 0)
@@ -557,10 +566,9 @@ int main(int argc, char **argv)
     }
     nan_fixture fx;
     char stored[300];
-    if ((st = nan_fixture_load(fixture, &fx)) != BG_OK) {
+    if ((st = nan_fixture_load(fixture, &fx)) != BG_OK) { /* one cause, one failure: nan.fixture */
         bg_runner_free(&rn);
-        snprintf(stored, sizeof stored, "%s.fixture", ri.test);
-        return bg_checks_fail_stored(c, stored, "a valid golden fixture (docs/nan_semantics.md)", st);
+        return nan_fixture_skip(c, ri.test);
     }
     nan_known kd;
     /* main_thread with every mode also has lines of its own (nan_known.h) */

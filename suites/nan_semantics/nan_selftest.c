@@ -13,8 +13,12 @@
  *                      deviation is a fail check (skip without qemu)
  *   known_not_observed a known line the runner does not show -> xpass
  *   mutant_runner      runner flipping the default NaN's sign -> default-nan fail
- *   corrupt_fixture    fixture truncated -> exit 5, one "fixture" line
- *   bad_record         fixture with a non-hex digit in a record -> exit 5
+ *   corrupt_fixture    fixture truncated -> --check-fixture: exit 5, one "fixture"
+ *                      line, one fail check naming `git checkout -- <file>`; a
+ *                      runner/context test: one skip "see nan.fixture" (77)
+ *   bad_record         fixture with a non-hex digit in a record -> the same
+ *   fixtures_dir_wrong BG_FIXTURES_DIR without nan_semantics/ -> exit 5, "holds
+ *                      no fixtures"
  *   unknown_runner     --runner nosuch -> exit 2, one line
  *   missing_runner     BG_X86_RUNNERS command that does not exist -> skip (77)
  *   hanging_runner     runner that sleeps -> probe-failed "timed out after 2 s"
@@ -237,6 +241,40 @@ static void expect_group(result *res, const outcome *o, int code, const char *ve
     char *names = cJSON_PrintUnformatted(o->checks);
     snprintf(res->obs, sizeof res->obs, "exit %d, checks: %.900s", o->code, names ? names : "?");
     free(names);
+}
+
+/* One cause, one failure: the broken fixture in c->root is one fail of
+ * `nan-check --check-fixture` (exit 5, one stderr line starting err_prefix,
+ * observed naming the next step next_step), and a runner/context test over it
+ * records only a skip pointing at nan.fixture (77, no fail). */
+static int fixture_one_cause(ctx *c, result *res, char *probe_arg, const char *err_prefix,
+                             const char *next_step)
+{
+    char *fargs[] = {"--check-fixture", "--probe", probe_arg, NULL};
+    outcome o = run_check(c, fargs, NULL);
+    expect_exit_line(res, &o, 5, err_prefix);
+    const cJSON *fail = cJSON_GetArrayItem(o.checks, 0);
+    const char *obs = bg_json_str(cJSON_GetObjectItemCaseSensitive(fail, "details"), "action");
+    int ok = res->v == BG_PASS && cJSON_GetArraySize(o.checks) == 1 && has_verdict(&o, "fail") && obs &&
+             strstr(obs, next_step);
+    snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
+             ", one fail check whose next step (details.action) names '%s'; then nan.native.main_thread: "
+             "exit 77, skip 'see nan.fixture' only",
+             next_step);
+    snprintf(res->obs + strlen(res->obs), sizeof res->obs - strlen(res->obs), "; next step: %.500s",
+             obs ? obs : "none");
+    cJSON_Delete(o.checks);
+    char *args[] = {"--runner", "native", "--context", "main_thread", "--probe", probe_arg, NULL};
+    o = run_check(c, args, NULL);
+    const cJSON *skip = cJSON_GetArrayItem(o.checks, 0);
+    const char *sobs = bg_json_str(skip, "observed");
+    ok = ok && o.code == 77 && !has_verdict(&o, "fail") && has_verdict(&o, "skip") && sobs &&
+         strstr(sobs, "see nan.fixture");
+    snprintf(res->obs + strlen(res->obs), sizeof res->obs - strlen(res->obs), "; then exit %d, %.300s",
+             o.code, sobs ? sobs : "no check");
+    res->v = ok ? BG_PASS : BG_FAIL;
+    cJSON_Delete(o.checks);
+    return 0;
 }
 
 /* The guest's cross build failed (suites/nan_semantics/CMakeLists.txt, nan-guest):
@@ -709,13 +747,18 @@ static int scenario(ctx *c, const char *name, result *res)
         free(text);
         if (rc != 0)
             return -1;
-        char *args[] = {"--runner", "native", "--context", "main_thread", "--probe", probe_arg, NULL};
+        return fixture_one_cause(c, res, probe_arg, "buildgate: nan-check: fixture", "git checkout -- ");
+    } else if (strcmp(name, "fixtures_dir_wrong") == 0) {
+        /* BG_FIXTURES_DIR at a folder without fixtures: said so, not "regenerate" */
+        snprintf(c->root, sizeof c->root, "%s", c->work);
+        mkdir(c->work, 0755);
+        char *args[] = {"--check-fixture", "--probe", probe_arg, NULL};
         o = run_check(c, args, NULL);
-        expect_exit_line(res, &o, 5, "buildgate: nan-check: fixture");
-        if (!has_verdict(&o, "fail")) { /* the report must say why, not only stderr */
+        expect_exit_line(res, &o, 5, "buildgate: nan-check: fixtures root");
+        if (!strstr(o.err, "holds no fixtures")) {
             res->v = BG_FAIL;
             snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
-                     ", and a fail check quoting it");
+                     " saying it holds no fixtures");
         }
     } else if (strcmp(name, "known_typo") == 0) {
         /* a misspelt rule could never match: the list must be refused, not ignored */

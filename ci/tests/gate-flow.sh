@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# gate-flow.sh — ci/gate's own flow, with stand-in cmake and ctest on PATH (no
+# build, seconds): what a user sees of the report folder (label selftest).
+#
+# Usage: gate-flow.sh CASE BG_CHECK BG_REPORT GATE WORK [--mutant]
+#   CASE report_dir  ci/gate --report-dir out/ run from another directory:
+#                    junit.xml lands in the caller's out/ (not the build tree's),
+#                    results.json names it relative to the report dir, no '//'
+#                    in what ci/gate prints, the configure log inside the build
+#                    tree, no absolute path of this machine in report.md and
+#                    results.json (report dir and source tree stripped)
+#        interrupt   SIGINT, then SIGTERM, while the tests run: exit 130/143, one
+#                    line "buildgate: ci/gate: interrupted by SIG… during the
+#                    tests", the running tests stopped, and the report folder
+#                    says INCOMPLETE (the previous run's PASS and results.json gone)
+#   BG_REPORT        the real bg-report (the stand-in build tree runs it)
+#   --mutant         run CASE against a copy of GATE with the fix taken out
+#                    (sed); passes only when the checks of CASE fail
+# Checks (suite ci): <test>.<what>, one per promise above.
+set -u
+[ $# -ge 5 ] || { echo "buildgate: gate-flow.sh: want CASE BG_CHECK BG_REPORT GATE WORK [--mutant]" >&2; exit 2; }
+case_=$1 check=$2 report=$3 gate=$4 work=$5
+n=${BG_TEST_NAME:-ci.selftest.gate_$case_}
+rm -rf "$work" && mkdir -p "$work/bin" || exit 3
+work=$(cd "$work" && pwd)
+
+if [ "${6:-}" = --mutant ]; then
+  mkdir -p "$work/mutant/ci"
+  cp "$(dirname "$gate")/common.sh" "$work/mutant/ci/common.sh" || exit 3
+  case "$case_" in
+    report_dir)
+      sed -e '/^report_dir=$(cd "$report_dir" \&\& pwd)$/d' -e 's/ --strip-prefix "[^"]*"//g' "$gate" >"$work/mutant/ci/gate"
+      sed -i.bak 's|local log="$dir/configure.log"|local log="$dir.configure.log"|' "$work/mutant/ci/common.sh" ;;
+    interrupt)
+      sed -e "/^trap 'on_signal/d" -e '/^printf .# buildgate: INCOMPLETE/d' \
+          -e 's|^rm -rf "$report_dir/results.json"|: |' "$gate" >"$work/mutant/ci/gate" ;;
+  esac
+  chmod +x "$work/mutant/ci/gate"
+  BG_CHECKS_FILE="$work/mutant.jsonl" BG_TEST_NAME=mutant "$0" "$case_" "$check" "$report" \
+    "$work/mutant/ci/gate" "$work/run" >"$work/mutant.out" 2>&1
+  fails=$(grep -c '"verdict": *"fail"' "$work/mutant.jsonl" 2>/dev/null)
+  "$check" --suite ci --name "$n.mutant_caught" --expect-equal "some checks fail" \
+    "$([ "${fails:-0}" -gt 0 ] && echo "some checks fail" || echo "no check fails: $(cat "$work/mutant.out")")"
+  exit $?
+fi
+
+# Stand-ins: cmake configures nothing, ctest emulates what ci/gate asks of it
+# (a relative --output-junit is resolved against --test-dir, as CTest does).
+cat >"$work/bin/cmake" <<'EOF'
+#!/bin/sh
+b=""
+while [ $# -gt 0 ]; do [ "$1" = -B ] && b=$2; shift; done
+[ -n "$b" ] && mkdir -p "$b/checks" && echo "-- buildgate: stand-in configure"
+exit 0
+EOF
+cat >"$work/bin/ctest" <<'EOF'
+#!/bin/sh
+dir="" junit="" mode=run
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --test-dir) dir=$2; shift ;;
+    --output-junit) junit=$2; shift ;;
+    --show-only=json-v1) mode=list ;;
+    -N) mode=count ;;
+  esac
+  shift
+done
+case $mode in
+  list) echo '{"kind":"ctestInfo","version":{"major":1,"minor":0},"tests":[]}'; exit 0 ;;
+  count) echo "Total Tests: 1"; exit 0 ;;
+esac
+echo $$ >"$dir/stub-ctest.pid"
+[ -n "${STUB_SLEEP:-}" ] && sleep "$STUB_SLEEP"
+BG_CHECKS_FILE="$dir/checks/stub.jsonl" "$STUB_BG_CHECK" --suite ci --name stub.ok --verdict pass \
+  --expected "$STUB_ROOT/docs/ci.md" --observed "$STUB_ROOT/docs/ci.md"
+case "$junit" in /*) ;; *) junit="$dir/$junit" ;; esac
+mkdir -p "$(dirname "$junit")" && echo '<testsuite tests="1"/>' >"$junit"
+EOF
+chmod +x "$work/bin/cmake" "$work/bin/ctest"
+mkdir -p "$work/b/lib" && printf '#!/bin/sh\nexec "%s" "$@"\n' "$report" >"$work/b/lib/bg-report" &&
+  chmod +x "$work/b/lib/bg-report" || exit 3
+root=$(cd "$(dirname "$gate")/.." && pwd)
+export PATH="$work/bin:$PATH" STUB_BG_CHECK="$check" STUB_ROOT="$root" BG_JOBS=1
+ok=0
+
+case "$case_" in
+report_dir)
+  (cd "$work" && "$gate" --no-provision --build-dir b --report-dir out/ >"$work/log" 2>"$work/err")
+  rc=$?
+  "$check" --suite ci --name "$n.exit" --expect-equal "exit 0" "exit $rc$(head -c 300 "$work/err")" || ok=1
+  jkey=$(sed -n 's/^[[:space:]]*"junit":[[:space:]]*"\([^"]*\)".*/\1/p' "$work/out/results.json" 2>/dev/null)
+  "$check" --suite ci --name "$n.junit" \
+    --expect-equal "out/junit.xml written, results.json junit: junit.xml" \
+    "out/junit.xml $([ -f "$work/out/junit.xml" ] && echo written || echo missing), results.json junit: ${jkey:-none}" || ok=1
+  "$check" --suite ci --name "$n.no_double_slash" --expect-equal "0 lines with //" \
+    "$(grep -c '//' "$work/log") lines with //" || ok=1
+  "$check" --suite ci --name "$n.configure_log" \
+    --expect-equal "b/configure.log present, b.configure.log absent" \
+    "b/configure.log $([ -f "$work/b/configure.log" ] && echo present || echo absent), b.configure.log $([ -e "$work/b.configure.log" ] && echo present || echo absent)" || ok=1
+  "$check" --suite ci --name "$n.relative_paths" --expect-equal "0 lines naming $work" \
+    "$(cat "$work/out/report.md" "$work/out/results.json" 2>/dev/null | grep -cF "$work") lines naming $work" || ok=1
+  # a check naming a file of the source tree: repository-relative in the report
+  "$check" --suite ci --name "$n.source_paths" --expect-equal "0 lines naming $root/" \
+    "$(cat "$work/out/report.md" "$work/out/results.json" 2>/dev/null | grep -cF "$root/") lines naming $root/" || ok=1
+  ;;
+interrupt)
+  set -m  # the gate in its own process group: a background job that does not ignore SIGINT
+  for sig in INT TERM; do
+    rm -rf "$work/out" && mkdir -p "$work/out" && rm -f "$work/b/stub-ctest.pid"
+    echo "# buildgate: PASS" >"$work/out/report.md"
+    echo '{"schema":1}' >"$work/out/results.json"
+    STUB_SLEEP=120 "$gate" --no-provision --build-dir "$work/b" --report-dir "$work/out" \
+      >"$work/log" 2>"$work/err" &
+    pid=$!
+    for _ in $(seq 1 600); do [ -s "$work/b/stub-ctest.pid" ] && break; sleep 0.1; done
+    sleep 0.5
+    kill -"$sig" "$pid"
+    wait "$pid"
+    rc=$?
+    want=130; [ "$sig" = TERM ] && want=143
+    "$check" --suite ci --name "$n.$sig.exit" \
+      --expect-equal "exit $want; buildgate: ci/gate: interrupted by SIG$sig during the tests" \
+      "exit $rc; $(sed -n 's/: no verdict.*//p' "$work/err" | head -1)" || ok=1
+    spid=$(cat "$work/b/stub-ctest.pid" 2>/dev/null)
+    sleep 0.5
+    running=stopped
+    [ -n "$spid" ] && kill -0 "$spid" 2>/dev/null && { running=running; kill "$spid"; }
+    "$check" --suite ci --name "$n.$sig.tests_stopped" --expect-equal "stopped" "$running" || ok=1
+    "$check" --suite ci --name "$n.$sig.report" \
+      --expect-equal "# buildgate: INCOMPLETE; results.json absent" \
+      "$(head -1 "$work/out/report.md"); results.json $([ -e "$work/out/results.json" ] && echo present || echo absent)" || ok=1
+  done
+  ;;
+*) echo "buildgate: gate-flow.sh: unknown case '$case_' (report_dir, interrupt)" >&2; exit 2 ;;
+esac
+exit $ok
