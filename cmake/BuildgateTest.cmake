@@ -77,3 +77,28 @@ function(bg_add_test)
     set_tests_properties(${T_NAME} PROPERTIES RUN_SERIAL TRUE)
   endif()
 endfunction()
+
+# bg_cli_case(NAME <suite>.selftest.<case> SUITE <suite> EXIT code LINE "one stderr line"
+#             [ENV VAR=value...] COMMAND <exe-or-target> [args...] [TIMEOUT s])
+#
+# A command-line edge case (label selftest): COMMAND must exit with EXIT and
+# print exactly LINE on stderr, nothing more (a LINE ending in "..." only has
+# to start it).  ENV entries are set for COMMAND alone ("BG_CHECKS_FILE="
+# unsets it).  lib/tests/cli_case.sh records the check.  Not in cross builds
+# (the script runs the tools directly).
+function(bg_cli_case)
+  cmake_parse_arguments(C "" "NAME;SUITE;EXIT;LINE;TIMEOUT" "ENV;COMMAND" ${ARGN})
+  if(CMAKE_CROSSCOMPILING)
+    return()
+  endif()
+  if(NOT C_TIMEOUT)
+    set(C_TIMEOUT 60)
+  endif()
+  list(POP_FRONT C_COMMAND exe)
+  if(TARGET ${exe})
+    set(exe "$<TARGET_FILE:${exe}>")
+  endif()
+  bg_add_test(NAME ${C_NAME} SUITE ${C_SUITE} LABELS selftest TIMEOUT ${C_TIMEOUT}
+              COMMAND sh ${PROJECT_SOURCE_DIR}/lib/tests/cli_case.sh $<TARGET_FILE:bg-check>
+                      ${C_SUITE} ${C_NAME} ${C_EXIT} "${C_LINE}" ${C_ENV} -- ${exe} ${C_COMMAND})
+endfunction()

@@ -7,6 +7,8 @@
 
 int bg_help_requested(int argc, char **argv)
 {
+    if (argc > 0 && argv[0])
+        bg_error_set_tool(argv[0]);
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             return 1;

@@ -39,6 +39,24 @@
 
 #define SUITE "digest_agreement"
 
+static const rx_tool tool = {
+    "bg-digest-check", RX_TOOL_DIGEST,
+    "--flags LIST [--n N --k K] [--dataset-dir DIR] [--kat FILE] [--chains FILE]\n"
+    "       bg-digest-check --make-datasets DIR [--init-threads T] [--key TEXT] [--kat FILE]\n"
+    "       bg-digest-check --remove-datasets DIR",
+    "Checks one RandomX runtime variant: every known answer of kat.json, the\n"
+    "dataset items in full-memory mode, and the stored chain of chains.json\n"
+    "(checks <test>.kat.<id>, <test>.dataset.<i>, <test>.chain, recorded in\n"
+    "$BG_CHECKS_FILE).  --make-datasets builds and checks the shared full-memory\n"
+    "datasets once; --remove-datasets deletes them.\n",
+    "Exit: 0 pass; 1 a check failed; 2 usage (one line \"buildgate: bg-digest-check:\n"
+    "      ...\"); 5 fixture missing, corrupt or for another version (also a fail\n"
+    "      check); 7 RandomX failed (also a fail check); 77 this host cannot run\n"
+    "      the variant (a skip check with the reason, e.g. \"this host forbids W+X\n"
+    "      memory; the JIT cannot run\").\n"
+    "Doc: docs/digest_agreement.md, docs/chain.md.\n",
+};
+
 typedef struct ctx {
     bg_checks *c;
     char test[320]; /* check-name prefix: the CTest name, or digest.runtime.<slug> */
@@ -322,7 +340,7 @@ int main(int argc, char **argv)
 {
     bg_guard_set_tool("bg-digest-check");
     rx_opts o;
-    bg_status st = rx_opts_parse(argc, argv, &o);
+    bg_status st = rx_opts_parse_tool(argc, argv, &tool, &o);
     if (st || o.help)
         return bg_exit_code(st);
     ctx x;

@@ -446,7 +446,7 @@ static int mode_record(const opts *o, const cJSON *budgets, int argc, char **arg
     base = base ? base + 1 : o->out;
     size_t kl = strlen(key);
     if (strncmp(base, key, kl) != 0 || strcmp(base + kl, ".json") != 0)
-        return bg_exit_code(bg_fail(BG_E_USAGE, "update-baselines",
+        return bg_exit_code(bg_fail(BG_E_USAGE, "record",
                                     "%s is not this host's baseline file (%s.json): refusing", o->out, key));
     perf_set set = {0};
     bg_status st = BG_OK;

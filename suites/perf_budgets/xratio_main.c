@@ -14,6 +14,8 @@
 #include "buildgate/bg_runner.h"
 #include "buildgate/bg_stats.h"
 
+#define XKERN_MAX_N 100000000ULL /* the largest N xkern accepts (xkern.c) */
+
 /* Runs runner + guest + kernel + n with a timeout; CPU seconds into *t,
  * stdout into out[cap].  Returns 0, or -1 with why[wn] ("exit status 1:
  * <stderr's first line>") when it could not run or did not exit 0. */
@@ -64,11 +66,12 @@ static void measure_kernel(bg_checks *c, const cfg *g, const char *kernel)
             bg_check_emit_str(c, name, BG_FAIL, "the reference runs the kernel", failed, NULL);
             return;
         }
-        if (t >= g->target / 8 || n > (1ULL << 40))
+        if (t >= g->target / 8 || n * 2 > XKERN_MAX_N)
             break;
         n *= 2;
     }
-    n = (unsigned long long)((double)n * g->target / (t > 0 ? t : 1e-3));
+    double scaled = (double)n * g->target / (t > 0 ? t : 1e-3);
+    n = scaled > (double)XKERN_MAX_N ? XKERN_MAX_N : (unsigned long long)scaled;
     if (n < 2)
         n = 2;
     double ratios[64];

@@ -12,7 +12,8 @@
 #define BG_HELP_H
 
 /* 1 when "-h" or "--help" is one of argv[1..argc-1] before the first "--"
- * argument (what follows "--" is a child command's, never inspected), else 0. */
+ * argument (what follows "--" is a child command's, never inspected), else 0.
+ * Also names the tool for its error lines from argv[0] (bg_error_set_tool). */
 int bg_help_requested(int argc, char **argv);
 
 /* Writes usage_text to stdout.  Returns the exit code: 0 (BG_EXIT_OK), or

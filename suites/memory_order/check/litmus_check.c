@@ -527,12 +527,17 @@ int main(int argc, char **argv)
     snprintf(exp, sizeof exp, "control %s %s shows its relaxed outcome %s at least once%s",
              e.control_test, e.control_model, key,
              e.test->nthreads > 2 ? ", and every thread has its own CPU" : "");
-    if (!ca.counts[ce.exists]) {
+    if (!ca.counts[ce.exists] || ncpu <= 1) {
         char reason[300];
         bg_litmus_no_power_reason(o.runner, arch, bg_cpu_arch(), ncpu, reason, sizeof reason);
         pv = BG_INCONCLUSIVE;
-        snprintf(note, sizeof note, "%s not seen in %llu: %s", key,
-                 (unsigned long long)ca.total, reason);
+        if (ncpu <= 1) /* one CPU: whatever the control showed came from preemption */
+            snprintf(note, sizeof note, "%s seen %llu in %llu: %s", key,
+                     (unsigned long long)ca.counts[ce.exists], (unsigned long long)ca.total,
+                     reason);
+        else
+            snprintf(note, sizeof note, "%s not seen in %llu: %s", key,
+                     (unsigned long long)ca.total, reason);
         snprintf(pcell, sizeof pcell, "%s, no power", cell);
     } else if (over) {
         pv = BG_INCONCLUSIVE;
