@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buildgate/bg_fixtures.h"
 #include "buildgate/bg_hex.h"
 #include "buildgate/bg_parse.h"
 #include "rx_chain.h"
@@ -188,9 +189,7 @@ bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts
     if ((o->replace || o->reason) && !o->record)
         return bg_fail(BG_E_USAGE, o->replace ? "--replace" : "--reason",
                        "only applies with --record FILE");
-    const char *fx = getenv("BG_FIXTURES_DIR");
-    if (!fx || !*fx)
-        fx = "fixtures";
+    const char *fx = bg_fixtures_root();
     if (!o->kat) {
         snprintf(o->kat_buf, sizeof o->kat_buf, "%s/randomx/kat.json", fx);
         o->kat = o->kat_buf;

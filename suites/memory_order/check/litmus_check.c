@@ -12,6 +12,7 @@
 #include "buildgate/bg_runner.h"
 #include "buildgate/bg_fragment.h"
 #include "buildgate/bg_cpu.h"
+#include "buildgate/bg_fixtures.h"
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_json.h"
 #include "buildgate/bg_parse.h"
@@ -381,9 +382,11 @@ int main(int argc, char **argv)
         bg_checks_free(c);
         return bg_exit_code(bg_fail(st, "litmus-check", "%s", why));
     }
-    const char *fx = getenv("BG_FIXTURES_DIR");
+    const char *fx = bg_fixtures_root();
     cJSON *doc = NULL;
-    st = bg_litmus_expect_load(fx && *fx ? fx : "fixtures", &doc);
+    st = bg_fixtures_check_root(fx, "memory_order");
+    if (st == BG_OK)
+        st = bg_litmus_expect_load(fx, &doc);
     if (st != BG_OK) {
         bg_runner_free(&rn);
         snprintf(name, sizeof name, "%s.fixture", o.name);
