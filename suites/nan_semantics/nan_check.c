@@ -460,6 +460,8 @@ int main(int argc, char **argv)
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
     opts o = {.modes = "base", .timeout = 120, .fixtures = getenv("BG_FIXTURES_DIR")};
+    static const char *const value_options[] = {"--runner", "--context", "--probe", "--modes",
+                                                "--fixtures", "--reason", "--timeout", NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -472,9 +474,11 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--timeout") == 0 && more) o.timeout = atof(argv[++i]);
         else if (strcmp(a, "--write-fixture") == 0) o.write_fixture = 1;
         else if (strcmp(a, "--replace") == 0) o.replace = 1;
+        else if (more || !bg_option_in(a, value_options))
+            return bg_help_unknown_option(a);
         else {
             char why[300];
-            snprintf(why, sizeof why, "unknown or incomplete argument '%s'", a);
+            snprintf(why, sizeof why, "%s needs a value", a);
             return usage(why);
         }
     }

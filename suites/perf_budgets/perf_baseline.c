@@ -101,6 +101,15 @@ static bg_status load_previous(const perf_record_opts *o, cJSON **prev)
     return st;
 }
 
+bg_status perf_baseline_check(const char *path, const char *host_key)
+{
+    perf_record_opts o = {.out = path, .host_key = host_key};
+    cJSON *prev = NULL;
+    bg_status st = load_previous(&o, &prev);
+    cJSON_Delete(prev);
+    return st;
+}
+
 bg_status perf_baseline_record(const perf_record_opts *o, const perf_set *set)
 {
     if (!o->reason || !*o->reason)

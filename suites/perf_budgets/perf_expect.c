@@ -59,6 +59,8 @@ int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
+    if (argc > 1 && argv[1][0] == '-') /* NAME comes first */
+        return bg_help_unknown_option(argv[1]);
     if (argc < 5) {
         bg_errorf("perf-expect", "want NAME --exit N ... -- CMD (see perf-expect --help)");
         return BG_EXIT_USAGE;

@@ -278,6 +278,11 @@ int main(int argc, char **argv)
         return 0;
     }
     char *end = NULL;
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-') {
+            fprintf(stderr, "buildgate: xkern: unknown option '%s' (see xkern --help)\n", argv[i]);
+            return 2;
+        }
     if (argc != 3) {
         fprintf(stderr, "buildgate: xkern: want KERNEL N or --list (see xkern --help)\n");
         return 2;

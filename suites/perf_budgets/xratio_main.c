@@ -204,6 +204,11 @@ int main(int argc, char **argv)
     cfg g = {.target = 1.0 / 3.0, .reps = 5, .timeout = 600};
     const char *kernels = NULL, *ref = "native", *run = NULL;
     for (int i = 1; i < argc; i += 2) {
+        static const char *const names[] = {"--guest", "--runner", "--reference",
+                                            "--reference-guest", "--kernels", "--target", "--reps",
+                                            "--max-ratio", "--timeout", NULL};
+        if (!bg_option_in(argv[i], names))
+            return bg_help_unknown_option(argv[i]);
         if (i + 1 >= argc)
             return usage("an option is missing its value");
         const char *a = argv[i], *v = argv[i + 1];
@@ -216,7 +221,6 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--reps")) g.reps = atoi(v);
         else if (!strcmp(a, "--max-ratio")) g.max_ratio = atof(v);
         else if (!strcmp(a, "--timeout")) g.timeout = atof(v);
-        else return usage("unknown option");
     }
     if (!g.guest || !run || !(g.target > 0.001 && g.target < 60) || g.reps < 1 || g.reps > 64 ||
         !(g.timeout >= 1 && g.timeout <= 86400))

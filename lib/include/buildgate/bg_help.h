@@ -20,4 +20,14 @@ int bg_help_requested(int argc, char **argv);
  * 3 (BG_EXIT_IO, with one line on stderr) when stdout cannot be written. */
 int bg_help_print(const char *usage_text);
 
+/* 1 when a is one of names (NULL-terminated), else 0: a tool that reads
+ * "--opt VALUE" pairs asks this before saying a value is missing, so an
+ * unknown option is called unknown. */
+int bg_option_in(const char *a, const char *const *names);
+
+/* Prints "buildgate: <tool>: unknown option '<a>' (see <tool> --help)" (the
+ * tool as bg_help_requested / bg_error_set_tool named it) and returns 2
+ * (BG_EXIT_USAGE). */
+int bg_help_unknown_option(const char *a);
+
 #endif

@@ -124,6 +124,13 @@ static bg_status parse_args(int argc, char **argv, opts *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        static const char *const names[] = {
+            "--test", "--model", "--runner", "--as", "--probe", "--arch", "--mutant", "--skip",
+            "--sync", "--iterations", "--control-iterations", "--time-budget", "--timeout", NULL};
+        if (!bg_option_in(a, names)) {
+            bg_help_unknown_option(a);
+            return BG_E_USAGE;
+        }
         if (!v)
             return bg_fail(BG_E_USAGE, "litmus-check", "%s needs a value (see litmus-check --help)",
                            a);
@@ -162,9 +169,7 @@ static bg_status parse_args(int argc, char **argv, opts *o)
             if (parse_ull(v, 1, 86400, &o->timeout))
                 return bg_fail(BG_E_USAGE, "litmus-check", "--timeout '%s': want whole seconds "
                                "in 1..86400", v);
-        } else
-            return bg_fail(BG_E_USAGE, "litmus-check", "unknown option '%s' (see litmus-check --help)",
-                           a);
+        }
     }
     if (!o->test || !o->model || !o->runner)
         return bg_fail(BG_E_USAGE, "litmus-check", "--test, --model and --runner are required");

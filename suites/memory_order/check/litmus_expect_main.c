@@ -89,6 +89,10 @@ int main(int argc, char **argv)
             i++;
             break;
         }
+        static const char *const names[] = {"--work", "--exit", "--stderr", "--check",
+                                            "--verdict", "--contains", NULL};
+        if (!bg_option_in(argv[i], names))
+            return bg_help_unknown_option(argv[i]);
         if (i + 1 >= argc)
             return bg_exit_code(bg_fail(BG_E_USAGE, "litmus-expect",
                                         "%s needs a value (see litmus-expect --help)", argv[i]));
