@@ -53,7 +53,9 @@ const char *bg_error_tool(void) { return tool_name; }
 static void verrorf(const char *what, const char *fmt, va_list ap)
 {
     vsnprintf(last_error, sizeof last_error, fmt, ap);
-    if (*tool_name && strcmp(what, tool_name) != 0)
+    size_t tl = strlen(tool_name);
+    int named = tl && strncmp(what, tool_name, tl) == 0 && (what[tl] == '\0' || what[tl] == ':');
+    if (tl && !named)
         fprintf(stderr, "buildgate: %s: %s: %s\n", tool_name, what, last_error);
     else
         fprintf(stderr, "buildgate: %s: %s\n", what, last_error);

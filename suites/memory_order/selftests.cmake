@@ -113,6 +113,20 @@ if(BG_TASKSET AND BG_MO_X86 AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
             --probe ${probe} --iterations 200000)
 endif()
 
+# 6c. A pin the system refuses (a cpuset container: pthread_create fails with
+#     EINVAL, simulated by an LD_PRELOAD library) never crashes the probe: the
+#     threads run unpinned and it says so in one line.  Not under a sanitizer
+#     preset (its runtime must come first in the preload list).
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND NOT CMAKE_C_FLAGS MATCHES "sanitize")
+  add_library(bg-refuse-pin MODULE selftest/refuse_pin.c)
+  target_link_libraries(bg-refuse-pin PRIVATE ${CMAKE_DL_LIBS})
+  bg_target_warnings(bg-refuse-pin)
+  bg_cli_case(NAME memory_order.selftest.pin_refused SUITE memory_order EXIT 0
+    LINE "buildgate: litmus-probe: the system refused a CPU pin (cpuset?): threads run unpinned"
+    ENV LD_PRELOAD=$<TARGET_FILE:bg-refuse-pin>
+    COMMAND litmus-probe SB:plain:1000 MP:plain:1000)
+endif()
+
 # 7. A known deviation that no longer shows (the fixture's qemu-aarch64 entry
 #    moved onto the native runner, where seq_cst SB is never relaxed) is an
 #    xpass: the gate fails until the fixture entry is removed.
