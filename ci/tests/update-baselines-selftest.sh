@@ -8,16 +8,17 @@
 #            line naming the file (it ran every benchmark first)
 # Runs on the build tree as built (--no-build) with a scratch --baselines
 # folder; the repository's baselines/ is never touched.
-# Usage: update-baselines-selftest.sh CASE BG_CHECK BUILD_DIR WORK
+# Usage: update-baselines-selftest.sh CASE BG_EXPECT BUILD_DIR WORK
+# (bg-expect records the one check: the exact exit code and stderr line)
 set -u
-case=$1 check=$2 build=$3 work=$4
+case=$1 expect=$2 build=$3 work=$4
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 rm -rf "$work" && mkdir -p "$work/baselines" || exit 3
 key=$("$build/lib/bg-host" --key) || exit 3
 perf="$build/suites/perf_budgets"
-run() {
-    sh "$root/lib/tests/cli_case.sh" "$check" ci "ci.selftest.update_baselines_$case" "$@" -- \
+run() { # run EXIT LINE
+    exec "$expect" --name "ci.selftest.update_baselines_$case" --exit "$1" --stderr "$2" -- \
         "$root/ci/update-baselines" --approve "self-test" --build-dir "$build" --no-build \
         --baselines "$work/baselines" --filter "$filter"
 }

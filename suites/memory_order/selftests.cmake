@@ -1,7 +1,8 @@
 # Self-tests (label selftest): each proves that a check of this suite fails
-# when it should, with the right message (litmus-expect, check/litmus_expect_main.c).
+# when it should, with the right message (the driver: bg-expect,
+# lib/tools/bg_expect.c; names memory_order.selftest.<case>).
 
-# bg_mo_selftest(NAME name EXIT code [STDERR prefix]
+# bg_mo_selftest(NAME case EXIT code [STDERR prefix]
 #                [CHECK suffix VERDICT v CONTAINS text...] COMMAND cmd...)
 # (texts cannot hold ';': CMake lists; give the parts of a message instead)
 function(bg_mo_selftest)
@@ -11,14 +12,10 @@ function(bg_mo_selftest)
     list(APPEND args --stderr ${S_STDERR})
   endif()
   foreach(text IN LISTS S_CONTAINS)
-    list(APPEND args --check ${S_CHECK} --verdict ${S_VERDICT} --contains ${text})
+    list(APPEND args --check ${S_CHECK} --verdict ${S_VERDICT} --observed ${text})
   endforeach()
-  list(POP_FRONT S_COMMAND exe)
-  if(TARGET ${exe})
-    set(exe $<TARGET_FILE:${exe}>)
-  endif()
-  bg_add_test(NAME memory_order.${S_NAME} SUITE memory_order LABELS selftest TIMEOUT 120
-              RUN_SERIAL COMMAND litmus-expect ${args} -- ${exe} ${S_COMMAND})
+  bg_add_selftest(NAME memory_order.selftest.${S_NAME} SUITE memory_order TIMEOUT 120 RUN_SERIAL
+                  EXPECT ${args} COMMAND ${S_COMMAND})
 endfunction()
 
 set(probe $<TARGET_FILE:litmus-probe>)
@@ -106,7 +103,7 @@ bg_mo_selftest(NAME runner.crash EXIT 1
 #     check is inconclusive ("1 CPU available"), never a pass.
 find_program(BG_TASKSET taskset)
 if(BG_TASKSET AND BG_MO_X86 AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
-  bg_mo_selftest(NAME selftest.taskset_cpu0 EXIT 0
+  bg_mo_selftest(NAME taskset_cpu0 EXIT 0
     CHECK .power VERDICT inconclusive CONTAINS "1 CPU available"
     COMMAND env "BG_X86_RUNNERS=cpu0=${BG_TASKSET} -c 0"
             $<TARGET_FILE:litmus-check> --test SB --model plain --runner cpu0 --arch x86_64
@@ -121,10 +118,9 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND NOT CMAKE_C_FLAGS MATCHES "sanitize")
   add_library(bg-refuse-pin MODULE selftest/refuse_pin.c)
   target_link_libraries(bg-refuse-pin PRIVATE ${CMAKE_DL_LIBS})
   bg_target_warnings(bg-refuse-pin)
-  bg_cli_case(NAME memory_order.selftest.pin_refused SUITE memory_order EXIT 0
-    LINE "buildgate: litmus-probe: the system refused a CPU pin (cpuset?): threads run unpinned"
-    ENV LD_PRELOAD=$<TARGET_FILE:bg-refuse-pin>
-    COMMAND litmus-probe SB:plain:1000 MP:plain:1000)
+  bg_add_selftest(NAME memory_order.selftest.pin_refused SUITE memory_order
+    EXPECT --exit 0 --stderr "buildgate: litmus-probe: the system refused a CPU pin (cpuset?): threads run unpinned"
+    COMMAND env LD_PRELOAD=$<TARGET_FILE:bg-refuse-pin> $<TARGET_FILE:litmus-probe> SB:plain:1000 MP:plain:1000)
 endif()
 
 # 7. A known deviation that no longer shows (the fixture's qemu-aarch64 entry
