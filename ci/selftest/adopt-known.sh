@@ -4,9 +4,14 @@
 # in WORK and records one check with bg-check (pass when the refusal or the
 # adoption happened exactly as it should).  The real fixtures are never written.
 #
-# Usage: adopt-known.sh CASE REPO_ROOT WORK BG_CHECK
+# Usage: adopt-known.sh CASE REPO_ROOT WORK BG_CHECK [NAN_CHECK]
+#   (NAN_CHECK: the nan-check binary ci/adopt-known validates nan lines with)
 #   no_reason    --approve "" and no --approve    -> exit 2 both, files unchanged
-#   malformed    a proposed line with 5 columns   -> exit 4, one line naming file:line
+#   malformed    a proposed line with 6 columns (the old format) -> exit 4, one
+#                line naming file:line
+#   unknown      a line with an unknown rule, one with an unknown context, one
+#                with the range ">=7.x", one with an unknown op -> exit 4 each,
+#                one line naming file:line (nan-check's parser), unchanged
 #   overlap      a proposed line overlapping a committed one -> exit 6, unchanged
 #   adopt        two nan lines differing only in context -> joined into one line
 #                with the provenance; a memory_order line -> a new
@@ -14,6 +19,7 @@
 #   mo_overlap   a memory_order line overlapping an adopted entry -> exit 6
 set -uo pipefail
 case=$1 root=$2 work=$3 bgcheck=$4
+[ -n "${5:-}" ] && export BG_NAN_CHECK=$5
 suite=nan_semantics
 case "$case" in mo_*) suite=memory_order ;; esac
 fx=$work/fixtures prop=$work/proposed-known
@@ -26,7 +32,7 @@ run() { out=$("$root/ci/adopt-known" "$@" 2>&1); rc=$?; }
 
 case "$case" in
   no_reason)
-    printf 'qemu-x86_64\t>=99.1,<99.2\tmain_thread\tdefault-nan\t-\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
+    printf 'qemu-x86_64\t>=99.1,<99.2\tmain_thread\taddss\tdefault-nan\t-\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
     run --fixtures "$fx" "$prop"; rc1=$rc out1=$out
     run --approve "" --fixtures "$fx" "$prop"; rc2=$rc
     run --approve "   " --fixtures "$fx" "$prop"; rc3=$rc
@@ -34,30 +40,42 @@ case "$case" in
     obs="exits $rc1 $rc2 $rc3; first message: $out1"
     [ "$rc1" = 2 ] && [ "$rc2" = 2 ] && [ "$rc3" = 2 ] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
   malformed)
-    printf 'qemu-x86_64\t>=99.1,<99.2\tmain_thread\tdefault-nan\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
+    printf 'qemu-x86_64\t>=99.1,<99.2\tmain_thread\tdefault-nan\t-\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
     run --approve "self-test" --fixtures "$fx" "$prop"
-    exp="exit 4, one line 'buildgate: adopt-known: <file>:1: want 6 tab-separated columns', fixtures unchanged"
+    exp="exit 4, one line 'buildgate: adopt-known: <file>:1: needs 7 tab-separated columns', fixtures unchanged"
     obs="exit $rc: $out"
     [ "$rc" = 4 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
-      [[ "$out" == "buildgate: adopt-known: "*"qemu-x86_64.tsv:1: want 6 tab-separated columns"* ]] &&
+      [[ "$out" == "buildgate: adopt-known: "*"qemu-x86_64.tsv:1: needs 7 tab-separated columns"* ]] &&
       [ "$(snapshot)" = "$before" ] && ok=1 ;;
+  unknown)
+    # each passes the script's own column checks; only the checker's parser knows them
+    ok=1 obs=""
+    for bad in $'main_thread\taddss\tdaz-fzt\tDAZ|unknown rule' $'main_threads\taddss\tdaz-ftz\tDAZ|matches no context' \
+               $'main_thread\taddss,nosuchop\tdaz-ftz\tDAZ|nosuchop'; do
+      printf 'qemu-x86_64\t>=99.1,<99.2\t%s\t-\t%s\n' "${bad%|*}" "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
+      run --approve "self-test" --fixtures "$fx" "$prop"
+      obs="$obs exit $rc: $out;"
+      { [ "$rc" = 4 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && [[ "$out" == "buildgate: adopt-known: "*"qemu-x86_64.tsv:1: "*"${bad#*|}"* ]]; } || ok=0
+    done
+    exp="exit 4 and one line naming qemu-x86_64.tsv:1 and the cause for an unknown rule, an unknown context and an unknown op; fixtures unchanged"
+    [ "$(snapshot)" = "$before" ] || ok=0 ;;
   overlap)
     # the committed 7.2 trap line, proposed again for a range that includes 7.2
-    printf 'qemu-x86_64\t>=7.0\ttrap\ttrap-not-delivered\tIE\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
+    printf 'qemu-x86_64\t>=7.0\ttrap\tIE\ttrap-not-delivered\tIE\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
     run --approve "self-test" --fixtures "$fx" "$prop"
     exp="exit 6 'would overlap', fixtures unchanged"
     obs="exit $rc: $out"
     [ "$rc" = 6 ] && [[ "$out" == *"would overlap"* ]] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
   adopt)
-    printf 'qemu-x86_64\t>=99.1,<99.2\tpthread\tdefault-nan\t-\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
-    printf 'qemu-x86_64\t>=99.1,<99.2\tmain_thread\tdefault-nan\t-\t%s\n' "$P" >>"$prop/nan_semantics/qemu-x86_64.tsv"
+    printf 'qemu-x86_64\t>=99.1,<99.2\tpthread\tsubss\tdefault-nan\t-\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
+    printf 'qemu-x86_64\t>=99.1,<99.2\tmain_thread\taddss\tdefault-nan\t-\t%s\n' "$P" >>"$prop/nan_semantics/qemu-x86_64.tsv"
     printf 'qemu-x86_64\t>=99.1,<99.2\tsc\tSB\t12\t%s\n' "$P" >"$prop/memory_order/qemu-x86_64.tsv"
     run --approve "self-test reason" --fixtures "$fx" "$prop"
     added=$(diff "$root/fixtures/nan_semantics/known/qemu-x86_64.tsv" "$fx/nan_semantics/known/qemu-x86_64.tsv" | grep -c '^>')
-    joined=$(grep -c $'^qemu-x86_64\t>=99.1,<99.2\tmain_thread,pthread\tdefault-nan\t-\tadopted [0-9-]* by .*: self-test reason; observed 2026-11-30 on self-test' "$fx/nan_semantics/known/qemu-x86_64.tsv")
+    joined=$(grep -c $'^qemu-x86_64\t>=99.1,<99.2\tmain_thread,pthread\taddss,subss\tdefault-nan\t-\tadopted [0-9-]* by .*: self-test reason; observed 2026-11-30 on self-test' "$fx/nan_semantics/known/qemu-x86_64.tsv")
     removed=$(diff "$root/fixtures/memory_order/expectations.json" "$fx/memory_order/expectations.json" | grep -c '^<')
     entry=$(jq -c '.known_deviations[] | select(.runner == "qemu-x86_64" and .versions == ">=99.1,<99.2" and .model == "sc") | .rate_per_million' "$fx/memory_order/expectations.json" 2>&1)
-    exp="exit 0; one nan line added (contexts main_thread,pthread joined, provenance with the reason); one known_deviations entry {SB: 12}; no existing line removed or changed"
+    exp="exit 0; one nan line added (contexts main_thread,pthread and ops addss,subss joined, provenance with the reason); one known_deviations entry {SB: 12}; no existing line removed or changed"
     obs="exit $rc; nan lines added $added, joined $joined; memory_order entry $entry, json lines removed/changed $removed; $out"
     [ "$rc" = 0 ] && [ "$added" = 1 ] && [ "$joined" = 1 ] && [ "$entry" = '{"SB":12}' ] && [ "$removed" -le 1 ] && ok=1 ;;
   mo_overlap)

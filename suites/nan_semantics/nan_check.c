@@ -19,12 +19,15 @@
 #include "nan_context_rules.h"
 #include "nan_fixture.h"
 #include "nan_known.h"
+#include "nan_known_ops.h"
 #include "nan_report.h"
 
 typedef struct opts {
-    const char *runner, *context, *probe, *modes, *fixtures, *reason;
+    const char *runner, *context, *probe, *modes, *fixtures, *reason, *validate;
     double timeout;
-    int write_fixture, replace;
+    int write_fixture, replace, regen, migrate;
+    char **files;   /* --regen-known-ops: the check files */
+    int n_files;
 } opts;
 
 static const char usage_text[] =
@@ -95,8 +98,10 @@ static void hex128(cJSON *o, const char *k, const uint64_t v[2])
 static void add_simple(nan_groups *gs, const char *rule, const char *detail, const char *where,
                        const char *exp, const char *obs)
 {
-    int fresh;
+    int fresh, m = nan_mode_find(where);
     nan_group *g = nan_groups_add(gs, rule, detail, where, &fresh);
+    if (g)
+        g->base |= m < 0 || nan_modes[m].base;
     if (g && fresh) {
         snprintf(g->expected, sizeof g->expected, "%s", exp);
         snprintf(g->observed, sizeof g->observed, "%s", obs);
@@ -160,10 +165,15 @@ static void compare_phase(const cJSON *ph, const char *phase, int m, const nan_f
             if (nan_rec_equal(&e[i], &o[i]))
                 continue;
             nan_finding f[NAN_MAX_FINDINGS];
-            int nf = nan_classify(k, i, m, &e[i], &o[i], f);
+            nan_alts alt;
+            for (int mm = 0; mm < NAN_MODE_COUNT; mm++)
+                alt.r[mm] = fx->exp[mm] ? fx->exp[mm] + nan_case_offset(k) + i : NULL;
+            int nf = nan_classify(k, i, m, &e[i], &o[i], &alt, f);
             for (int j = 0; j < nf; j++) {
                 int fresh;
                 nan_group *g = nan_groups_add(gs, f[j].rule, f[j].detail, nan_ops[k].name, &fresh);
+                if (g)
+                    g->base |= nan_modes[m].base;
                 if (!g || !fresh)
                     continue;
                 rec_text(&e[i], g->expected, sizeof g->expected);
@@ -461,7 +471,8 @@ int main(int argc, char **argv)
         return bg_help_print(usage_text);
     opts o = {.modes = "base", .timeout = 120, .fixtures = getenv("BG_FIXTURES_DIR")};
     static const char *const value_options[] = {"--runner", "--context", "--probe", "--modes",
-                                                "--fixtures", "--reason", "--timeout", NULL};
+                                                "--fixtures", "--reason", "--timeout",
+                                                "--validate-known", NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -474,13 +485,37 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--timeout") == 0 && more) o.timeout = atof(argv[++i]);
         else if (strcmp(a, "--write-fixture") == 0) o.write_fixture = 1;
         else if (strcmp(a, "--replace") == 0) o.replace = 1;
-        else if (more || !bg_option_in(a, value_options))
+        else if (strcmp(a, "--validate-known") == 0 && more) o.validate = argv[++i];
+        else if (strcmp(a, "--regen-known-ops") == 0) o.regen = 1;
+        else if (strcmp(a, "--migrate") == 0) o.migrate = 1;
+        else if (o.regen && a[0] != '-') {
+            o.files = &argv[i];
+            o.n_files = argc - i;
+            break;
+        } else if (more || !bg_option_in(a, value_options))
             return bg_help_unknown_option(a);
         else {
             char why[300];
             snprintf(why, sizeof why, "%s needs a value", a);
             return usage(why);
         }
+    }
+    if (o.validate) {
+        nan_known kd;
+        bg_status vs = nan_known_load_all(o.validate, &kd);
+        if (vs == BG_OK)
+            printf("nan-check: %s: %d known-deviation line(s) valid\n", o.validate, kd.n);
+        nan_known_free(&kd);
+        return bg_exit_code(vs);
+    }
+    if (o.regen) {
+        if (!o.fixtures || !*o.fixtures)
+            return usage("no fixtures root: pass --fixtures DIR or set BG_FIXTURES_DIR");
+        if (!o.reason || !*o.reason)
+            return usage("--regen-known-ops rewrites the known lists: --reason TEXT is required");
+        char kdir[1200];
+        snprintf(kdir, sizeof kdir, "%s/nan_semantics/known", o.fixtures);
+        return bg_exit_code(nan_known_ops_regen(kdir, o.migrate, o.reason, o.files, o.n_files));
     }
     char beside[400];
     if (!o.probe)
@@ -540,7 +575,11 @@ int main(int argc, char **argv)
         return bg_checks_fail_stored(c, stored, "a valid golden fixture (docs/nan_semantics.md)", st);
     }
     nan_known kd;
-    if ((st = nan_known_load(known_dir, rn.known, rn.version, o.context, &kd)) != BG_OK) {
+    /* main_thread with every mode also has lines of its own (nan_known.h) */
+    const char *kctx = strcmp(o.context, "main_thread") == 0 && strcmp(o.modes, "all") == 0
+                           ? NAN_CONTEXT_ALL_MODES : o.context;
+    ri.known_context = kctx;
+    if ((st = nan_known_load(known_dir, rn.known, rn.version, kctx, &kd)) != BG_OK) {
         nan_fixture_free(&fx);
         bg_runner_free(&rn);
         snprintf(stored, sizeof stored, "%s.known", ri.test);

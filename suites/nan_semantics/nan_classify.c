@@ -15,7 +15,6 @@ static const fmt F64 = {64, 0x8000000000000000ull, 0x7ff0000000000000ull, 0x000f
 
 static int is_nan(const fmt *f, uint64_t x) { return (x & f->exp) == f->exp && (x & f->frac); }
 static int is_snan(const fmt *f, uint64_t x) { return is_nan(f, x) && !(x & f->qbit); }
-static int is_sub(const fmt *f, uint64_t x) { return (x & f->exp) == 0 && (x & f->frac); }
 static int is_zero(const fmt *f, uint64_t x) { return (x & ~f->sign) == 0; }
 static uint64_t default_nan(const fmt *f) { return f->sign | f->exp | f->qbit; }
 
@@ -87,26 +86,83 @@ static const char *mode_cause(int m)
     return ftz && daz ? "FTZ+DAZ" : ftz ? "FTZ" : daz ? "DAZ" : "";
 }
 
+#define RC_BITS (3u << NAN_MXCSR_RC_SHIFT)
+#define FLUSH_BITS (NAN_MXCSR_FTZ | NAN_MXCSR_DAZ)
+
+/* Which aspect of a record alt_gives compares. */
+enum { SEL_LANE, SEL_FLAGS, SEL_EFLAGS };
+
+/* 1 when x86 gives v (destination element l of `bits` bits, masked to 32
+ * bits for gpr32; or the status flags; or EFLAGS) in a mode that differs from
+ * m in exactly the control fields `differ` (RC_BITS, FLUSH_BITS or both) and
+ * in no other: the fixture's record of the same case under that mode.  Only
+ * a setting mode m asks for can be ignored: a directed rounding (RC not
+ * nearest) for RC_BITS, FTZ or DAZ on for FLUSH_BITS; a wrong value under
+ * round-to-nearest without FTZ/DAZ is never blamed on them (a -0 from a
+ * sign bug equals x86's RC=down result, but RC is not its cause). */
+static int alt_gives(const nan_alts *alt, int m, uint32_t differ, int sel, int bits, int l, int gpr32,
+                     uint64_t v)
+{
+    uint32_t mx = nan_modes[m].mxcsr;
+    if (((differ & RC_BITS) && !(mx & RC_BITS)) || ((differ & FLUSH_BITS) && !(mx & FLUSH_BITS)))
+        return 0;
+    for (int mm = 0; alt && mm < NAN_MODE_COUNT; mm++) {
+        uint32_t x = nan_modes[mm].mxcsr ^ mx;
+        const nan_rec *r = alt->r[mm];
+        if (!r || (x & ~differ & (RC_BITS | FLUSH_BITS)) != 0)
+            continue;
+        /* every field named in differ must differ (FTZ or DAZ for FLUSH_BITS) */
+        if (((differ & RC_BITS) && !(x & RC_BITS)) || ((differ & FLUSH_BITS) && !(x & FLUSH_BITS)))
+            continue;
+        uint64_t a = sel == SEL_FLAGS ? (uint64_t)(r->flags & 0x3f)
+                     : sel == SEL_EFLAGS ? (uint64_t)r->eflags
+                                         : lane(r->d, bits, l);
+        if (gpr32 && sel == SEL_LANE)
+            a &= 0xffffffffu;
+        if (a == v)
+            return 1;
+    }
+    return 0;
+}
+
+/* A wrong value that is x86's own result under another FTZ/DAZ setting
+ * (daz-ftz), another rounding direction (rounding), or both at once (daz-ftz,
+ * detail "<cause>, RC too"): 1 and the finding added; else 0. */
+static int other_mode(int m, int sel, int bits, int l, int gpr32, uint64_t o, const nan_alts *alt,
+                      nan_finding *out, int *n)
+{
+    char d[64];
+    if (alt_gives(alt, m, FLUSH_BITS, sel, bits, l, gpr32, o)) {
+        add(out, n, "daz-ftz", mode_cause(m));
+        return 1;
+    }
+    if (alt_gives(alt, m, RC_BITS, sel, bits, l, gpr32, o)) {
+        add(out, n, "rounding", rc_name(m));
+        return 1;
+    }
+    if (alt_gives(alt, m, RC_BITS | FLUSH_BITS, sel, bits, l, gpr32, o)) {
+        snprintf(d, sizeof d, "%s, RC too", mode_cause(m));
+        add(out, n, "daz-ftz", d);
+        return 1;
+    }
+    return 0;
+}
+
 /* One destination element that differs: which rule explains it. */
-static void classify_float(int k, int m, const uint64_t *in, int n_in, uint64_t e, uint64_t o,
-                           const fmt *df, nan_finding *out, int *n)
+static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, uint64_t e, uint64_t o,
+                           const fmt *df, const nan_alts *alt, nan_finding *out, int *n)
 {
     const fmt *sf = nan_ops[k].kind == K_I2F_32 || nan_ops[k].kind == K_I2F_64 ? NULL
                                                                               : src_fmt(nan_ops[k].kind);
     const char *name = nan_ops[k].name;
-    int any_nan = 0, any_sub = 0, all_zero = 1;
+    int any_nan = 0, all_zero = 1;
     for (int j = 0; sf && j < n_in; j++) {
         any_nan |= is_nan(sf, in[j]);
-        any_sub |= is_sub(sf, in[j]);
         all_zero &= is_zero(sf, in[j]);
     }
     char d[64];
-    const char *cause = mode_cause(m);
-    if (*cause && (any_sub || is_sub(df, e) || is_sub(df, o))) {
-        /* the result depends on DAZ/FTZ: that is the root cause to report */
-        add(out, n, "daz-ftz", cause);
+    if (other_mode(m, SEL_LANE, df->bits, l, 0, o, alt, out, n))
         return;
-    }
     if ((strncmp(name, "min", 3) == 0 || strncmp(name, "max", 3) == 0) && (any_nan || all_zero)) {
         add(out, n, "minmax", any_nan ? "NaN operand" : "signed zeros");
         return;
@@ -144,37 +200,11 @@ static void classify_float(int k, int m, const uint64_t *in, int n_in, uint64_t 
         add(out, n, any_nan ? "nan-propagation" : "value", "NaN instead of a number");
         return;
     }
-    if (*cause && (is_zero(df, e) || is_zero(df, o))) {
-        add(out, n, "daz-ftz", cause);
-        return;
-    }
-    if ((nan_modes[m].mxcsr >> NAN_MXCSR_RC_SHIFT) & 3) {
-        add(out, n, "rounding", rc_name(m));
-        return;
-    }
     add(out, n, "value", "");
 }
 
-/* 1 when an active lane has a subnormal input or a subnormal observed result. */
-static int case_has_subnormal(int k, const nan_case *c, const nan_rec *obs)
-{
-    const nan_op *op = &nan_ops[k];
-    const fmt *sf = src_fmt(op->kind);
-    const fmt *df = op->dst == D_F64 ? &F64 : op->dst == D_F32 ? &F32 : NULL;
-    for (int l = 0; l < op->lanes; l++) {
-        uint64_t in[3];
-        int n_in = 0;
-        nan_case_inputs(k, c, l, in, &n_in);
-        for (int j = 0; op->kind != K_I2F_32 && op->kind != K_I2F_64 && j < n_in; j++)
-            if (is_sub(sf, in[j]))
-                return 1;
-        if (df && is_sub(df, lane(obs->d, df->bits, l)))
-            return 1;
-    }
-    return 0;
-}
-
-int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, nan_finding *out)
+int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
+                 nan_finding *out)
 {
     int n = 0;
     const nan_op *op = &nan_ops[k];
@@ -202,21 +232,21 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, na
         int n_in = 0;
         nan_case_inputs(k, &c, l, in, &n_in);
         switch (op->dst) {
-        case D_F32: classify_float(k, m, in, n_in, e, o, &F32, out, &n); break;
-        case D_F64: classify_float(k, m, in, n_in, e, o, &F64, out, &n); break;
+        case D_F32: classify_float(k, m, l, in, n_in, e, o, &F32, alt, out, &n); break;
+        case D_F64: classify_float(k, m, l, in, n_in, e, o, &F64, alt, out, &n); break;
         case D_MASK32: case D_MASK64:
-            if (*mode_cause(m) && case_has_subnormal(k, &c, obs))
-                add(out, &n, "daz-ftz", mode_cause(m));
-            else
+            if (!alt_gives(alt, m, FLUSH_BITS, SEL_LANE, bits, l, 0, o))
                 add(out, &n, "compare-mask", "");
+            else
+                add(out, &n, "daz-ftz", mode_cause(m));
             break;
         case D_EFLAGS: add(out, &n, "upper-lanes", "COMIS changed its register operand"); break;
         case D_I32: case D_GPR32: case D_GPR64: {
             uint64_t ind = (op->dst == D_GPR64) ? 0x8000000000000000ull : 0x80000000u;
+            if (other_mode(m, SEL_LANE, bits, l, op->dst == D_GPR32, o, alt, out, &n))
+                break;
             if (e == ind || o == ind)
                 add(out, &n, "integer-indefinite", "");
-            else if ((nan_modes[m].mxcsr >> NAN_MXCSR_RC_SHIFT) & 3)
-                add(out, &n, "rounding", rc_name(m));
             else
                 add(out, &n, "value", "integer result");
             break;
@@ -226,15 +256,15 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, na
     if (exp->s[0] != obs->s[0] || exp->s[1] != obs->s[1])
         add(out, &n, "source-modified", "");
     if (exp->eflags != obs->eflags) {
-        if (op->dst == D_EFLAGS && *mode_cause(m) && case_has_subnormal(k, &c, obs))
+        if (op->dst == D_EFLAGS && alt_gives(alt, m, FLUSH_BITS, SEL_EFLAGS, 0, 0, 0, obs->eflags))
             add(out, &n, "daz-ftz", mode_cause(m));
         else
             add(out, &n, op->dst == D_EFLAGS ? "comis-eflags" : "eflags-clobbered", "");
     }
     unsigned missing = exp->flags & ~obs->flags & 0x3f, extra = obs->flags & ~exp->flags & 0x3f;
     char names[32];
-    if ((missing || extra) && *mode_cause(m) && case_has_subnormal(k, &c, obs)) {
-        /* flags that differ only because DAZ/FTZ was not applied: same root cause */
+    if ((missing || extra) && alt_gives(alt, m, FLUSH_BITS, SEL_FLAGS, 0, 0, 0, obs->flags & 0x3fu)) {
+        /* the flags x86 raises with the other FTZ/DAZ setting: same root cause */
         snprintf(d, sizeof d, "%s (status flags)", mode_cause(m));
         add(out, &n, "daz-ftz", d);
         return n;

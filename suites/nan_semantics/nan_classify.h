@@ -10,9 +10,16 @@
  *                         (Vol.1 4.8.3.4, Table 4-7)
  *   nan-propagation       another NaN than any operand's (payload/sign lost)
  *   daz-ftz               DAZ (denormal inputs -> signed 0) or FTZ (denormal results
- *                         -> signed 0, with UE+PE) ignored or misapplied (Vol.1 10.2.3.3-4)
- *   rounding              the MXCSR rounding control not honoured (Vol.1 4.8.4)
+ *                         -> signed 0, with UE+PE) ignored or misapplied (Vol.1 10.2.3.3-4):
+ *                         only when the observed value (or flags, or EFLAGS) is what
+ *                         x86 gives under the same rounding with the other FTZ/DAZ
+ *                         setting(s) (the fixture's records of the other modes)
+ *   rounding              the MXCSR rounding control not honoured (Vol.1 4.8.4): only
+ *                         when the observed value is what x86 gives under another
+ *                         rounding direction (same FTZ/DAZ)
  *   value                 any other wrong numeric result
+ * One cause, one group: a wrong value is daz-ftz or rounding only by that
+ * comparison, else the root rule (snan-quieting, minmax, default-nan, value...).
  *   minmax                MIN/MAX return the second operand when either is NaN or both
  *                         are zero of either sign (Vol.2B MINSS/MAXSS "Operation")
  *   integer-indefinite    out-of-range/NaN conversion gives 0x80000000 /
@@ -43,11 +50,21 @@ typedef struct nan_finding {
 
 #define NAN_MAX_FINDINGS 16
 
+/* The x86 records of the same case under every MXCSR mode (nan_modes index;
+ * NULL where the fixture has none): what x86 gives under another rounding
+ * direction or FTZ/DAZ setting, to tell those causes from the others. */
+typedef struct nan_alts {
+    const nan_rec *r[NAN_MODE_COUNT];
+} nan_alts;
+
 /* Compares expected vs observed record of case i of op k under MXCSR mode
- * m (nan_modes index).  Writes up to NAN_MAX_FINDINGS findings (one per
- * broken aspect: destination value, untouched lanes, source, flags, EFLAGS)
- * and returns their number (0: identical). */
-int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, nan_finding *out);
+ * m (nan_modes index), with alt the fixture's records of that case in every
+ * mode (NULL: none, then no value is called daz-ftz or rounding).  Writes up
+ * to NAN_MAX_FINDINGS findings (one per broken aspect: destination value,
+ * untouched lanes, source, flags, EFLAGS) and returns their number (0:
+ * identical). */
+int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
+                 nan_finding *out);
 
 /* "IE DE" style names of MXCSR status bits (Vol.1 Figure 10-3) into buf. */
 void nan_flag_names(unsigned bits, char *buf, unsigned n);

@@ -9,16 +9,21 @@
 #include <string.h>
 
 #include "buildgate/bg_runner.h"
+#include "nan_cases.h"
 #include "nan_context_rules.h"
+#include "nan_family.h"
 
 static bg_status bad(const char *path, int line, const char *why)
 {
     return bg_fail(BG_E_FIXTURE, "nan-check", "known deviations %s:%d: %s", path, line, why);
 }
 
-/* 1 when context matches one of the comma-separated fnmatch(3) patterns. */
+/* 1 when context matches one of the comma-separated fnmatch(3) patterns;
+ * the all-modes run (NAN_CONTEXT_ALL_MODES) also takes main_thread's lines. */
 static int context_matches(const char *patterns, const char *context)
 {
+    if (strcmp(context, NAN_CONTEXT_ALL_MODES) == 0 && context_matches(patterns, "main_thread"))
+        return 1;
     char copy[256];
     snprintf(copy, sizeof copy, "%s", patterns);
     char *save = NULL;
@@ -56,25 +61,97 @@ static int contexts_known(const char *patterns)
         int hit = 0;
         for (int i = 0; nan_contexts[i] && !hit; i++)
             hit = fnmatch(p, nan_contexts[i], 0) == 0;
+        hit = hit || fnmatch(p, NAN_CONTEXT_ALL_MODES, 0) == 0;
         if (!hit)
             return 0;
     }
     return 1;
 }
 
-bg_status nan_known_load(const char *dir, const char *file, const char *version,
-                         const char *context, nan_known *kd)
+/* 1 when s is one of the comma-separated names of list. */
+static int in_list(const char *list, const char *s)
+{
+    size_t n = strlen(s);
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && strncmp(p, s, n) == 0)
+            return 1;
+        p += len;
+        p += *p == ',';
+    }
+    return 0;
+}
+
+/* 1 when item is something a deviation group can show: an op, an op family,
+ * an MXCSR mode (main_thread phases), a phase or fact of a context rule, a
+ * context, or a trapped exception (check_traps: IE, ZE). */
+static int item_known(const char *item)
+{
+    if (nan_op_find(item) >= 0 || nan_family_known(item) || nan_mode_find(item) >= 0 ||
+        nan_context_known(item) || strcmp(item, "IE") == 0 || strcmp(item, "ZE") == 0)
+        return 1;
+    for (int i = 0; nan_contexts[i]; i++) {
+        const nan_context_rule *r;
+        int n = nan_context_rules(nan_contexts[i], &r);
+        for (int j = 0; j < n; j++)
+            if (strcmp(r[j].phase, item) == 0 || in_list(r[j].facts, item))
+                return 1;
+    }
+    return 0;
+}
+
+/* NULL when every comma-separated item of ops is known, else the first
+ * unknown one copied into bad[n]. */
+static const char *ops_unknown(const char *ops, char *bad, size_t n)
+{
+    if (strcmp(ops, "-") == 0) /* not measured yet: covers nothing */
+        return NULL;
+    for (const char *p = ops;;) {
+        size_t len = strcspn(p, ",");
+        snprintf(bad, n, "%.*s", (int)len, p);
+        if (!*bad || !item_known(bad))
+            return bad;
+        if (!p[len])
+            return NULL;
+        p += len + 1;
+    }
+}
+
+/* 1 when every "<op><digits>[.<digits>...]" bound of a range is digits and
+ * dots: bg_version_in_range reads ">=7.x" as ">=7" (a wider range than
+ * written), so such a bound is refused here. */
+static int range_strict(const char *range)
+{
+    if (strcmp(range, "*") == 0)
+        return 1;
+    for (const char *p = range; *p;) {
+        while (*p == '<' || *p == '>' || *p == '=')
+            p++;
+        size_t digits = strspn(p, "0123456789.");
+        if (digits == 0 || p[digits - 1] == '.' || (p[digits] && p[digits] != ','))
+            return 0;
+        p += digits;
+        p += *p == ',';
+    }
+    return 1;
+}
+
+/* Reads path; lines applying to version/context are kept (all of them when
+ * version is NULL). */
+static bg_status load(const char *path, const char *file, const char *version, const char *context,
+                      int missing_ok, nan_known *kd)
 {
     memset(kd, 0, sizeof *kd);
-    snprintf(kd->path, sizeof kd->path, "%s/%s", dir, file);
+    snprintf(kd->path, sizeof kd->path, "%s", path);
     /* the runner column names the file's tool: its name without .tsv */
     const char *dot = strrchr(file, '.');
     size_t stem = dot ? (size_t)(dot - file) : strlen(file);
     FILE *f = fopen(kd->path, "r");
     if (!f)
-        return errno == ENOENT ? BG_OK
-                               : bg_fail(BG_E_FIXTURE, "nan-check", "known deviations %s: %s",
-                                         kd->path, strerror(errno));
+        return errno == ENOENT && missing_ok
+                   ? BG_OK
+                   : bg_fail(BG_E_FIXTURE, "nan-check", "known deviations %s: %s", kd->path,
+                             strerror(errno));
     char *line = NULL;
     size_t cap = 0;
     int lineno = 0;
@@ -84,9 +161,9 @@ bg_status nan_known_load(const char *dir, const char *file, const char *version,
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '#' || line[0] == '\0')
             continue;
-        char *col[6];
+        char *col[NAN_KNOWN_COLUMNS];
         int nc = 0;
-        for (char *p = line; nc < 6; nc++) {
+        for (char *p = line; nc < NAN_KNOWN_COLUMNS; nc++) {
             col[nc] = p;
             char *tab = strchr(p, '\t');
             if (!tab) {
@@ -96,17 +173,24 @@ bg_status nan_known_load(const char *dir, const char *file, const char *version,
             *tab = '\0';
             p = tab + 1;
         }
-        if (nc != 6) {
-            st = bad(kd->path, lineno, "needs 6 tab-separated columns: runner versions contexts rule detail reference");
+        if (nc != NAN_KNOWN_COLUMNS || strchr(col[NAN_KNOWN_COLUMNS - 1], '\t')) {
+            st = bad(kd->path, lineno, "needs 7 tab-separated columns: runner versions contexts ops "
+                                       "rule detail reference (a 6-column line of the old format: "
+                                       "nan-check --regen-known-ops --migrate)");
             break;
         }
+        char *ops = col[3];
+        memmove(&col[3], &col[4], 3 * sizeof col[0]); /* col[3..5] = rule detail reference */
         if (strlen(col[0]) != stem || strncmp(col[0], file, stem) != 0) {
             st = bad(kd->path, lineno, "runner column differs from the file's runner");
             break;
         }
-        int in = bg_version_in_range(version, col[1]);
-        if (in < 0) {
-            st = bad(kd->path, lineno, "malformed version range (use *, or >=x.y,<x.y)");
+        int in = bg_version_in_range(version ? version : "0", col[1]);
+        if (in < 0 || !range_strict(col[1])) {
+            char why[200];
+            snprintf(why, sizeof why, "malformed version range '%.80s' (use *, or >=x.y,<x.y with "
+                     "digits and dots only)", col[1]);
+            st = bad(kd->path, lineno, why);
             break;
         }
         if (!*col[3] || !*col[5]) {
@@ -122,7 +206,15 @@ bg_status nan_known_load(const char *dir, const char *file, const char *version,
                                        "pthread, signal_raise, ..., see docs/nan_semantics.md)");
             break;
         }
-        if (!in || !context_matches(col[2], context))
+        char item[64];
+        if (ops_unknown(ops, item, sizeof item)) {
+            char why[300];
+            snprintf(why, sizeof why, "ops column: '%s' is no op, op family or phase name "
+                     "(nan_ops.def, nan_family.h; an empty item or a pattern is not allowed)", item);
+            st = bad(kd->path, lineno, why);
+            break;
+        }
+        if (version && (!in || !context_matches(col[2], context)))
             continue;
         nan_known_line *nl = realloc(kd->lines, (size_t)(kd->n + 1) * sizeof *nl);
         if (!nl) {
@@ -135,6 +227,7 @@ bg_status nan_known_load(const char *dir, const char *file, const char *version,
         l->lineno = lineno;
         snprintf(l->versions, sizeof l->versions, "%s", col[1]);
         snprintf(l->contexts, sizeof l->contexts, "%s", col[2]);
+        snprintf(l->ops, sizeof l->ops, "%s", ops);
         snprintf(l->rule, sizeof l->rule, "%s", col[3]);
         snprintf(l->detail, sizeof l->detail, "%s", strcmp(col[4], "-") == 0 ? "" : col[4]);
         snprintf(l->reference, sizeof l->reference, "%s", col[5]);
@@ -146,16 +239,61 @@ bg_status nan_known_load(const char *dir, const char *file, const char *version,
     return st;
 }
 
-nan_known_line *nan_known_match(nan_known *kd, const char *rule, const char *detail)
+bg_status nan_known_load(const char *dir, const char *file, const char *version,
+                         const char *context, nan_known *kd)
 {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    return load(path, file, version ? version : "", context, 1, kd);
+}
+
+bg_status nan_known_load_all(const char *path, nan_known *kd)
+{
+    const char *slash = strrchr(path, '/');
+    return load(path, slash ? slash + 1 : path, NULL, NULL, 0, kd);
+}
+
+int nan_known_ops_cover(const char *ops, const char *item)
+{
+    for (const char *p = ops; *p;) {
+        size_t len = strcspn(p, ",");
+        char tok[64];
+        snprintf(tok, sizeof tok, "%.*s", (int)len, p);
+        if (strcmp(tok, item) == 0 || nan_family_has(tok, item))
+            return 1;
+        p += len;
+        p += *p == ',';
+    }
+    return 0;
+}
+
+int nan_known_cover(nan_known *kd, const char *rule, const char *detail, const char *const *items,
+                    int n_items, nan_known_line **matched, int max, char *missing, size_t n)
+{
+    int nm = 0;
+    size_t len = 0;
+    *missing = '\0';
     for (int i = 0; i < kd->n; i++) {
         nan_known_line *l = &kd->lines[i];
-        if (strcmp(l->rule, rule) == 0 && fnmatch(l->detail, detail, 0) == 0) {
-            l->used = 1;
-            return l;
-        }
+        if (strcmp(l->rule, rule) != 0 || fnmatch(l->detail, detail, 0) != 0)
+            continue;
+        if (nm < max)
+            matched[nm] = l;
+        nm++;
+        for (int j = 0; j < n_items && !l->used; j++)
+            l->used = nan_known_ops_cover(l->ops, items[j]);
     }
-    return NULL;
+    for (int j = 0; j < n_items; j++) {
+        int covered = 0;
+        for (int i = 0; i < kd->n && !covered; i++) {
+            nan_known_line *l = &kd->lines[i];
+            covered = strcmp(l->rule, rule) == 0 && fnmatch(l->detail, detail, 0) == 0 &&
+                      nan_known_ops_cover(l->ops, items[j]);
+        }
+        if (!covered && len + strlen(items[j]) + 2 < n)
+            len += (size_t)snprintf(missing + len, n - len, "%s%s", len ? "," : "", items[j]);
+    }
+    return nm;
 }
 
 void nan_known_free(nan_known *kd)

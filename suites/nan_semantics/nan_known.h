@@ -1,28 +1,47 @@
 /* nan_known.h — known deviations: fixtures/nan_semantics/known/<file>.tsv (the
  * runner's known-deviation file in the runner registry, bg_runners.def).
  *
- * One deviation per line, tab-separated, '#' starts a comment line:
- *   runner  versions  contexts  rule  detail  reference
+ * One deviation per line, 7 tab-separated columns, '#' starts a comment line:
+ *   runner  versions  contexts  ops  rule  detail  reference
  *   runner    the file's name without .tsv (the tool: rows of the runner
  *             registry sharing the file tell their lines apart by versions)
  *   versions  "*" or constraints on the runner's version, e.g. ">=7.2,<7.3"
- *             (bg_version_in_range)
+ *             (bg_version_in_range; every bound is digits and dots only)
  *   contexts  comma-separated fnmatch(3) patterns on the context name
- *             ("*", "signal_*,sigaltstack")
+ *             ("*", "signal_*,sigaltstack"); "main_thread_all_modes" names
+ *             main_thread run with all 16 MXCSR modes (the long test), for a
+ *             deviation only modes outside the base set show; a main_thread
+ *             line applies to that run too
+ *   ops       comma-separated items the deviation was measured on: op names
+ *             of nan_ops.def, op families (nan_family.h, e.g. "minmax-ps"),
+ *             or, for the per-context rules, the phase / mode / fact / trap
+ *             names the checker reports ("handler", "ftz", "IE"); no
+ *             patterns.  Regenerated from a run with
+ *             `nan-check --regen-known-ops` (docs/nan_semantics.md)
  *   rule      a rule id of nan_classify.h (exact)
  *   detail    fnmatch(3) pattern on the finding's detail ("*" any, "-" none)
  *   reference upstream bug/docs URL, or "observed here <date>" when none exists
- * A deviation group that matches a line is xfail; a line that applies to the
- * runner/version/context and matches no group is xpass (remove the line).
+ * A deviation group is covered when the applicable lines with its rule and
+ * detail list every op (item) it showed: xfail.  A group one of them matches
+ * by rule and detail but with an op none lists is a fail naming the new ops;
+ * a line that applies to the runner/version/context and covers no group is
+ * xpass (remove the line).
  */
 #ifndef NAN_KNOWN_H
 #define NAN_KNOWN_H
 
+#include <stddef.h>
+
 #include "buildgate/bg_error.h"
+
+#define NAN_KNOWN_COLUMNS 7
+
+/* The context name lines use for main_thread with --modes all. */
+#define NAN_CONTEXT_ALL_MODES "main_thread_all_modes"
 
 typedef struct nan_known_line {
     int lineno;
-    char versions[64], contexts[128], rule[48], detail[96], reference[256];
+    char versions[64], contexts[256], ops[2048], rule[48], detail[96], reference[1024];
     int used;   /* set when a group matched it */
 } nan_known_line;
 
@@ -34,14 +53,30 @@ typedef struct nan_known {
 
 /* Reads <dir>/<file> (the runner's known-deviation file, bg_runner.known:
  * <runner>.tsv, or one shared by rows of the same tool) keeping the lines
- * that apply to runner version `version` and context `context`.  A missing file is an empty list.  A
- * malformed line: one error line "buildgate: nan-check: known deviations
- * <path>:<line>: <why>" and BG_E_FIXTURE. */
+ * that apply to runner version `version` and context `context`
+ * (NAN_CONTEXT_ALL_MODES for main_thread with all modes).  A missing
+ * file is an empty list.  A malformed line: one error line "buildgate:
+ * nan-check: known deviations <path>:<line>: <why>" and BG_E_FIXTURE. */
 bg_status nan_known_load(const char *dir, const char *file, const char *version,
                          const char *context, nan_known *kd);
 
-/* The first applicable line matching rule + detail, or NULL. */
-nan_known_line *nan_known_match(nan_known *kd, const char *rule, const char *detail);
+/* Reads every line of the file at path, whatever its version and context
+ * (the runner column must equal the file's name without .tsv): the same
+ * checks and the same error line as nan_known_load; a missing file is
+ * BG_E_FIXTURE here.  For `nan-check --validate-known` and ci/adopt-known. */
+bg_status nan_known_load_all(const char *path, nan_known *kd);
+
+/* How the applicable lines cover one deviation group (rule, detail, and the
+ * items it showed: op names, or phase/fact/trap names for context rules).
+ * Returns the number of lines matching rule + detail (0: none) and points
+ * matched[0..max-1] at the first of them.  missing[n] receives the group's items
+ * none of those lines lists, comma-separated ("" when covered).  Lines that
+ * list at least one of the items are marked used. */
+int nan_known_cover(nan_known *kd, const char *rule, const char *detail, const char *const *items,
+                    int n_items, nan_known_line **matched, int max, char *missing, size_t n);
+
+/* 1 when the ops column `ops` lists item (by name or through its family). */
+int nan_known_ops_cover(const char *ops, const char *item);
 
 void nan_known_free(nan_known *kd);
 

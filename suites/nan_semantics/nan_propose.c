@@ -20,18 +20,22 @@ static void literal_pattern(const char *detail, char *out, size_t n)
     out[k] = '\0';
 }
 
-bg_status nan_propose(const nan_run_info *ri, const nan_group *g, char *path, unsigned n)
+bg_status nan_propose(const nan_run_info *ri, const nan_group *g, const char *ops, char *path,
+                      unsigned n, char *line, unsigned line_n)
 {
     *path = '\0';
+    *line = '\0';
     if (strcmp(g->rule, "probe-failed") == 0)
         return BG_OK;
-    char range[64], detail[200], extra[400], ref[700], line[1200];
+    char range[64], detail[200], extra[400], ref[700];
     bg_proposed_range(ri->version, range, sizeof range);
     literal_pattern(g->detail, detail, sizeof detail);
-    snprintf(extra, sizeof extra, "ops %s; %ld case%s; test %s", *g->ops ? g->ops : "-", g->count,
-             g->count == 1 ? "" : "s", ri->test);
+    snprintf(extra, sizeof extra, "%ld case%s; test %s", g->count, g->count == 1 ? "" : "s", ri->test);
     bg_proposed_reference(ri->version, extra, ref, sizeof ref);
-    snprintf(line, sizeof line, "%s\t%s\t%s\t%s\t%s\t%s", ri->known_list, range, ri->context, g->rule,
-             detail, ref);
+    /* a group only the modes outside the base set showed is proposed for
+       the all-modes run alone, so the base run does not call it stale */
+    const char *ctx = ri->known_context && !g->base ? ri->known_context : ri->context;
+    snprintf(line, line_n, "%s\t%s\t%s\t%s\t%s\t%s\t%s", ri->known_list, range, ctx, ops,
+             g->rule, detail, ref);
     return bg_proposed_append("nan_semantics", ri->known_list, line, path, n);
 }

@@ -9,6 +9,7 @@
 
 #include "buildgate/bg_fragment.h"
 #include "buildgate/bg_proposed.h"
+#include "nan_family.h"
 #include "nan_propose.h"
 
 nan_group *nan_groups_add(nan_groups *gs, const char *rule, const char *detail, const char *op,
@@ -31,6 +32,21 @@ nan_group *nan_groups_add(nan_groups *gs, const char *rule, const char *detail, 
         *fresh = 1;
     }
     g->count++;
+    int have = 0;
+    for (int i = 0; i < g->n_items && !have; i++)
+        have = strcmp(g->items[i], op) == 0;
+    if (!have) {
+        char **ni = realloc(g->items, (size_t)(g->n_items + 1) * sizeof *ni);
+        char *copy = strdup(op);
+        if (!ni || !copy) {
+            free(copy);
+            if (ni)
+                g->items = ni;
+            return NULL;
+        }
+        g->items = ni;
+        g->items[g->n_items++] = copy;
+    }
     /* op list: comma-separated, each once, "..." once full */
     size_t ol = strlen(op), len = strlen(g->ops);
     const char *p = g->ops;
@@ -51,11 +67,44 @@ nan_group *nan_groups_add(nan_groups *gs, const char *rule, const char *detail, 
 
 void nan_groups_free(nan_groups *gs)
 {
-    for (int i = 0; i < gs->n; i++)
+    for (int i = 0; i < gs->n; i++) {
         cJSON_Delete(gs->g[i].example);
+        for (int j = 0; j < gs->g[i].n_items; j++)
+            free(gs->g[i].items[j]);
+        free(gs->g[i].items);
+    }
     free(gs->g);
     cJSON_Delete(gs->notes);
     memset(gs, 0, sizeof *gs);
+}
+
+/* The comma-separated items of list as an array (*out; caller frees with
+ * free_items); returns their number. */
+static int split_items(const char *list, char ***out)
+{
+    int n = 0;
+    *out = NULL;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        char **grown = realloc(*out, (size_t)(n + 1) * sizeof *grown);
+        if (!grown)
+            break;
+        *out = grown;
+        (*out)[n] = strndup(p, len);
+        if (!(*out)[n])
+            break;
+        n++;
+        p += len;
+        p += *p == ',';
+    }
+    return n;
+}
+
+static void free_items(char **items, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(items[i]);
+    free(items);
 }
 
 static void slug(const char *in, char *out, size_t n)
@@ -118,7 +167,11 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
         return BG_E_NOMEM;
     for (int i = 0; i < gs->n; i++) {
         nan_group *g = &gs->g[i];
-        nan_known_line *kl = nan_known_match(kd, g->rule, g->detail);
+        nan_known_line *ml[8];
+        char missing[2048], propose_ops[2048];
+        int nm = nan_known_cover(kd, g->rule, g->detail, (const char *const *)g->items, g->n_items, ml,
+                                 8, missing, sizeof missing);
+        nan_known_line *kl = nm > 0 && !*missing ? ml[0] : NULL;
         v[i] = kl ? BG_XFAIL : BG_FAIL;
         kl ? xfails++ : fails++;
         char name[512], ds[100];
@@ -129,13 +182,44 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
         cJSON_AddStringToObject(d, "detail", g->detail);
         cJSON_AddNumberToObject(d, "cases", (double)g->count);
         cJSON_AddStringToObject(d, "ops", g->ops);
+        /* every op of the group: ci's nan-check --regen-known-ops reads it */
+        cJSON_AddItemToObject(d, "op_list",
+                              cJSON_CreateStringArray((const char *const *)g->items, g->n_items));
         cJSON_AddStringToObject(d, "runner", ri->runner);
         cJSON_AddStringToObject(d, "runner_version", ri->version);
         cJSON_AddStringToObject(d, "context", ri->context); /* bg-report --merge keys on it */
+        if (nm > 0) {
+            cJSON *kls = cJSON_AddArrayToObject(d, "known_lines");
+            for (int j = 0; j < nm && j < 8; j++) {
+                char where[1100];
+                snprintf(where, sizeof where, "%s:%d", kd->path, ml[j]->lineno);
+                cJSON_AddItemToArray(kls, cJSON_CreateString(where));
+            }
+        }
         if (!kl) {
             char proposed[4200];
-            if (nan_propose(ri, g, proposed, sizeof proposed) != BG_OK)
+            /* only what no line lists: a known line widens by a reviewed addition */
+            if (*missing) {
+                char **parts = NULL;
+                int np = split_items(missing, &parts);
+                if (nan_family_compress((const char *const *)parts, np, propose_ops, sizeof propose_ops))
+                    snprintf(propose_ops, sizeof propose_ops, "%s", missing);
+                free_items(parts, np);
+            } else
+                propose_ops[0] = '\0';
+            if (nm > 0) {
+                char what[4400];
+                snprintf(what, sizeof what, "%s:%d (%s %s) does not list op(s) %s seen here: a new "
+                         "deviation, not the known one", kd->path, ml[0]->lineno, g->rule,
+                         *g->detail ? g->detail : "-", missing);
+                cJSON_AddStringToObject(d, "new_ops", missing);
+                cJSON_AddStringToObject(d, "uncovered", what);
+            }
+            char pline[4400];
+            if (nan_propose(ri, g, propose_ops, proposed, sizeof proposed, pline, sizeof pline) != BG_OK)
                 st = BG_E_IO;
+            if (*pline)
+                cJSON_AddStringToObject(d, "proposed_line", pline);
             if (*proposed) {
                 cJSON_AddStringToObject(d, "proposed", proposed);
                 cJSON_AddStringToObject(d, "action", "no known line covers this deviation of "

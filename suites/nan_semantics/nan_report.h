@@ -3,8 +3,10 @@
  * A group is one root cause: rule + detail (nan_classify.h).  It counts the
  * deviating cases, lists the ops it touched and keeps the first case as its
  * example (op, phase, mode, case index, operands, expected vs observed bits).
- * Emitting turns each group into one check (fail, or xfail when a known
- * deviation line matches; a fail also proposes a line, nan_propose.h), each unused applicable known line into an xpass
+ * Emitting turns each group into one check (fail, or xfail when the known
+ * deviation lines with its rule and detail list every op it showed,
+ * nan_known_cover; a fail also proposes a line for the ops no line lists,
+ * nan_propose.h), each unused applicable known line into an xpass
  * (inconclusive when the probe did not run to the end), plus one summary
  * check carrying details.matrix {table "runner × context"} and the runner's
  * version, and writes the grouped list as a Markdown fragment
@@ -22,7 +24,10 @@ typedef struct nan_group {
     char rule[48];
     char detail[96];
     long count;
-    char ops[200];
+    char ops[200];        /* for the eye: the first ops, "..." when more */
+    char **items;         /* every op (or phase/fact/trap name) it showed, once each */
+    int n_items;
+    int base;             /* 1: seen outside the non-base MXCSR modes (nan_modes .base) */
     char expected[256];   /* example, bits */
     char observed[256];
     cJSON *example;       /* owned */
@@ -50,6 +55,7 @@ typedef struct nan_run_info {
     const char *known_list; /* the tool whose list applies (bg_runner_known_tool) */
     const char *version;
     const char *context;
+    const char *known_context; /* context of known lines: context, or NAN_CONTEXT_ALL_MODES */
     int probe_ok;          /* 0: the probe crashed/hung/printed garbage */
     double probe_wall_s;
 } nan_run_info;

@@ -1,6 +1,7 @@
 /* nan-selftest — proves that each nan-check check can fail and says why.
  *
  * Usage: nan-selftest SCENARIO NAN_CHECK PROBE FIXTURES_ROOT WORK_DIR RUNNERS_DIR
+ *        nan-selftest --mutate KIND   (a probe-output filter, nan_mutant.h)
  *
  * Each scenario runs nan-check on purpose-broken input in WORK_DIR (its own
  * BG_CHECKS_FILE, fixtures root and known-deviation files; the real ones are
@@ -20,8 +21,29 @@
  *   crashing_runner    runner killed by SIGSEGV -> probe-failed "killed by signal 11"
  *   fixture_no_replace --write-fixture on an existing fixture -> exit 6
  *   known_typo         a known-deviation line naming no real rule -> exit 5, one line
+ *   known_bad_range    a line with the version range ">=7.x" (not silently read as
+ *                      ">=7") and one with an op that does not exist -> exit 5,
+ *                      one line naming <file>:<line> each (also nan-check
+ *                      --validate-known)
  *   guest_not_built    no guest program, its cross build's probe.FAILED beside it
  *                      -> a fail check quoting that line
+ *   mutant_snan        a translator returning SNaN operands unquieted
+ *                      (filter-runner.sh + --mutate, nan_mutant.h) -> exactly
+ *                      one fail group: snan-quieting
+ *   mutant_minmax      MIN/MAX returning the number -> exactly minmax "NaN operand"
+ *   mutant_daz         DAZ ignored in the daz phase -> exactly the daz-ftz "DAZ"
+ *                      groups (value and status flags), no rounding/value/minmax
+ *   known_new_op       real valgrind under its real known lines (those of its
+ *                      version), with one more op (subss) computing a wrong
+ *                      value -> fail for rule value naming subss, while the
+ *                      unmutated run passes (skip without valgrind)
+ *   known_new_context  the same with a line listing subss's wrong value for
+ *                      main_thread only: main_thread xfail (exit 0), pthread fail
+ *   regen_ops          nan-check --regen-known-ops: a 6-column line gets ops "-"
+ *                      with --migrate; a check naming it with ops minps, maxps,
+ *                      addss makes the column "addss,minmax-ps"; a check naming
+ *                      a line that now holds another rule -> exit 5, file
+ *                      unchanged; no --reason -> exit 2
  *   proposed_lines     qemu-x86_64 of an unlisted version (RUNNERS_DIR/version-99
  *                      first in PATH: "99.1.0"; its list covers 7.2 only)
  *                      -> still a fail, and a proposed line scoped >=99.1,<99.2 in
@@ -29,7 +51,7 @@
  *                      with the adoption command in the check
  * Exit: as bg_checks_close (0 pass, 1 fail, 77 skip); 2 usage.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
@@ -42,9 +64,10 @@
 #include "buildgate/bg_json.h"
 #include "buildgate/bg_proc.h"
 #include "buildgate/bg_runner.h"
+#include "nan_mutant.h"
 
 typedef struct ctx {
-    const char *check, *probe, *fixtures, *work, *runners;
+    const char *check, *probe, *fixtures, *work, *runners, *self;
     char checks_file[1200], root[1200];
 } ctx;
 
@@ -103,6 +126,15 @@ static int make_root(ctx *c, const char *name, const char *golden_data, size_t g
     char real[1400];
     snprintf(real, sizeof real, "%s/nan_semantics/golden-x86_64.json", c->fixtures);
     return symlink(real, p);
+}
+
+/* make_root(name), and dst[n] = the native runner's known list there. */
+static int native_list_root(ctx *c, const char *name, char *dst, size_t n)
+{
+    if (make_root(c, name, NULL, 0) != 0)
+        return -1;
+    snprintf(dst, n, "%s/nan_semantics/known/native.tsv", c->root);
+    return 0;
 }
 
 static outcome run_check(ctx *c, char **args, const char *extra_env)
@@ -228,13 +260,61 @@ static void guest_not_built(ctx *c, result *res)
     cJSON_Delete(o.checks);
 }
 
+/* nan-check --regen-known-ops on a list and synthetic check lines. */
+static void regen_ops(ctx *c, result *res)
+{
+    char list[1400], checks[1400], stale[1400], fx[1300];
+    size_t n;
+    res->v = BG_FAIL;
+    snprintf(res->exp, sizeof res->exp, "--migrate: ops '-'; regenerated: 'addss,minmax-ps'; a stale "
+             "check: exit 5, file unchanged; no --reason: exit 2");
+    if (native_list_root(c, "regen_ops", list, sizeof list) != 0)
+        return;
+    snprintf(fx, sizeof fx, "%s", c->root);
+    snprintf(checks, sizeof checks, "%s/regen.jsonl", c->work);
+    snprintf(stale, sizeof stale, "%s/stale.jsonl", c->work);
+    static const char old[] = "# old format\nnative\t*\tmain_thread\tvalue\t-\tself-test\n";
+    char ck[2000], st[2000];
+    snprintf(ck, sizeof ck, "{\"details\":{\"rule\":\"value\",\"known_lines\":[\"%s:2\"],"
+             "\"op_list\":[\"minps\",\"maxps\",\"addss\"]}}\n", list);
+    snprintf(st, sizeof st, "{\"details\":{\"rule\":\"minmax\",\"known_lines\":[\"%s:2\"],"
+             "\"op_list\":[\"subss\"]}}\n", list);
+    if (write_file(list, old, sizeof old - 1) || write_file(checks, ck, strlen(ck)) ||
+        write_file(stale, st, strlen(st)))
+        return;
+    char *mig[] = {"--regen-known-ops", "--migrate", "--reason", "self-test", "--fixtures", fx, NULL};
+    outcome o1 = run_check(c, mig, NULL);
+    char *t1 = read_file(list, &n);
+    char *gen[] = {"--regen-known-ops", "--reason", "self-test", "--fixtures", fx, checks, NULL};
+    outcome o2 = run_check(c, gen, NULL);
+    char *t2 = read_file(list, &n);
+    char *bad[] = {"--regen-known-ops", "--reason", "self-test", "--fixtures", fx, stale, NULL};
+    outcome o3 = run_check(c, bad, NULL);
+    char *t3 = read_file(list, &n);
+    char *nor[] = {"--regen-known-ops", "--fixtures", fx, checks, NULL};
+    outcome o4 = run_check(c, nor, NULL);
+    int ok = o1.code == 0 && t1 && strstr(t1, "native\t*\tmain_thread\t-\tvalue\t-\tself-test\n") &&
+             o2.code == 0 && t2 && strstr(t2, "native\t*\tmain_thread\taddss,minmax-ps\tvalue\t-\tself-test\n") &&
+             o3.code == 5 && o3.err_lines == 1 && t3 && strcmp(t2, t3) == 0 && o4.code == 2;
+    res->v = ok ? BG_PASS : BG_FAIL;
+    snprintf(res->obs, sizeof res->obs, "exits %d %d %d %d; migrated: %.200s; regenerated: %.200s; stale: %.300s",
+             o1.code, o2.code, o3.code, o4.code, t1 ? t1 : "?", t2 ? t2 : "?", o3.err);
+    free(t1);
+    free(t2);
+    free(t3);
+    cJSON_Delete(o1.checks);
+    cJSON_Delete(o2.checks);
+    cJSON_Delete(o3.checks);
+    cJSON_Delete(o4.checks);
+}
+
 /* An unlisted runner version must fail and leave an adoptable proposal. */
 static void proposed_lines(ctx *c, result *res)
 {
     static const char known[] =
-        "qemu-x86_64\t>=7.2,<7.3\tmain_thread\tdefault-nan\t*\tself-test: covers 7.2 only\n";
-    static const char want[] = "qemu-x86_64\t>=99.1,<99.2\tmain_thread\tdefault-nan\tobserved 0x7fc00000\t"
-                               "proposed, not reviewed; observed ";
+        "qemu-x86_64\t>=7.2,<7.3\tmain_thread\tarith-ss\tdefault-nan\t*\tself-test: covers 7.2 only\n";
+    static const char want[] = "qemu-x86_64\t>=99.1,<99.2\tmain_thread\t";
+    static const char want2[] = "\tdefault-nan\tobserved 0x7fc00000\tproposed, not reviewed; observed ";
     char p[1400], env[4200], probe_arg[1300];
     snprintf(probe_arg, sizeof probe_arg, "%s", c->probe);
     make_root(c, "proposed_lines", NULL, 0);
@@ -251,14 +331,140 @@ static void proposed_lines(ctx *c, result *res)
     const char *action = bg_json_str(cJSON_GetObjectItemCaseSensitive(ch, "details"), "action");
     size_t n = 0;
     char *text = read_file(p, &n);
-    int ok = res->v == BG_PASS && text && strstr(text, want) && action &&
+    int ok = res->v == BG_PASS && text && strstr(text, want) && strstr(text, want2) && action &&
              strstr(action, "ci/adopt-known --approve");
     res->v = ok ? BG_PASS : BG_FAIL;
     snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
-             "; %s holding a line starting '%s' and the check's action naming ci/adopt-known", p, want);
+             "; %s holding a line starting '%s' with '%s' and the check's action naming ci/adopt-known",
+             p, want, want2);
     snprintf(res->obs + strlen(res->obs), sizeof res->obs - strlen(res->obs), "; proposed: %.600s",
              text ? text : "(no file)");
     free(text);
+    cJSON_Delete(o.checks);
+}
+
+/* "rule:detail;..." of the failing deviation groups (sorted), into out. */
+static void fail_groups(const outcome *o, char *out, size_t n)
+{
+    const char *names[64];
+    char keys[64][160];
+    int k = 0;
+    const cJSON *ch;
+    cJSON_ArrayForEach(ch, o->checks) {
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(ch, "details");
+        const char *v = bg_json_str(ch, "verdict"), *r = bg_json_str(d, "rule"), *dt = bg_json_str(d, "detail");
+        if (k < 64 && v && strcmp(v, "fail") == 0 && r) {
+            snprintf(keys[k], sizeof keys[k], "%s:%s", r, dt ? dt : "");
+            names[k] = keys[k];
+            k++;
+        }
+    }
+    for (int i = 0; i < k; i++)
+        for (int j = i + 1; j < k; j++)
+            if (strcmp(names[j], names[i]) < 0) {
+                const char *t = names[i];
+                names[i] = names[j];
+                names[j] = t;
+            }
+    size_t len = 0;
+    *out = '\0';
+    for (int i = 0; i < k && len + 1 < n; i++)
+        len += (size_t)snprintf(out + len, n - len, "%s%s", i ? ";" : "", names[i]);
+}
+
+/* The native guest through a mutant filter: the failing groups must be
+ * exactly `want` (one cause, one group). */
+static void mutant_groups(ctx *c, result *res, const char *kind, const char *want)
+{
+    char env[4200], got[1800];
+    make_root(c, kind, NULL, 0);
+    snprintf(env, sizeof env, "BG_X86_RUNNERS=mut=%s/filter-runner.sh %s %s", c->runners, c->self, kind);
+    char *args[] = {"--runner", "mut", "--context", "main_thread", "--probe", (char *)c->probe, NULL};
+    outcome o = run_check(c, args, env);
+    fail_groups(&o, got, sizeof got);
+    res->v = o.code == 1 && strcmp(got, want) == 0 ? BG_PASS : BG_FAIL;
+    snprintf(res->exp, sizeof res->exp, "exit 1 and exactly the failing groups %s", want);
+    snprintf(res->obs, sizeof res->obs, "exit %d, failing groups %s", o.code, *got ? got : "(none)");
+    cJSON_Delete(o.checks);
+}
+
+/* known/<name>.tsv in the scenario root: the lines of the real list of tool
+ * that apply to version, as runner `name` of any version, plus extra. */
+static int copy_known(ctx *c, const char *tool, const char *name, const char *version, const char *extra)
+{
+    char src[1400], dst[1400];
+    snprintf(src, sizeof src, "%s/nan_semantics/known/%s.tsv", c->fixtures, tool);
+    snprintf(dst, sizeof dst, "%s/nan_semantics/known/%s.tsv", c->root, name);
+    size_t n;
+    char *text = read_file(src, &n);
+    FILE *f = text ? fopen(dst, "w") : NULL;
+    if (!f) {
+        free(text);
+        return -1;
+    }
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+        if (line[0] == '#' || !t2)
+            continue;
+        char range[128];
+        snprintf(range, sizeof range, "%.*s", (int)(t2 - t1 - 1), t1 + 1);
+        if (bg_version_in_range(version, range) == 1)
+            fprintf(f, "%s\t*%s\n", name, t2);
+    }
+    fputs(extra, f);
+    free(text);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* Real valgrind wrapped by the filter (kind), under its real known lines. */
+static outcome run_valgrind_mutant(ctx *c, const bg_runner *vg, const char *kind, const char *context)
+{
+    char env[4200];
+    size_t len = (size_t)snprintf(env, sizeof env, "BG_X86_RUNNERS=vgmut=%s/filter-runner.sh %s %s",
+                                  c->runners, c->self, kind);
+    for (int i = 0; i < vg->argc && len < sizeof env; i++)
+        len += (size_t)snprintf(env + len, sizeof env - len, " %s", vg->argv[i]);
+    char *args[] = {"--runner", "vgmut", "--context", (char *)context, "--probe", (char *)c->probe, NULL};
+    return run_check(c, args, env);
+}
+
+/* known_new_op / known_new_context: a new wrong value must not hide behind
+ * an old line of the same rule, nor behind a line of another context. */
+static void known_new(ctx *c, result *res, int context)
+{
+    bg_runner vg;
+    char why[300], got[1000];
+    if (bg_runner_resolve("valgrind", "x86_64", &vg, why, sizeof why) != BG_OK) {
+        res->v = BG_SKIP;
+        snprintf(res->obs, sizeof res->obs, "%s", why);
+        return;
+    }
+    const char *extra = context ? "vgmut\t*\tmain_thread\tsubss\tvalue\t-\tself-test: measured in main_thread only\n" : "";
+    make_root(c, context ? "known_new_context" : "known_new_op", NULL, 0);
+    if (copy_known(c, "valgrind", "vgmut", vg.version, extra) != 0) {
+        bg_runner_free(&vg);
+        snprintf(res->obs, sizeof res->obs, "cannot copy the valgrind list: %s", strerror(errno));
+        return;
+    }
+    outcome ctl = run_valgrind_mutant(c, &vg, context ? "value:subss" : "none", "main_thread");
+    outcome o = run_valgrind_mutant(c, &vg, "value:subss", context ? "pthread" : "main_thread");
+    bg_runner_free(&vg);
+    fail_groups(&o, got, sizeof got);
+    const cJSON *ch = find(&o, "fail", "value", NULL);
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(ch, "details");
+    const char *newops = bg_json_str(d, "new_ops"), *pline = bg_json_str(d, "proposed_line");
+    int named = context ? ch != NULL
+                        : newops && strcmp(newops, "subss") == 0 && pline &&
+                              strstr(pline, "\tmain_thread\tsubss\tvalue\t-\tproposed, not reviewed");
+    res->v = ctl.code == 0 && o.code == 1 && named ? BG_PASS : BG_FAIL;
+    snprintf(res->exp, sizeof res->exp, "%s: exit 0 under the real valgrind lines; with subss "
+             "computing a wrong value%s: exit 1 and a value fail%s", context ? "subss wrong, main_thread (listed there)" : "unmutated, main_thread",
+             context ? " in pthread" : "", context ? "" : " with new_ops 'subss' and the proposed line '<tool> <range> main_thread subss value - proposed, not reviewed...'");
+    char *all = cJSON_PrintUnformatted(ch);
+    snprintf(res->obs, sizeof res->obs, "control exit %d; mutant exit %d, failing groups %s; value check %.600s",
+             ctl.code, o.code, *got ? got : "(none)", all ? all : "(none)");
+    free(all);
+    cJSON_Delete(ctl.checks);
     cJSON_Delete(o.checks);
 }
 
@@ -270,9 +476,29 @@ static int scenario(ctx *c, const char *name, result *res)
         guest_not_built(c, res);
         return 0;
     }
+    if (strcmp(name, "regen_ops") == 0) {
+        regen_ops(c, res);
+        return 0;
+    }
     if (strncmp(c->probe, "none:", 5) == 0) {
         res->v = BG_SKIP;
         snprintf(res->obs, sizeof res->obs, "%s", c->probe + 5);
+        return 0;
+    }
+    if (strcmp(name, "mutant_snan") == 0) {
+        mutant_groups(c, res, "snan-unquieted", "snan-quieting:");
+        return 0;
+    }
+    if (strcmp(name, "mutant_minmax") == 0) {
+        mutant_groups(c, res, "minmax-number", "minmax:NaN operand");
+        return 0;
+    }
+    if (strcmp(name, "mutant_daz") == 0) {
+        mutant_groups(c, res, "daz-ignored", "daz-ftz:DAZ;daz-ftz:DAZ (status flags)");
+        return 0;
+    }
+    if (strcmp(name, "known_new_op") == 0 || strcmp(name, "known_new_context") == 0) {
+        known_new(c, res, strcmp(name, "known_new_context") == 0);
         return 0;
     }
     outcome o = {0};
@@ -304,17 +530,17 @@ static int scenario(ctx *c, const char *name, result *res)
             for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
                 char copy[2048];
                 snprintf(copy, sizeof copy, "%s", line);
-                char *col[6] = {0};
+                char *col[7] = {0};
                 int k = 0;
-                for (char *p = copy; k < 6 && p; k++) {
+                for (char *p = copy; k < 7 && p; k++) {
                     col[k] = p;
                     p = strchr(p, '\t');
                     if (p)
                         *p++ = '\0';
                 }
-                if (!*rule && line[0] != '#' && k == 6 && col[2] && strstr(col[2], "main_thread")) {
-                    snprintf(rule, sizeof rule, "%s", col[3]);
-                    snprintf(detail, sizeof detail, "%s", strcmp(col[4], "-") == 0 ? "" : col[4]);
+                if (!*rule && line[0] != '#' && k == 7 && col[2] && strstr(col[2], "main_thread")) {
+                    snprintf(rule, sizeof rule, "%s", col[4]);
+                    snprintf(detail, sizeof detail, "%s", strcmp(col[5], "-") == 0 ? "" : col[5]);
                     continue;
                 }
                 fprintf(f, "%s\n", line);
@@ -323,7 +549,7 @@ static int scenario(ctx *c, const char *name, result *res)
             free(text);
         } else {
             const char *line = "# a deviation the native CPU never shows\n"
-                               "native\t*\tmain_thread\tdefault-nan\tobserved 0x7fc00000\tobserved here (self-test)\n";
+                               "native\t*\tmain_thread\taddss\tdefault-nan\tobserved 0x7fc00000\tobserved here (self-test)\n";
             if (write_file(dst, line, strlen(line)) != 0)
                 return -1;
         }
@@ -385,16 +611,46 @@ static int scenario(ctx *c, const char *name, result *res)
         }
     } else if (strcmp(name, "known_typo") == 0) {
         /* a misspelt rule could never match: the list must be refused, not ignored */
-        if (make_root(c, name, NULL, 0) != 0)
-            return -1;
         char dst[1400];
-        snprintf(dst, sizeof dst, "%s/nan_semantics/known/native.tsv", c->root);
-        static const char line[] = "native\t*\tmain_thread\tdaz-fzt\tDAZ\tobserved here\n";
+        if (native_list_root(c, name, dst, sizeof dst) != 0)
+            return -1;
+        static const char line[] = "native\t*\tmain_thread\taddss\tdaz-fzt\tDAZ\tobserved here\n";
         if (write_file(dst, line, sizeof line - 1) != 0)
             return -1;
         char *args[] = {"--runner", "native", "--context", "main_thread", "--probe", probe_arg, NULL};
         o = run_check(c, args, NULL);
         expect_exit_line(res, &o, 5, "buildgate: nan-check: known deviations");
+    } else if (strcmp(name, "known_bad_range") == 0) {
+        char dst[1400];
+        if (native_list_root(c, name, dst, sizeof dst) != 0)
+            return -1;
+        static const char range[] = "# comment\nnative\t>=7.x\tmain_thread\taddss\tvalue\t-\tobserved here\n";
+        static const char op[] = "native\t*\tmain_thread\taddss,nosuchop\tvalue\t-\tobserved here\n";
+        char *args[] = {"--runner", "native", "--context", "main_thread", "--probe", probe_arg, NULL};
+        char *vargs[] = {"--validate-known", dst, NULL};
+        if (write_file(dst, range, sizeof range - 1) != 0)
+            return -1;
+        o = run_check(c, args, NULL);
+        result r2 = {.v = BG_FAIL}, r3 = {.v = BG_FAIL};
+        expect_exit_line(res, &o, 5, "buildgate: nan-check: known deviations");
+        int at_line = strstr(o.err, "native.tsv:2: malformed version range '>=7.x'") != NULL;
+        cJSON_Delete(o.checks);
+        o = run_check(c, vargs, NULL);
+        expect_exit_line(&r2, &o, 5, "buildgate: nan-check: known deviations");
+        at_line &= strstr(o.err, "native.tsv:2:") != NULL;
+        cJSON_Delete(o.checks);
+        if (write_file(dst, op, sizeof op - 1) != 0)
+            return -1;
+        o = run_check(c, vargs, NULL);
+        expect_exit_line(&r3, &o, 5, "buildgate: nan-check: known deviations");
+        at_line &= strstr(o.err, "native.tsv:1: ops column: 'nosuchop'") != NULL;
+        if (res->v != BG_PASS || r2.v != BG_PASS || r3.v != BG_PASS || !at_line)
+            res->v = BG_FAIL;
+        size_t el = strlen(res->exp);
+        snprintf(res->exp + el, sizeof res->exp - el, ", naming native.tsv:2 and the range '>=7.x' (check "
+                 "and --validate-known); for an unknown op: naming native.tsv:1 and 'nosuchop'");
+        snprintf(res->obs + strlen(res->obs), sizeof res->obs - strlen(res->obs), "; validate: %.700s; op: %.700s",
+                 r2.obs, r3.obs);
     } else if (strcmp(name, "unknown_runner") == 0) {
         make_root(c, name, NULL, 0);
         char *args[] = {"--runner", "nosuch", "--context", "main_thread", "--probe", probe_arg, NULL};
@@ -438,11 +694,17 @@ static int scenario(ctx *c, const char *name, result *res)
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--mutate") == 0)
+        return nan_mutant_main(argv[2]);
     if (argc != 7) {
         bg_errorf("nan-selftest", "usage: nan-selftest SCENARIO NAN_CHECK PROBE FIXTURES_ROOT WORK_DIR RUNNERS_DIR");
         return BG_EXIT_USAGE;
     }
-    ctx c = {.check = argv[2], .probe = argv[3], .fixtures = argv[4], .work = argv[5], .runners = argv[6]};
+    char self[4096];
+    if (!realpath(argv[0], self))
+        snprintf(self, sizeof self, "%s", argv[0]);
+    ctx c = {.check = argv[2], .probe = argv[3], .fixtures = argv[4], .work = argv[5], .runners = argv[6],
+             .self = self};
     result res = {.v = BG_FAIL};
     int rc = scenario(&c, argv[1], &res);
     if (rc == -2) {

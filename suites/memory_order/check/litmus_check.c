@@ -33,7 +33,7 @@ static const char usage_text[] =
     "\n"
     "Runs `RUNNER... PATH [--time-budget S] [--sync X] T:ACCESS:N [CONTROL:plain:M]`\n"
     "(see litmus-probe --help) and records verdicts in $BG_CHECKS_FILE (bg_check.h).\n"
-    "  --test T              SB SB+mfences R MP LB S 2+2W WRC IRIW RWC CoRR CoWR\n"
+    "  --test T              a test of probe/litmus_tests.def: SB, MP, IRIW, ...\n"
     "  --model M             plain, tso or sc\n"
     "  --runner NAME         a runner of the runner registry (`bg-runner --list`,\n"
     "                        or a BG_X86_RUNNERS name) for --arch programs; one\n"
@@ -176,9 +176,11 @@ static bg_status parse_args(int argc, char **argv, opts *o)
     o->use = o->runner;
     if (o->as)
         o->runner = o->as;
-    if (!bg_litmus_find(o->test))
-        return bg_fail(BG_E_USAGE, "litmus-check", "unknown test '%s' (known: SB SB+mfences R "
-                       "MP LB S 2+2W WRC IRIW RWC CoRR CoWR)", o->test);
+    if (!bg_litmus_find(o->test)) {
+        char names[256];
+        bg_litmus_names(names, sizeof names);
+        return bg_fail(BG_E_USAGE, "litmus-check", "unknown test '%s' (known: %s)", o->test, names);
+    }
     if (strcmp(o->model, "plain") && strcmp(o->model, "tso") && strcmp(o->model, "sc"))
         return bg_fail(BG_E_USAGE, "litmus-check", "unknown model '%s' (known: plain tso sc)",
                        o->model);

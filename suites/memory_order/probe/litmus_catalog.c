@@ -1,66 +1,80 @@
-/* litmus_catalog.c — the test table (see litmus_catalog.h for the sources).
- * Each entry cites its herdtools7 catalogue shape; x = location 0, y = 1. */
+/* litmus_catalog.c — the test table, expanded from litmus_tests.def (see
+ * litmus_catalog.h). */
 #include "litmus_catalog.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define ST(l, v) {BG_OP_ST, (l), (v), -1}
-#define LD(l, r) {BG_OP_LD, (l), 0, (r)}
-#define MF {BG_OP_FENCE, -1, 0, -1}
+/* The table, expanded from litmus_tests.def: the ops and observables as
+ * written there; the counts and register owners are derived from the ops
+ * (derive() below), so nothing is written twice. */
+enum { X = 0, Y = 1 };
+#define ST(l, v) {BG_OP_ST, (l), (v), -1},
+#define LD(l, r) {BG_OP_LD, (l), 0, (r)},
+#define MF {BG_OP_FENCE, -1, 0, -1},
 #define REG(r) {(r), -1}
 #define MEM(l) {-1, (l)}
-enum { X = 0, Y = 1 };
-
-static const bg_litmus_test tests[] = {
-    /* SB: x=1; r0=y || y=1; r0=x.  exists (0:r0=0 /\ 1:r0=0). */
-    {"SB", 2, 2, 2, {0, 1}, {0, 0}, {2, 2},
-     {{ST(X, 1), LD(Y, 0)}, {ST(Y, 1), LD(X, 1)}}, 2, {REG(0), REG(1)}},
-    /* SB+mfences: as SB with MFENCE between store and load. */
-    {"SB+mfences", 2, 2, 2, {0, 1}, {0, 0}, {3, 3},
-     {{ST(X, 1), MF, LD(Y, 0)}, {ST(Y, 1), MF, LD(X, 1)}}, 2, {REG(0), REG(1)}},
-    /* R: x=1; y=1 || y=2; r0=x.  exists (y=2 /\ 1:r0=0). */
-    {"R", 2, 2, 1, {1}, {0}, {2, 2},
-     {{ST(X, 1), ST(Y, 1)}, {ST(Y, 2), LD(X, 0)}}, 2, {REG(0), MEM(Y)}},
-    /* MP: x=1; y=1 || r0=y; r1=x.  exists (1:r0=1 /\ 1:r1=0). */
-    {"MP", 2, 2, 2, {1, 1}, {0, 1}, {2, 2},
-     {{ST(X, 1), ST(Y, 1)}, {LD(Y, 0), LD(X, 1)}}, 2, {REG(0), REG(1)}},
-    /* LB: r0=x; y=1 || r0=y; x=1.  exists (0:r0=1 /\ 1:r0=1). */
-    {"LB", 2, 2, 2, {0, 1}, {0, 0}, {2, 2},
-     {{LD(X, 0), ST(Y, 1)}, {LD(Y, 1), ST(X, 1)}}, 2, {REG(0), REG(1)}},
-    /* S: x=2; y=1 || r0=y; x=1.  exists (x=2 /\ 1:r0=1). */
-    {"S", 2, 2, 1, {1}, {0}, {2, 2},
-     {{ST(X, 2), ST(Y, 1)}, {LD(Y, 0), ST(X, 1)}}, 2, {REG(0), MEM(X)}},
-    /* 2+2W: x=2; y=1 || y=2; x=1.  exists (x=2 /\ y=2). */
-    {"2+2W", 2, 2, 0, {0}, {0}, {2, 2},
-     {{ST(X, 2), ST(Y, 1)}, {ST(Y, 2), ST(X, 1)}}, 2, {MEM(X), MEM(Y)}},
-    /* WRC: x=1 || r0=x; y=1 || r0=y; r1=x.  exists (1:r0=1 /\ 2:r0=1 /\ 2:r1=0). */
-    {"WRC", 3, 2, 3, {1, 2, 2}, {0, 0, 1}, {1, 2, 2},
-     {{ST(X, 1)}, {LD(X, 0), ST(Y, 1)}, {LD(Y, 1), LD(X, 2)}}, 3, {REG(0), REG(1), REG(2)}},
-    /* IRIW: x=1 || y=1 || r0=x; r1=y || r0=y; r1=x.
-     * exists (2:r0=1 /\ 2:r1=0 /\ 3:r0=1 /\ 3:r1=0). */
-    {"IRIW", 4, 2, 4, {2, 2, 3, 3}, {0, 1, 0, 1}, {1, 1, 2, 2},
-     {{ST(X, 1)}, {ST(Y, 1)}, {LD(X, 0), LD(Y, 1)}, {LD(Y, 2), LD(X, 3)}}, 4,
-     {REG(0), REG(1), REG(2), REG(3)}},
-    /* RWC: x=1 || r0=x; r1=y || y=1; r0=x.  exists (1:r0=1 /\ 1:r1=0 /\ 2:r0=0). */
-    {"RWC", 3, 2, 3, {1, 1, 2}, {0, 1, 0}, {1, 2, 2},
-     {{ST(X, 1)}, {LD(X, 0), LD(Y, 1)}, {ST(Y, 1), LD(X, 2)}}, 3, {REG(0), REG(1), REG(2)}},
-    /* CoRR: x=1 || r0=x; r1=x.  exists (1:r0=1 /\ 1:r1=0). */
-    {"CoRR", 2, 1, 2, {1, 1}, {0, 1}, {1, 2},
-     {{ST(X, 1)}, {LD(X, 0), LD(X, 1)}}, 2, {REG(0), REG(1)}},
-    /* CoWR: x=1; r0=x || x=2.  exists (0:r0=2 /\ x=1). */
-    {"CoWR", 2, 1, 1, {0}, {0}, {2, 1},
-     {{ST(X, 1), LD(X, 0)}, {ST(X, 2)}}, 2, {REG(0), MEM(X)}},
+#define BG_OBS_OBS(...)                                                                  \
+    .nobs = (int)(sizeof((bg_litmus_obs[]){__VA_ARGS__}) / sizeof(bg_litmus_obs)),       \
+    .obs = {__VA_ARGS__}
+#define LITMUS(id, name_, obs) {.name = name_, BG_OBS_##obs, .ops = {
+#define THREAD(id, k, ...) [k] = {__VA_ARGS__},
+#define END(id) }},
+static bg_litmus_test tests[] = {
+#include "litmus_tests.def"
 };
+#undef ST
+#undef LD
+#undef MF
+#undef REG
+#undef MEM
+#undef LITMUS
+#undef THREAD
+#undef END
+
+/* Fills what the ops imply: nops and nthreads (ops up to the first empty
+ * slot), nlocs (highest location + 1), nregs, and each register's owner
+ * thread and local number (its place among that thread's loads). */
+static void derive(bg_litmus_test *t)
+{
+    for (int th = 0; th < BG_LITMUS_MAX_THREADS; th++) {
+        int local = 0;
+        for (int o = 0; o < BG_LITMUS_MAX_OPS && t->ops[th][o].kind != BG_OP_NONE; o++) {
+            const bg_litmus_op *op = &t->ops[th][o];
+            t->nops[th] = o + 1;
+            t->nthreads = th + 1;
+            if (op->loc + 1 > t->nlocs)
+                t->nlocs = op->loc + 1;
+            if (op->kind == BG_OP_LD && op->reg >= 0 && op->reg < BG_LITMUS_MAX_REGS) {
+                t->reg_thread[op->reg] = th;
+                t->reg_local[op->reg] = local++;
+                if (op->reg + 1 > t->nregs)
+                    t->nregs = op->reg + 1;
+            }
+        }
+    }
+}
+
+static void derive_all(void)
+{
+    static int done;
+    if (done)
+        return;
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        derive(&tests[i]);
+    done = 1;
+}
 
 const bg_litmus_test *bg_litmus_tests(size_t *n)
 {
+    derive_all();
     *n = sizeof tests / sizeof tests[0];
     return tests;
 }
 
 const bg_litmus_test *bg_litmus_find(const char *name)
 {
+    derive_all();
     for (size_t i = 0; name && i < sizeof tests / sizeof tests[0]; i++)
         if (strcmp(tests[i].name, name) == 0)
             return &tests[i];
@@ -116,6 +130,20 @@ void bg_litmus_outcome_key(const bg_litmus_test *t, unsigned index, char *buf, s
         else
             w = snprintf(buf + used, n - used, "%s%s=%u;", used ? " " : "",
                          bg_litmus_loc_name(o->loc), digits[i]);
+        if (w < 0)
+            return;
+        used += (size_t)w;
+    }
+}
+
+void bg_litmus_names(char *buf, size_t n)
+{
+    size_t used = 0;
+    if (n == 0)
+        return;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0] && used < n; i++) {
+        int w = snprintf(buf + used, n - used, "%s%s", i ? " " : "", tests[i].name);
         if (w < 0)
             return;
         used += (size_t)w;

@@ -6,11 +6,10 @@
  * for x86 Multiprocessors", CACM 53(7), 2010).  Locations start at 0; a
  * register is "t:rk" (thread t, local register k), as litmus7 prints it.
  *
- * The table is shared by the probe (which runs compiled thread bodies that
- * follow these ops: litmus_tests.c) and by the checker (which enumerates the
- * sequentially consistent outcomes from the ops).  The two are kept in step
- * by review and by the runs themselves: the sc model of every test may only
- * show SC outcomes, and the relaxed outcomes the models allow are seen.
+ * Every test is written once, in litmus_tests.def, which expands into this
+ * table (read by the checker, which enumerates the sequentially consistent
+ * outcomes from the ops) and into the compiled thread bodies the probe runs
+ * (litmus_tests.c): the two cannot drift apart.
  *
  * This header and its .c depend on libc only: the probe is cross-built for
  * arm64 without buildgate's other dependencies.
@@ -27,7 +26,8 @@
 #define BG_LITMUS_MAX_OBS 4   /* observables in one outcome */
 #define BG_LITMUS_VALUES 3    /* every location and register holds 0, 1 or 2 */
 
-typedef enum bg_litmus_opkind { BG_OP_ST, BG_OP_LD, BG_OP_FENCE } bg_litmus_opkind;
+/* BG_OP_NONE (0) marks an empty op slot: a thread's ops end at the first. */
+typedef enum bg_litmus_opkind { BG_OP_NONE, BG_OP_ST, BG_OP_LD, BG_OP_FENCE } bg_litmus_opkind;
 
 typedef struct bg_litmus_op {
     bg_litmus_opkind kind;
@@ -71,6 +71,10 @@ unsigned bg_litmus_outcome_index(const bg_litmus_test *t, const unsigned long lo
 /* Writes the outcome's litmus7-style key, e.g. "0:r0=0; 1:r0=0;" or
  * "1:r0=0; y=2;", into buf[n]; index == count gives "impossible;". */
 void bg_litmus_outcome_key(const bg_litmus_test *t, unsigned index, char *buf, size_t n);
+
+/* The catalogue's test names, space-separated, into buf[n] (for usage and
+ * "unknown test" lines). */
+void bg_litmus_names(char *buf, size_t n);
 
 /* Name of location l: "x", "y". */
 const char *bg_litmus_loc_name(int l);

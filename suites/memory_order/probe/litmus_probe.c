@@ -26,8 +26,8 @@ static const char usage_text[] =
     "                    TEST:MODEL:ITERATIONS...\n"
     "\n"
     "Runs litmus tests and prints their outcome histograms as JSON.\n"
-    "  TEST           a catalogue name: SB SB+mfences R MP LB S 2+2W WRC IRIW RWC\n"
-    "                 CoRR CoWR\n"
+    "  TEST           a catalogue name (probe/litmus_tests.def): SB, MP, IRIW, ...;\n"
+    "                 an unknown name is refused with the full list\n"
     "  MODEL          plain | tso | sc | mutant-drop-fence | mutant-tso-relaxed\n"
     "                 (see litmus_access.h)\n"
     "  ITERATIONS     copies to run, 1 .. 10^11 (at most 16 runs)\n"
@@ -80,9 +80,12 @@ static int parse_run(char *arg, run_spec *r)
         return usage("bad run (want TEST:MODEL:ITERATIONS)", arg);
     *c1 = *c2 = '\0';
     r->test = bg_litmus_find(arg);
-    if (!r->test)
-        return usage("unknown test (known: SB SB+mfences R MP LB S 2+2W WRC IRIW RWC CoRR CoWR)",
-                     arg);
+    if (!r->test) {
+        char names[256], why[300];
+        bg_litmus_names(names, sizeof names);
+        snprintf(why, sizeof why, "unknown test (known: %s)", names);
+        return usage(why, arg);
+    }
     int a = bg_litmus_access_parse(c1 + 1);
     if (a < 0)
         return usage("unknown model (known: plain tso sc mutant-drop-fence mutant-tso-relaxed)",

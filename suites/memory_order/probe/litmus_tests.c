@@ -1,6 +1,7 @@
-/* litmus_tests.c — compiled thread bodies of the catalogue (litmus_catalog.c),
- * one loop per thread per access model.  Each body is the catalogue's ops for
- * that thread, in program order; LX/LY are locations x/y of copy i. */
+/* litmus_tests.c — compiled thread bodies of the catalogue, expanded from
+ * litmus_tests.def (the same entries litmus_catalog.c reads): one loop per
+ * thread per access model, each body the thread's ops in program order;
+ * LX/LY are locations x/y of copy i. */
 #include <string.h>
 
 #include "litmus_harness.h"
@@ -29,46 +30,19 @@
     BG_LOOP(name##_dropfence, BG_ACC_DROP_FENCE, T, BODY)                             \
     BG_LOOP(name##_tsorelaxed, BG_ACC_TSO_RELAXED, T, BODY)
 
-/* SB */
-BG_THREAD(sb0, 0, BG_ST(A, LX, 1); BG_LDR(A, 0, LY);)
-BG_THREAD(sb1, 1, BG_ST(A, LY, 1); BG_LDR(A, 1, LX);)
-/* SB+mfences */
-BG_THREAD(sbf0, 0, BG_ST(A, LX, 1); BG_MFENCE(A); BG_LDR(A, 0, LY);)
-BG_THREAD(sbf1, 1, BG_ST(A, LY, 1); BG_MFENCE(A); BG_LDR(A, 1, LX);)
-/* R */
-BG_THREAD(r0, 0, BG_ST(A, LX, 1); BG_ST(A, LY, 1);)
-BG_THREAD(r1, 1, BG_ST(A, LY, 2); BG_LDR(A, 0, LX);)
-/* MP */
-BG_THREAD(mp0, 0, BG_ST(A, LX, 1); BG_ST(A, LY, 1);)
-BG_THREAD(mp1, 1, BG_LDR(A, 0, LY); BG_LDR(A, 1, LX);)
-/* LB */
-BG_THREAD(lb0, 0, BG_LDR(A, 0, LX); BG_ST(A, LY, 1);)
-BG_THREAD(lb1, 1, BG_LDR(A, 1, LY); BG_ST(A, LX, 1);)
-/* S */
-BG_THREAD(s0, 0, BG_ST(A, LX, 2); BG_ST(A, LY, 1);)
-BG_THREAD(s1, 1, BG_LDR(A, 0, LY); BG_ST(A, LX, 1);)
-/* 2+2W */
-BG_THREAD(w0, 0, BG_ST(A, LX, 2); BG_ST(A, LY, 1);)
-BG_THREAD(w1, 1, BG_ST(A, LY, 2); BG_ST(A, LX, 1);)
-/* WRC */
-BG_THREAD(wrc0, 0, BG_ST(A, LX, 1);)
-BG_THREAD(wrc1, 1, BG_LDR(A, 0, LX); BG_ST(A, LY, 1);)
-BG_THREAD(wrc2, 2, BG_LDR(A, 1, LY); BG_LDR(A, 2, LX);)
-/* IRIW */
-BG_THREAD(iriw0, 0, BG_ST(A, LX, 1);)
-BG_THREAD(iriw1, 1, BG_ST(A, LY, 1);)
-BG_THREAD(iriw2, 2, BG_LDR(A, 0, LX); BG_LDR(A, 1, LY);)
-BG_THREAD(iriw3, 3, BG_LDR(A, 2, LY); BG_LDR(A, 3, LX);)
-/* RWC */
-BG_THREAD(rwc0, 0, BG_ST(A, LX, 1);)
-BG_THREAD(rwc1, 1, BG_LDR(A, 0, LX); BG_LDR(A, 1, LY);)
-BG_THREAD(rwc2, 2, BG_ST(A, LY, 1); BG_LDR(A, 2, LX);)
-/* CoRR */
-BG_THREAD(corr0, 0, BG_ST(A, LX, 1);)
-BG_THREAD(corr1, 1, BG_LDR(A, 0, LX); BG_LDR(A, 1, LX);)
-/* CoWR */
-BG_THREAD(cowr0, 0, BG_ST(A, LX, 1); BG_LDR(A, 0, LX);)
-BG_THREAD(cowr1, 1, BG_ST(A, LX, 2);)
+/* The thread bodies: litmus_tests.def's ops as code (x, y = LX, LY). */
+#define X LX
+#define Y LY
+#define ST(l, v) BG_ST(A, l, v);
+#define LD(l, r) BG_LDR(A, r, l);
+#define MF BG_MFENCE(A);
+#define LITMUS(id, name, obs)
+#define THREAD(id, k, ...) BG_THREAD(id##k, k, __VA_ARGS__)
+#define END(id)
+#include "litmus_tests.def"
+#undef LITMUS
+#undef THREAD
+#undef END
 
 #define BG_V(name) {name##_plain, name##_tso, name##_sc, name##_dropfence, name##_tsorelaxed}
 
@@ -77,19 +51,12 @@ typedef struct {
     bg_litmus_loop loops[BG_LITMUS_MAX_THREADS][BG_ACC_COUNT];
 } bg_litmus_code;
 
+/* Each test's loops, by name, in litmus_tests.def's order. */
 static const bg_litmus_code code[] = {
-    {"SB", {BG_V(sb0), BG_V(sb1)}},
-    {"SB+mfences", {BG_V(sbf0), BG_V(sbf1)}},
-    {"R", {BG_V(r0), BG_V(r1)}},
-    {"MP", {BG_V(mp0), BG_V(mp1)}},
-    {"LB", {BG_V(lb0), BG_V(lb1)}},
-    {"S", {BG_V(s0), BG_V(s1)}},
-    {"2+2W", {BG_V(w0), BG_V(w1)}},
-    {"WRC", {BG_V(wrc0), BG_V(wrc1), BG_V(wrc2)}},
-    {"IRIW", {BG_V(iriw0), BG_V(iriw1), BG_V(iriw2), BG_V(iriw3)}},
-    {"RWC", {BG_V(rwc0), BG_V(rwc1), BG_V(rwc2)}},
-    {"CoRR", {BG_V(corr0), BG_V(corr1)}},
-    {"CoWR", {BG_V(cowr0), BG_V(cowr1)}},
+#define LITMUS(id, name, obs) {name, {
+#define THREAD(id, k, ...) BG_V(id##k),
+#define END(id) }},
+#include "litmus_tests.def"
 };
 
 const bg_litmus_loop *bg_litmus_loops(const char *name, bg_litmus_access a)

@@ -1,7 +1,7 @@
 /* fuzz_known_tsv.c — libFuzzer target: a known-deviation file
  * (fixtures/nan_semantics/known/<runner>.tsv, nan_known.h) read by
  * nan_known_load for a few versions and contexts, then matched against rule
- * ids.  A malformed line is an answer (one line, BG_E_FIXTURE), only a crash,
+ * ids and ops.  A malformed line is an answer (one line, BG_E_FIXTURE), only a crash,
  * a sanitizer report or a leak is a finding. */
 #include "bg_fuzz.h"
 
@@ -17,8 +17,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < 3; i++) {
         nan_known kd = {0};
         if (nan_known_load(dir, "fuzz.tsv", versions[i], contexts[i], &kd) == BG_OK) {
-            nan_known_match(&kd, "value", "*");
-            nan_known_match(&kd, "snan-quieting", "-");
+            static const char *const items[] = {"addss", "minps", "handler"};
+            nan_known_line *ml[4];
+            char missing[256];
+            nan_known_cover(&kd, "value", "*", items, 3, ml, 4, missing, sizeof missing);
+            nan_known_cover(&kd, "snan-quieting", "-", items, 1, ml, 4, missing, sizeof missing);
         }
         nan_known_free(&kd);
     }

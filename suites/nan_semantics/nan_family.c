@@ -1,0 +1,139 @@
+/* nan_family.c — see nan_family.h. */
+#include "nan_family.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nan_cases.h"
+
+static const struct { const char *prefix, *cls; } classes[] = {
+    {"min", "minmax"}, {"max", "minmax"}, {"add", "arith"}, {"sub", "arith"}, {"mul", "arith"},
+    {"div", "arith"}, {"cmp", "cmp"}, {"comi", "comi"}, {"ucomi", "comi"}, {"sqrt", "sqrt"},
+    {"round", "round"}, {"cvt", "cvt"}, {"hadd", "hadd"}, {"hsub", "hadd"},
+};
+
+static const char *shape(nan_kind k)
+{
+    switch (k) {
+    case K_BIN_S32: case K_UN_S32: case K_CVT2I_32: return "ss";
+    case K_BIN_S64: case K_UN_S64: case K_CVT2I_64: return "sd";
+    case K_BIN_P64: case K_UN_P64: case K_FMA_P64: return "pd";
+    case K_I2F_32: case K_I2F_64: return "si";
+    default: return "ps";
+    }
+}
+
+void nan_family_of(int k, char *buf, size_t n)
+{
+    *buf = '\0';
+    if (k < 0 || k >= nan_op_count)
+        return;
+    const char *name = nan_ops[k].name;
+    if (strncmp(name, "vf", 2) == 0) {
+        snprintf(buf, n, "fma-%s", shape(nan_ops[k].kind));
+        return;
+    }
+    if (name[0] == 'v')
+        name++;
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        if (strncmp(name, classes[i].prefix, strlen(classes[i].prefix)) == 0) {
+            snprintf(buf, n, "%s-%s", classes[i].cls, shape(nan_ops[k].kind));
+            return;
+        }
+    size_t len = 0;
+    while (isalpha((unsigned char)name[len]))
+        len++;
+    snprintf(buf, n, "%.*s-%s", (int)len, name, shape(nan_ops[k].kind));
+}
+
+int nan_family_known(const char *name)
+{
+    char f[64];
+    for (int k = 0; k < nan_op_count; k++) {
+        nan_family_of(k, f, sizeof f);
+        if (strcmp(f, name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int nan_family_has(const char *family, const char *op)
+{
+    char f[64];
+    int k = nan_op_find(op);
+    if (k < 0)
+        return 0;
+    nan_family_of(k, f, sizeof f);
+    return strcmp(f, family) == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int present(const char *const *items, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(items[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+int nan_family_compress(const char *const *items, int n_items, char *out, size_t n)
+{
+    /* at most every item plus one name per family */
+    const char **keep = calloc((size_t)n_items + (size_t)nan_op_count + 1, sizeof *keep);
+    char (*fams)[64] = calloc((size_t)nan_op_count + 1, sizeof *fams);
+    int nk = 0, nf = 0, rc = 0;
+    *out = '\0';
+    if (!keep || !fams) {
+        free(keep);
+        free(fams);
+        return -1;
+    }
+    /* complete families first */
+    for (int k = 0; k < nan_op_count; k++) {
+        char f[64];
+        nan_family_of(k, f, sizeof f);
+        int done = 0, complete = 1;
+        for (int j = 0; j < nf && !done; j++)
+            done = strcmp(fams[j], f) == 0;
+        if (done)
+            continue;
+        for (int j = 0; j < nan_op_count && complete; j++) {
+            char g[64];
+            nan_family_of(j, g, sizeof g);
+            if (strcmp(g, f) == 0 && !present(items, n_items, nan_ops[j].name))
+                complete = 0;
+        }
+        if (complete) {
+            snprintf(fams[nf], sizeof fams[nf], "%s", f);
+            keep[nk++] = fams[nf++];
+        }
+    }
+    for (int i = 0; i < n_items; i++) {
+        int k = nan_op_find(items[i]), covered = 0;
+        char f[64];
+        nan_family_of(k, f, sizeof f);
+        for (int j = 0; k >= 0 && j < nf && !covered; j++)
+            covered = strcmp(fams[j], f) == 0;
+        if (!covered && !present(keep, nk, items[i]))
+            keep[nk++] = items[i];
+    }
+    qsort(keep, (size_t)nk, sizeof *keep, cmp_str);
+    size_t len = 0;
+    for (int i = 0; i < nk; i++) {
+        int w = snprintf(out + len, n - len, "%s%s", i ? "," : "", keep[i]);
+        if (w < 0 || (size_t)w >= n - len) {
+            rc = -1;
+            break;
+        }
+        len += (size_t)w;
+    }
+    free(keep);
+    free(fams);
+    return rc;
+}

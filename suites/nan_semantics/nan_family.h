@@ -1,0 +1,37 @@
+/* nan_family.h — op families: named sets of ops of nan_ops.def, so a known
+ * deviation line (nan_known.h) can say "minmax-ps" instead of listing ops.
+ *
+ * A family is "<class>-<shape>", both computed from the op table, never a
+ * hand list of ops:
+ *   class  from the op name (a leading "v" of a VEX form dropped, except
+ *          "vf..."): min/max -> minmax, add/sub/mul/div -> arith, cmp -> cmp,
+ *          comi/ucomi -> comi, sqrt -> sqrt, round -> round, cvt -> cvt,
+ *          hadd/hsub -> hadd, vf... (FMA) -> fma; any other name -> its
+ *          leading letters
+ *   shape  from the op's case kind (nan_cases.h): ss (scalar f32), sd (scalar
+ *          f64), ps (packed f32), pd (packed f64), si (integer source)
+ * e.g. minmax-ps = {minps, maxps}, arith-sd = {addsd, subsd, mulsd, divsd},
+ * fma-pd = the twelve vf*pd ops.  A family means every op of nan_ops.def of
+ * that class and shape, including ops added to the table later.
+ */
+#ifndef NAN_FAMILY_H
+#define NAN_FAMILY_H
+
+#include <stddef.h>
+
+/* The family of op k (nan_ops index) into buf ("" when k is out of range). */
+void nan_family_of(int k, char *buf, size_t n);
+
+/* 1 when name is the family of at least one op. */
+int nan_family_known(const char *name);
+
+/* 1 when op `op` (an op name) belongs to family `family`. */
+int nan_family_has(const char *family, const char *op);
+
+/* Writes the comma-separated items (op names or other item names; each once,
+ * any order) as a sorted comma list into out, replacing every complete
+ * family (all its ops present) by the family name.  Returns 0, or -1 when
+ * out is too small (out then holds a truncated list). */
+int nan_family_compress(const char *const *items, int n_items, char *out, size_t n);
+
+#endif
