@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *bg_status_name(bg_status st)
 {
@@ -39,10 +40,25 @@ static _Thread_local char last_error[512];
 
 const char *bg_last_error(void) { return last_error; }
 
+static char tool_name[64];
+
+void bg_error_set_tool(const char *name)
+{
+    const char *slash = name ? strrchr(name, '/') : NULL;
+    snprintf(tool_name, sizeof tool_name, "%s", slash ? slash + 1 : name ? name : "");
+}
+
+const char *bg_error_tool(void) { return tool_name; }
+
 static void verrorf(const char *what, const char *fmt, va_list ap)
 {
     vsnprintf(last_error, sizeof last_error, fmt, ap);
-    fprintf(stderr, "buildgate: %s: %s\n", what, last_error);
+    size_t tl = strlen(tool_name);
+    int named = tl && strncmp(what, tool_name, tl) == 0 && (what[tl] == '\0' || what[tl] == ':');
+    if (tl && !named)
+        fprintf(stderr, "buildgate: %s: %s: %s\n", tool_name, what, last_error);
+    else
+        fprintf(stderr, "buildgate: %s: %s\n", what, last_error);
     fflush(stderr);
 }
 

@@ -7,11 +7,29 @@
 
 int bg_help_requested(int argc, char **argv)
 {
+    if (argc > 0 && argv[0])
+        bg_error_set_tool(argv[0]);
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             return 1;
     }
     return 0;
+}
+
+int bg_option_in(const char *a, const char *const *names)
+{
+    for (; *names; names++)
+        if (strcmp(a, *names) == 0)
+            return 1;
+    return 0;
+}
+
+int bg_help_unknown_option(const char *a)
+{
+    const char *tool = bg_error_tool();
+    bg_errorf(*tool ? tool : "buildgate", "unknown option '%s' (see %s --help)", a,
+              *tool ? tool : "the tool's");
+    return BG_EXIT_USAGE;
 }
 
 int bg_help_print(const char *usage_text)

@@ -15,7 +15,8 @@
 # Per tool, one check "help_cli.<NAME>" (suite lib) with expected vs observed:
 #   PATH [MODE] --help and -h  -> exit 0, stdout contains "Usage", stderr empty
 #   PATH [MODE] --no-such-option -> exit 2, exactly one stderr line starting
-#                                   "buildgate: "
+#                                   "buildgate: " and saying "unknown option"
+#                                   (not "missing value": the option is unknown)
 # Exit: 0 all pass, 1 a check failed, 2 usage (as bg-check).
 set -u
 [ $# -ge 2 ] || { echo "buildgate: help_test.sh: want BG_CHECK WORK_DIR [NAME=PATH]..." >&2; exit 2; }
@@ -40,11 +41,12 @@ probe_bad() {
     "$1" $2 --no-such-option >"$work/out" 2>"$work/err" </dev/null
     rc=$?
     if head -n 1 "$work/err" | grep -q '^buildgate: '; then pre="starting 'buildgate: '"; else pre="not starting 'buildgate: '"; fi
-    printf -- "--no-such-option: exit %s, %s stderr lines %s" "$rc" "$(wc -l <"$work/err" | tr -d ' ')" "$pre"
+    if head -n 1 "$work/err" | grep -q 'unknown option'; then says="saying 'unknown option'"; else says="not saying 'unknown option'"; fi
+    printf -- "--no-such-option: exit %s, %s stderr lines %s %s" "$rc" "$(wc -l <"$work/err" | tr -d ' ')" "$pre" "$says"
 }
 
 good_help="--help: exit 0, stdout has Usage, stderr 0 bytes; -h: exit 0, stdout has Usage, stderr 0 bytes; "
-good_bad="--no-such-option: exit 2, 1 stderr lines starting 'buildgate: '"
+good_bad="--no-such-option: exit 2, 1 stderr lines starting 'buildgate: ' saying 'unknown option'"
 
 if [ "${1:-}" = "--selftest" ]; then
     # The mutant: a tool whose --help was removed, refusing every argument as

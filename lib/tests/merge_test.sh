@@ -137,8 +137,8 @@ missing_chain)
 malformed)
     head -c 200 "$host" >"$b"
     merge
-    expected="exit 4; 1 stderr line; it starts 'buildgate: merge: $b'"
-    observed="exit $rc; $(err_lines) stderr line; it $(err_starts "buildgate: merge: $b")"
+    expected="exit 4; 1 stderr line; it starts 'buildgate: bg-report: merge: $b'"
+    observed="exit $rc; $(err_lines) stderr line; it $(err_starts "buildgate: bg-report: merge: $b")"
     ;;
 missing_host)
     rm -f "$b" && echo "# buildgate: INCOMPLETE" >"$work/in/$b_name/report.md" || exit 3
@@ -150,8 +150,8 @@ missing_host)
 empty)
     rm -rf "$work/in" && mkdir -p "$work/in" || exit 3
     merge
-    expected="exit 2; 1 stderr line; it starts 'buildgate: merge: $work/in: no <host>/results.json in it'"
-    observed="exit $rc; $(err_lines) stderr line; it $(err_starts "buildgate: merge: $work/in: no <host>/results.json in it")"
+    expected="exit 2; 1 stderr line; it starts 'buildgate: bg-report: merge: $work/in: no <host>/results.json in it'"
+    observed="exit $rc; $(err_lines) stderr line; it $(err_starts "buildgate: bg-report: merge: $work/in: no <host>/results.json in it")"
     ;;
 *)
     echo "buildgate: merge_test.sh: unknown case '$case'" >&2

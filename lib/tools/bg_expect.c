@@ -82,6 +82,11 @@ static bg_status parse_args(int argc, char **argv, spec *s, int *cmd_at)
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
         const char *a = argv[i];
+        static const char *const names[] = {"--exit", "--timeout", "--name", "--stderr", "--work",
+                                            "--contains", "--unchanged", "--check", "--verdict",
+                                            "--observed", NULL};
+        if (!bg_option_in(a, names))
+            return bg_fail(BG_E_USAGE, "bg-expect", "unknown option '%s' (see bg-expect --help)", a);
         if (i + 1 >= argc || !strcmp(argv[i + 1], "--"))
             return bg_fail(BG_E_USAGE, "bg-expect", "%s needs a value (see bg-expect --help)", a);
         const char *v = argv[i + 1];
@@ -115,8 +120,7 @@ static bg_status parse_args(int argc, char **argv, spec *s, int *cmd_at)
             if (a[2] == 'v' && bg_verdict_parse(v, &vd) != BG_OK)
                 return bg_fail(BG_E_USAGE, "bg-expect", "--verdict '%s': not a verdict", v);
             *(a[2] == 'v' ? &e->verdict : &e->observed) = v;
-        } else
-            return bg_fail(BG_E_USAGE, "bg-expect", "unknown option '%s' (see bg-expect --help)", a);
+        }
         if (full)
             return bg_fail(BG_E_USAGE, "bg-expect", "%s given more than %d times", a, MAX_ITEMS);
     }

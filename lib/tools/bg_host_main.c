@@ -30,7 +30,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--key") == 0)
             key_only = 1;
         else {
-            bg_errorf("bg-host", "unknown argument '%s' (see bg-host --help)", argv[i]);
+            bg_errorf("bg-host", "unknown option '%s' (see bg-host --help)", argv[i]);
             return BG_EXIT_USAGE;
         }
     }

@@ -3,6 +3,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +36,8 @@ static const char usage_text[] =
     "The test's own checks decide its verdict; bg-run adds one check only when\n"
     "the command could not speak for itself:\n"
     "  <NAME>.exit     fail: killed by a signal, or exited non-zero (other than 77)\n"
-    "                  without recording a fail\n"
+    "                  without recording a fail; quotes the last non-empty line\n"
+    "                  CMD wrote on stderr (bg-run passes CMD's stderr through)\n"
     "  <NAME>.timeout  fail: ran past --timeout\n"
     "  <NAME>.checks   exited 0 (fail) or 77 (skip) without recording any check\n"
     "Each failing check (the first 20) is also one stderr line, \"buildgate: <check>:\n"
@@ -103,6 +106,43 @@ static void scan_checks(const char *path, int *all, int *bad)
     fclose(f);
 }
 
+/* The child's stderr as it passes through: the last non-empty line. */
+typedef struct err_tail {
+    char last[512]; /* last complete non-empty line, or the partial one at exit */
+    char cur[512];  /* the line being read */
+    size_t n;       /* bytes in cur */
+} err_tail;
+
+static void tail_end_line(err_tail *t)
+{
+    while (t->n && (t->cur[t->n - 1] == '\r' || t->cur[t->n - 1] == ' '))
+        t->n--;
+    if (t->n) {
+        memcpy(t->last, t->cur, t->n);
+        t->last[t->n] = '\0';
+    }
+    t->n = 0;
+}
+
+/* Copies what the child's stderr pipe holds to our stderr, keeping t. */
+static void pass_stderr(int fd, err_tail *t)
+{
+    char buf[4096];
+    ssize_t k;
+    while ((k = read(fd, buf, sizeof buf)) > 0) {
+        fwrite(buf, 1, (size_t)k, stderr);
+        for (ssize_t j = 0; j < k; j++) {
+            if (buf[j] == '\n')
+                tail_end_line(t);
+            else if (t->n + 1 < sizeof t->cur)
+                t->cur[t->n++] = buf[j];
+        }
+    }
+    fflush(stderr);
+    if (k == 0 || (k < 0 && errno != EAGAIN && errno != EINTR))
+        tail_end_line(t); /* EOF: a last line without a newline counts */
+}
+
 static volatile sig_atomic_t child_pgid;
 
 /* Passes an interrupting signal on to the test's process group, then lets
@@ -143,8 +183,15 @@ int main(int argc, char **argv)
             i++;
             break;
         }
-        if (i + 1 >= argc)
-            usage_exit("missing value after option");
+        if (strcmp(argv[i], "--checks") && strcmp(argv[i], "--suite") && strcmp(argv[i], "--test") &&
+            strcmp(argv[i], "--timeout")) {
+            bg_errorf("bg-run", "unknown option '%s' (see bg-run --help)", argv[i]);
+            return BG_EXIT_USAGE;
+        }
+        if (i + 1 >= argc) {
+            bg_errorf("bg-run", "%s: missing value (see bg-run --help)", argv[i]);
+            return BG_EXIT_USAGE;
+        }
         if (strcmp(argv[i], "--checks") == 0)
             checks = argv[++i];
         else if (strcmp(argv[i], "--suite") == 0)
@@ -156,8 +203,7 @@ int main(int argc, char **argv)
             timeout = strtod(argv[++i], &end);
             if (*end || !(timeout > 0))
                 usage_exit("--timeout takes a positive number of seconds");
-        } else
-            usage_exit("unknown option");
+        }
     }
     if (!checks || !suite || !test || i >= argc)
         usage_exit("--checks, --suite, --test and a command are required");
@@ -172,6 +218,12 @@ int main(int argc, char **argv)
     setenv("BG_TEST_NAME", test, 1);
     fflush(NULL);
 
+    /* the child's stderr goes through a pipe: passed on, its last line kept */
+    int errp[2];
+    if (pipe(errp) != 0) {
+        bg_errorf("bg-run", "pipe: %s", strerror(errno));
+        return BG_EXIT_IO;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         bg_errorf("bg-run", "fork: %s", strerror(errno));
@@ -179,10 +231,16 @@ int main(int argc, char **argv)
     }
     if (pid == 0) {
         setpgid(0, 0);
+        dup2(errp[1], STDERR_FILENO);
+        close(errp[0]);
+        close(errp[1]);
         execvp(argv[i], argv + i);
         bg_errorf("bg-run", "cannot run %s: %s", argv[i], strerror(errno));
         _exit(127);
     }
+    close(errp[1]);
+    fcntl(errp[0], F_SETFL, fcntl(errp[0], F_GETFL) | O_NONBLOCK);
+    err_tail tail = {{0}, {0}, 0};
     setpgid(pid, pid);
     child_pgid = pid;
     install_forwarding();
@@ -191,8 +249,10 @@ int main(int argc, char **argv)
     int status = 0, timed_out = 0, term_sent = 0;
     for (;;) {
         pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid)
+        if (r == pid) {
+            pass_stderr(errp[0], &tail); /* what is already there; not waiting for EOF */
             break;
+        }
         if (r < 0 && errno != EINTR) {
             bg_errorf("bg-run", "waitpid: %s", strerror(errno));
             return BG_EXIT_IO;
@@ -204,16 +264,18 @@ int main(int argc, char **argv)
         } else if (term_sent && el > timeout + 5) {
             kill(-pid, SIGKILL);
         }
-        struct timespec nap = {0, 20 * 1000 * 1000};
-        nanosleep(&nap, NULL);
+        struct pollfd pfd = {errp[0], POLLIN, 0};
+        if (poll(&pfd, 1, 20) > 0)
+            pass_stderr(errp[0], &tail);
     }
+    close(errp[0]);
 
     int all, bad;
     scan_checks(checks, &all, &bad);
     bg_checks *c = bg_checks_open(suite);
     if (!c)
         return BG_EXIT_IO;
-    char name[512], obs[96];
+    char name[512], obs[700];
     int rc;
     if (timed_out) {
         snprintf(name, sizeof name, "%s.timeout", test);
@@ -225,8 +287,11 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "%s.exit", test);
         if (WIFSIGNALED(status))
             snprintf(obs, sizeof obs, "killed by signal %d", WTERMSIG(status));
+        else if (tail.last[0])
+            snprintf(obs, sizeof obs, "exit status %d without a failing check; stderr: %s",
+                     WEXITSTATUS(status), tail.last);
         else
-            snprintf(obs, sizeof obs, "exit status %d without a failing check",
+            snprintf(obs, sizeof obs, "exit status %d without a failing check (nothing on stderr)",
                      WEXITSTATUS(status));
         own_check(c, name, BG_FAIL, "exit status 0, 1 with a failing check, or 77", obs);
         rc = BG_EXIT_FAIL;

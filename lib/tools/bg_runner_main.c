@@ -91,6 +91,10 @@ int main(int argc, char **argv)
         else
             return resolve(argv[2], argc == 5 ? argv[4] : NULL);
     }
+    static const char *const names[] = {"--list", "--resolve", "--guest", NULL};
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-' && !bg_option_in(argv[i], names))
+            return bg_help_unknown_option(argv[i]);
     bg_errorf("bg-runner", "want --list or --resolve NAME [--guest ARCH] (see bg-runner --help)");
     return BG_EXIT_USAGE;
 }

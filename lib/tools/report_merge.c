@@ -44,7 +44,7 @@ static const char usage_text[] =
     "\n"
     "Exit: 0 everything that must agree agrees; 1 a disagreement; 2 usage, or DIR\n"
     "      holds no <host>/results.json; 3 I/O; 4 a results.json that is not JSON\n"
-    "      or not schema 1 (one line: buildgate: merge: <file>...).\n"
+    "      or not schema 1 (one line: buildgate: bg-report: merge: <file>...).\n"
     "Doc: docs/cross-host.md, docs/results.schema.json.\n";
 
 /* ---- loading ---------------------------------------------------------- */

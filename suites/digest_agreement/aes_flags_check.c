@@ -54,6 +54,8 @@ int main(int argc, char **argv)
         host_aes = cpu.aes;
         flags = (int)randomx_get_flags();
         arch = bg_cpu_arch();
+    } else if (strcmp(argv[1], "--judge") != 0) {
+        return bg_help_unknown_option(argv[1]);
     } else {
         bg_errorf("bg-aes-flags", "usage: bg-aes-flags [--judge HOST_AES FLAGS ARCH] (see bg-aes-flags --help)");
         return BG_EXIT_USAGE;

@@ -1,6 +1,6 @@
 /* bg-chain — the digest-chain probe (docs/chain.md).
  *
- * Usage: bg-chain [options of rx_opts.h]
+ * Usage: bg-chain [options of rx_opts.h]; `bg-chain --help` (tool below).
  * Prints one JSON object on stdout:
  *   {"variant": slug, "algorithm": "randomx-v1", "randomx": library version,
  *    "flags": {"value": int, "names": "jit,hard-aes,..."}, "key": text | "key_hex": hex,
@@ -8,7 +8,8 @@
  *    "init_threads": T, "init_seconds": s, "hashing_seconds": s,
  *    "hashes_per_second": N / hashing_seconds}   (setup excluded from H/s)
  * With --record FILE it also stores the chain in that chains.json fixture
- * (refusing to overwrite an entry without --replace --reason).
+ * (refusing to overwrite an entry without --replace --reason, checked before
+ * any hashing).
  * Exit: 0; 2 usage; 3 I/O; 5 fixture; 6 entry exists; 7 RandomX failed
  *       ("buildgate: bg-chain: RandomX failed: <call>: <why>", also for a C++
  *       exception or abort inside RandomX, bg_guard.h); 77 the host cannot run
@@ -27,6 +28,22 @@
 #include "rx_flags.h"
 #include "rx_opts.h"
 #include "rx_session.h"
+
+static const rx_tool tool = {
+    "bg-chain", RX_TOOL_CHAIN,
+    "[--key TEXT | --key-hex HEX] [--flags LIST] [--n N] [--k K]\n"
+    "                [--init-threads T] [--dataset-dir DIR] [--progress]\n"
+    "                [--record FILE [--replace --reason TEXT]]",
+    "Computes a RandomX digest chain (N hashes, a checkpoint every K) and prints\n"
+    "it as one JSON object on stdout (docs/chain.md); bg-digest-check checks\n"
+    "stored chains.\n",
+    "Exit: 0 ok; 2 usage (one line \"buildgate: bg-chain: ...\"); 3 I/O (--record\n"
+    "      FILE cannot be written); 5 fixture (--record FILE is not a chains.json);\n"
+    "      6 --record FILE already has this chain (without --replace --reason);\n"
+    "      7 RandomX failed; 77 this host cannot run these flags (the reason on\n"
+    "      stderr, e.g. \"this host forbids W+X memory; the JIT cannot run\").\n"
+    "Doc: docs/chain.md, README.md.\n",
+};
 
 static void progress(uint64_t done, uint64_t n)
 {
@@ -56,9 +73,7 @@ static cJSON *result_json(const rx_opts *o, const rx_session *s, const rx_chain_
 
 static bg_status record(const rx_opts *o, const rx_session *s, const rx_chain_result *r)
 {
-    if (!o->key_text)
-        return bg_fail(BG_E_USAGE, "--record", "fixtures store text keys: use --key, not --key-hex");
-    bg_host h;
+    bg_host h; /* main checked that the key is text */
     bg_host_probe(&h);
     char key[160], slug[256], now[32];
     bg_host_key(&h, key, sizeof key);
@@ -83,15 +98,16 @@ int main(int argc, char **argv)
 {
     bg_guard_set_tool("bg-chain");
     rx_opts o;
-    bg_status st = rx_opts_parse(argc, argv, &o);
+    bg_status st = rx_opts_parse_tool(argc, argv, &tool, &o);
     if (st || o.help)
         return bg_exit_code(st);
-    if (o.kat != o.kat_buf || o.chains != o.chains_buf || o.make_datasets || o.remove_datasets)
-        return bg_exit_code(bg_fail(BG_E_USAGE, "bg-chain",
-                                    "--kat, --chains, --make-datasets and --remove-datasets belong "
-                                    "to bg-digest-check; bg-chain computes a chain and checks nothing"));
-    if (o.record && (st = rx_chain_fixture_precheck(o.record)) != BG_OK)
-        return bg_exit_code(st); /* before the hashing, not after it */
+    if (o.record && !o.key_text)
+        return bg_exit_code(
+            bg_fail(BG_E_USAGE, "--record", "fixtures store text keys: use --key, not --key-hex"));
+    /* the fixture, and whether it already has this chain: before the hashing */
+    if (o.record && (st = rx_chain_fixture_precheck(o.record, rx_algorithm((int)o.flags),
+                                                    o.key_text, o.n, o.k, o.replace)) != BG_OK)
+        return bg_exit_code(st);
     rx_session s;
     st = rx_session_open(&s, o.flags, o.key, o.key_len, o.init_threads, o.dataset_dir);
     if (st)

@@ -29,6 +29,7 @@
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_guard.h"
+#include "buildgate/bg_fixtures.h"
 #include "buildgate/bg_hex.h"
 #include "build_matrix.h"
 #include "rx_chain.h"
@@ -38,6 +39,24 @@
 #include "rx_session.h"
 
 #define SUITE "digest_agreement"
+
+static const rx_tool tool = {
+    "bg-digest-check", RX_TOOL_DIGEST,
+    "--flags LIST [--n N --k K] [--dataset-dir DIR] [--kat FILE] [--chains FILE]\n"
+    "       bg-digest-check --make-datasets DIR [--init-threads T] [--key TEXT] [--kat FILE]\n"
+    "       bg-digest-check --remove-datasets DIR",
+    "Checks one RandomX runtime variant: every known answer of kat.json, the\n"
+    "dataset items in full-memory mode, and the stored chain of chains.json\n"
+    "(checks <test>.kat.<id>, <test>.dataset.<i>, <test>.chain, recorded in\n"
+    "$BG_CHECKS_FILE).  --make-datasets builds and checks the shared full-memory\n"
+    "datasets once; --remove-datasets deletes them.\n",
+    "Exit: 0 pass; 1 a check failed; 2 usage (one line \"buildgate: bg-digest-check:\n"
+    "      ...\"); 5 fixture missing, corrupt or for another version (also a fail\n"
+    "      check); 7 RandomX failed (also a fail check); 77 this host cannot run\n"
+    "      the variant (a skip check with the reason, e.g. \"this host forbids W+X\n"
+    "      memory; the JIT cannot run\").\n"
+    "Doc: docs/digest_agreement.md, docs/chain.md.\n",
+};
 
 typedef struct ctx {
     bg_checks *c;
@@ -76,6 +95,15 @@ static int stop(ctx *x, const char *what, bg_status st)
                       bg_last_error(), matrix(x, "run", NULL));
     int rc = bg_checks_close(x->c);
     return st == BG_E_UNSUPPORTED ? rc : bg_exit_code(st);
+}
+
+/* With the default fixture paths, a root that holds no randomx/ fixtures is
+ * said as such (bg_fixtures.h), not as a missing kat.json to regenerate. */
+static bg_status fixtures_root_ok(const rx_opts *o)
+{
+    if (o->kat != o->kat_buf && o->chains != o->chains_buf)
+        return BG_OK;
+    return bg_fixtures_check_root(bg_fixtures_root(), "randomx");
 }
 
 static void check_hash(ctx *x, const char *name, const uint8_t want[32], const uint8_t got[32],
@@ -194,7 +222,9 @@ static int variant_run(ctx *x, const rx_opts *o)
                           cJSON_CreateString("test name vs the slug of its --flags"));
     }
     rx_kat_set kats;
-    bg_status st = rx_kat_load(o->kat, rx_algorithm((int)o->flags), &kats);
+    bg_status st = fixtures_root_ok(o);
+    if (!st)
+        st = rx_kat_load(o->kat, rx_algorithm((int)o->flags), &kats);
     if (st)
         return stop(x, "fixture", st);
     rx_chain_result want;
@@ -239,7 +269,9 @@ static int variant_run(ctx *x, const rx_opts *o)
 static int make_datasets(ctx *x, const rx_opts *o)
 {
     rx_kat_set kats;
-    bg_status st = rx_kat_load(o->kat, rx_algorithm((int)o->flags), &kats);
+    bg_status st = fixtures_root_ok(o);
+    if (!st)
+        st = rx_kat_load(o->kat, rx_algorithm((int)o->flags), &kats);
     if (st)
         return stop(x, "fixture", st);
     const char *keys[34];
@@ -322,7 +354,7 @@ int main(int argc, char **argv)
 {
     bg_guard_set_tool("bg-digest-check");
     rx_opts o;
-    bg_status st = rx_opts_parse(argc, argv, &o);
+    bg_status st = rx_opts_parse_tool(argc, argv, &tool, &o);
     if (st || o.help)
         return bg_exit_code(st);
     ctx x;

@@ -196,13 +196,25 @@ bg_status rx_chain_fixture_find(const char *path, const char *algorithm, const c
     return st;
 }
 
-bg_status rx_chain_fixture_precheck(const char *path)
+bg_status rx_chain_fixture_precheck(const char *path, const char *algorithm, const char *key,
+                                    uint64_t n, uint64_t k, int replace)
 {
     FILE *f = fopen(path, "r");
     if (f) {
         fclose(f);
         cJSON *doc;
         bg_status st = load_schema(path, &doc);
+        const cJSON *e, *chains = st ? NULL : cJSON_GetObjectItemCaseSensitive(doc, "chains");
+        cJSON_ArrayForEach(e, chains) {
+            if (!replace && entry_matches(e, algorithm, key, n, k)) {
+                st = bg_fail(BG_E_EXISTS, "fixture",
+                             "%s already has the chain %s key \"%s\" n=%" PRIu64 " k=%" PRIu64
+                             ": not overwritten (nothing computed); pass --replace --reason "
+                             "\"...\" to replace it",
+                             path, algorithm, key, n, k);
+                break;
+            }
+        }
         cJSON_Delete(doc);
         if (st)
             return st;

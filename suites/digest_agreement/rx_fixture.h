@@ -63,9 +63,12 @@ bg_status rx_chain_fixture_record(const char *path, const char *algorithm, const
                                   const rx_chain_result *r, cJSON *provenance, int replace,
                                   const char *reason);
 
-/* Before a long run that will --record into path: BG_OK when path is a
- * readable chains fixture that can be written, or can be created. */
-bg_status rx_chain_fixture_precheck(const char *path);
+/* Before a long run that will --record the chain (algorithm, key, n, k) into
+ * path: BG_OK when path is a readable chains fixture that can be written, or
+ * can be created; BG_E_EXISTS (one line naming the entry) when it already
+ * holds that chain and replace is 0; BG_E_IO / BG_E_FIXTURE otherwise. */
+bg_status rx_chain_fixture_precheck(const char *path, const char *algorithm, const char *key,
+                                    uint64_t n, uint64_t k, int replace);
 
 /* "randomx-v1" or "randomx-v2" for flags. */
 const char *rx_algorithm(int flags);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buildgate/bg_fixtures.h"
 #include "buildgate/bg_hex.h"
 #include "buildgate/bg_parse.h"
 #include "rx_chain.h"
@@ -18,33 +19,91 @@ static bg_status parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t
     return BG_OK;
 }
 
-static const char *const value_options[] = {
-    "--key", "--key-hex", "--flags", "--n", "--k", "--init-threads", "--dataset-dir",
-    "--remove-datasets", "--make-datasets", "--kat", "--chains", "--record", "--reason", NULL,
-};
+/* The one option table: the parser accepts exactly these, each for the
+ * tools in its mask, and the usage text is printed from it, so --help and the
+ * parser cannot disagree. */
+typedef struct opt_row {
+    const char *name;  /* "--k" */
+    const char *value; /* "K", or NULL for a switch */
+    unsigned tools;    /* RX_TOOL_* bits */
+    const char *help;  /* with the range and the default */
+} opt_row;
 
-static int is_value_option(const char *a)
+#define ALL (RX_TOOL_CHAIN | RX_TOOL_DIGEST | RX_TOOL_OTHER)
+static const opt_row rows[] = {
+    {"--key", "TEXT", ALL, "cache key, 1..256 bytes\n(default relay-jit-profile-fixed-key-v1)"},
+    {"--key-hex", "HEX", ALL, "cache key as hex digits, 1..256 bytes"},
+    {"--flags", "LIST", ALL, "runtime flags, comma-separated: jit, hard-aes,\n"
+                             "full-mem, secure, argon2=ref|ssse3|avx2, large-pages,\n"
+                             "v2, auto (default auto)"},
+    {"--n", "N", ALL, "chain length in hashes, 1..1000000000 (default 64)"},
+    {"--k", "K", ALL, "checkpoint interval, 1..N (default N/8, at least 1)"},
+    {"--init-threads", "T", ALL, "threads for the dataset build, 1..256\n(default: online CPUs)"},
+    {"--dataset-dir", "DIR", ALL, "full-mem: read DIR/<hex(key)>.rxds, not build it"},
+    {"--kat", "FILE", RX_TOOL_DIGEST | RX_TOOL_OTHER,
+     "known answers\n(default $BG_FIXTURES_DIR/randomx/kat.json)"},
+    {"--chains", "FILE", RX_TOOL_DIGEST | RX_TOOL_OTHER,
+     "stored chains\n(default $BG_FIXTURES_DIR/randomx/chains.json)"},
+    {"--make-datasets", "DIR", RX_TOOL_DIGEST | RX_TOOL_OTHER,
+     "build the shared full-memory datasets, check\nthem, save them in DIR"},
+    {"--remove-datasets", "DIR", RX_TOOL_DIGEST | RX_TOOL_OTHER,
+     "delete the .rxds files in DIR (the fixture cleanup)"},
+    {"--record", "FILE", RX_TOOL_CHAIN | RX_TOOL_OTHER,
+     "store the chain in this chains.json fixture; an\n"
+     "existing entry is refused (exit 6) before any hashing"},
+    {"--replace", NULL, RX_TOOL_CHAIN | RX_TOOL_OTHER, "with --record: replace the entry (needs --reason)"},
+    {"--reason", "TEXT", RX_TOOL_CHAIN | RX_TOOL_OTHER, "with --replace: why the stored truth changes"},
+    {"--progress", NULL, ALL, "progress lines on stderr about once a second"},
+};
+#define NROWS (sizeof rows / sizeof rows[0])
+
+static const opt_row *find_opt(const char *a, unsigned tools)
 {
-    for (int i = 0; value_options[i]; i++)
-        if (!strcmp(a, value_options[i]))
-            return 1;
-    return 0;
+    for (size_t i = 0; i < NROWS; i++)
+        if (!strcmp(a, rows[i].name))
+            return (rows[i].tools & tools) ? &rows[i] : NULL;
+    return NULL;
 }
 
-void rx_opts_usage(FILE *out, const char *prog)
+void rx_opts_usage(FILE *out, const char *prog, const rx_tool *tool)
 {
-    fprintf(out,
-            "Usage: %s [--key TEXT | --key-hex HEX] [--flags LIST] [--n N] [--k K]\n"
-            "       [--init-threads T] [--dataset-dir DIR] [--kat FILE] [--chains FILE]\n"
-            "       [--record FILE [--replace --reason TEXT]] [--progress]\n"
-            "flags: jit, hard-aes, full-mem, secure, argon2=ref|ssse3|avx2, large-pages, v2, auto\n"
-            "defaults: key relay-jit-profile-fixed-key-v1, flags auto, N 64, K N/8\n"
-            "see README.md and docs/chain.md\n",
-            prog);
+    unsigned tools = tool ? tool->tools : ALL;
+    fprintf(out, "Usage: %s %s\n", prog,
+            tool && tool->synopsis ? tool->synopsis : "[options]");
+    if (tool && tool->about)
+        fprintf(out, "\n%s", tool->about);
+    fputs("\nOptions:\n", out);
+    for (size_t i = 0; i < NROWS; i++) {
+        if (!(rows[i].tools & tools))
+            continue;
+        char head[40];
+        snprintf(head, sizeof head, "%s%s%s", rows[i].name, rows[i].value ? " " : "",
+                 rows[i].value ? rows[i].value : "");
+        fprintf(out, "  %-22s ", head);
+        for (const char *h = rows[i].help; *h; h++) {
+            fputc(*h, out);
+            if (*h == '\n')
+                fprintf(out, "  %-22s ", "");
+        }
+        fputc('\n', out);
+    }
+    fprintf(out, "  %-22s this text\n", "-h, --help");
+    if (tool && tool->epilog)
+        fprintf(out, "\n%s", tool->epilog);
+    else
+        fputs("\nSee README.md and docs/chain.md.\n", out);
 }
 
 bg_status rx_opts_parse(int argc, char **argv, rx_opts *o)
 {
+    return rx_opts_parse_tool(argc, argv, NULL, o);
+}
+
+bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts *o)
+{
+    const unsigned tools = tool ? tool->tools : ALL;
+    bg_error_set_tool(tool ? tool->name : argv[0]);
+    const char *prog = bg_error_tool();
     memset(o, 0, sizeof *o);
     o->key_text = RX_CHAIN_DEFAULT_KEY;
     o->key_len = strlen(o->key_text);
@@ -59,10 +118,13 @@ bg_status rx_opts_parse(int argc, char **argv, rx_opts *o)
         const char *a = argv[i];
         uint64_t u;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            rx_opts_usage(stdout, argv[0]);
+            rx_opts_usage(stdout, prog, tool);
             o->help = 1;
             return BG_OK;
         }
+        const opt_row *row = find_opt(a, tools);
+        if (!row)
+            return bg_fail(BG_E_USAGE, prog, "%s: unknown option (see %s --help)", a, prog);
         if (!strcmp(a, "--progress")) {
             o->progress = 1;
             continue;
@@ -71,9 +133,6 @@ bg_status rx_opts_parse(int argc, char **argv, rx_opts *o)
             o->replace = 1;
             continue;
         }
-        const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-        if (!is_value_option(a))
-            return bg_fail(BG_E_USAGE, prog, "%s: unknown option (see %s --help)", a, prog);
         if (i + 1 >= argc)
             return bg_fail(BG_E_USAGE, prog, "%s: missing value (see %s --help)", a, prog);
         const char *v = argv[++i];
@@ -121,18 +180,16 @@ bg_status rx_opts_parse(int argc, char **argv, rx_opts *o)
     if (st)
         return st;
     if (!o->k_given)
-        o->k = o->n >= 8 ? o->n / 8 : 0;
-    if (o->k > o->n)
-        return bg_fail(BG_E_USAGE, "--k", "the checkpoint interval %llu exceeds N = %llu",
-                       (unsigned long long)o->k, (unsigned long long)o->n);
+        o->k = o->n >= 8 ? o->n / 8 : 1;
+    if (o->k == 0 || o->k > o->n) /* 0 would store a chain without checkpoints */
+        return bg_fail(BG_E_USAGE, "--k", "expected a whole number from 1 to N = %llu, got %llu",
+                       (unsigned long long)o->n, (unsigned long long)o->k);
     if (o->replace && (!o->reason || !*o->reason))
         return bg_fail(BG_E_USAGE, "--replace", "needs --reason \"why the stored truth changes\"");
     if ((o->replace || o->reason) && !o->record)
         return bg_fail(BG_E_USAGE, o->replace ? "--replace" : "--reason",
                        "only applies with --record FILE");
-    const char *fx = getenv("BG_FIXTURES_DIR");
-    if (!fx || !*fx)
-        fx = "fixtures";
+    const char *fx = bg_fixtures_root();
     if (!o->kat) {
         snprintf(o->kat_buf, sizeof o->kat_buf, "%s/randomx/kat.json", fx);
         o->kat = o->kat_buf;

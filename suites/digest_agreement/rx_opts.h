@@ -3,7 +3,7 @@
  *   --key TEXT | --key-hex HEX   cache key (default "relay-jit-profile-fixed-key-v1"); not empty
  *   --flags LIST                 runtime flags by name (rx_flags.h); default "auto"
  *   --n N                        chain length in hashes, 1 .. 1e9 (default 64)
- *   --k K                        checkpoint interval, 0 .. N (default N/8; 0 = none)
+ *   --k K                        checkpoint interval, 1 .. N (default N/8, at least 1)
  *   --init-threads T             threads for the dataset build, 1 .. 256 (default: all CPUs)
  *   --dataset-dir DIR            full-mem: read <DIR>/<hex(key)>.rxds instead of building
  *   --kat FILE, --chains FILE    fixtures (default $BG_FIXTURES_DIR/randomx/{kat,chains}.json)
@@ -13,7 +13,9 @@
  *   --remove-datasets DIR        bg-digest-check: delete the .rxds files in DIR (fixture cleanup)
  *   --progress                   progress lines on stderr about once a second
  *   --help                       print the usage and set help (exit 0)
- * A bad value prints one line and returns BG_E_USAGE.
+ * A bad value prints one line and returns BG_E_USAGE.  The option table in
+ * rx_opts.c says which tool takes which option; it drives both the parser and
+ * the usage text (an option of another tool is an unknown option).
  */
 #ifndef RX_OPTS_H
 #define RX_OPTS_H
@@ -42,9 +44,26 @@ typedef struct rx_opts {
     char kat_buf[4096], chains_buf[4096];
 } rx_opts;
 
+/* Which tool parses: the options it takes and the text around them. */
+enum { RX_TOOL_CHAIN = 1u, RX_TOOL_DIGEST = 2u, RX_TOOL_OTHER = 4u };
+typedef struct rx_tool {
+    const char *name;     /* "bg-chain": the prefix of its error lines */
+    unsigned tools;       /* RX_TOOL_* bits: the option rows it takes */
+    const char *synopsis; /* after "Usage: <name> " */
+    const char *about;    /* paragraph(s) before the options, or NULL */
+    const char *epilog;   /* output, exit codes, doc; or NULL */
+} rx_tool;
+
+/* Parses argv for tool (NULL: every option, the name from argv[0]).  --help
+ * prints rx_opts_usage on stdout and sets o->help.  Returns BG_OK or
+ * BG_E_USAGE after one line "buildgate: ...". */
+bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts *o);
+
+/* rx_opts_parse_tool(argc, argv, NULL, o) (benchmarks, bg-jit-profile). */
 bg_status rx_opts_parse(int argc, char **argv, rx_opts *o);
 
-/* Prints the usage of the shared options to out. */
-void rx_opts_usage(FILE *out, const char *prog);
+/* Prints tool's usage (synopsis, about, its options from the table with their
+ * ranges and defaults, epilog) to out; tool NULL: every option. */
+void rx_opts_usage(FILE *out, const char *prog, const rx_tool *tool);
 
 #endif

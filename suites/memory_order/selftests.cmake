@@ -98,6 +98,31 @@ bg_mo_selftest(NAME runner.crash EXIT 1
           $<TARGET_FILE:litmus-check> --test SB --model plain --runner crash --arch x86_64
           --probe ${probe})
 
+# 6b. `taskset -c 0` as a runner: the probe pins its threads only inside the
+#     affinity mask it inherits, so both threads share CPU 0 and the power
+#     check is inconclusive ("1 CPU available"), never a pass.
+find_program(BG_TASKSET taskset)
+if(BG_TASKSET AND BG_MO_X86 AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  bg_mo_selftest(NAME taskset_cpu0 EXIT 0
+    CHECK .power VERDICT inconclusive CONTAINS "1 CPU available"
+    COMMAND env "BG_X86_RUNNERS=cpu0=${BG_TASKSET} -c 0"
+            $<TARGET_FILE:litmus-check> --test SB --model plain --runner cpu0 --arch x86_64
+            --probe ${probe} --iterations 200000)
+endif()
+
+# 6c. A pin the system refuses (a cpuset container: pthread_create fails with
+#     EINVAL, simulated by an LD_PRELOAD library) never crashes the probe: the
+#     threads run unpinned and it says so in one line.  Not under a sanitizer
+#     preset (its runtime must come first in the preload list).
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND NOT CMAKE_C_FLAGS MATCHES "sanitize")
+  add_library(bg-refuse-pin MODULE selftest/refuse_pin.c)
+  target_link_libraries(bg-refuse-pin PRIVATE ${CMAKE_DL_LIBS})
+  bg_target_warnings(bg-refuse-pin)
+  bg_add_selftest(NAME memory_order.selftest.pin_refused SUITE memory_order
+    EXPECT --exit 0 --stderr "buildgate: litmus-probe: the system refused a CPU pin (cpuset?): threads run unpinned"
+    COMMAND env LD_PRELOAD=$<TARGET_FILE:bg-refuse-pin> $<TARGET_FILE:litmus-probe> SB:plain:1000 MP:plain:1000)
+endif()
+
 # 7. A known deviation that no longer shows (the fixture's qemu-aarch64 entry
 #    moved onto the native runner, where seq_cst SB is never relaxed) is an
 #    xpass: the gate fails until the fixture entry is removed.

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_fixtures.h"
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_json.h"
 #include "buildgate/bg_proc.h"
@@ -33,7 +34,7 @@ typedef struct opts {
 static const char usage_text[] =
     "Usage: nan-check --runner R --context C --probe PATH [--modes base|all]\n"
     "                 [--fixtures DIR] [--timeout SECONDS]\n"
-    "       nan-check --write-fixture --reason TEXT [--replace] --probe PATH\n"
+    "       nan-check --write-fixture --reason TEXT [--replace] [--probe PATH]\n"
     "                 [--fixtures DIR]\n"
     "       nan-check --check-fixture [--fixtures DIR] [--probe PATH]\n"
     "\n"
@@ -43,10 +44,12 @@ static const char usage_text[] =
     "                     (`bg-runner --list`, or a BG_X86_RUNNERS name)\n"
     "  --context C        a context of docs/nan_semantics.md, as listed by\n"
     "                     nan-probe --help\n"
-    "  --probe PATH       the x86-64 guest nan-probe; \"none:<why>\" means it could\n"
-    "                     not be built here: skip\n"
+    "  --probe PATH       the x86-64 guest nan-probe (default: the nan-probe beside\n"
+    "                     this nan-check); \"none:<why>\" means it could not be\n"
+    "                     built here: skip\n"
     "  --modes base|all   MXCSR modes of the main_thread context (default base)\n"
-    "  --fixtures DIR     fixtures root (default $BG_FIXTURES_DIR); the fixture is\n"
+    "  --fixtures DIR     fixtures root (default $BG_FIXTURES_DIR, else fixtures/ of\n"
+    "                     the working directory: the repository root); the fixture is\n"
     "                     DIR/nan_semantics/golden-x86_64.json, known deviations\n"
     "                     DIR/nan_semantics/known/<the runner's known file>\n"
     "                     (bg-runner --resolve R: usually <runner>.tsv; rows of\n"
@@ -70,7 +73,8 @@ static const char usage_text[] =
     "Exit: 0 pass; 1 a check failed; 77 skip (runner missing, no guest, the\n"
     "      golden fixture unreadable: see nan.fixture); 2 usage (unknown\n"
     "      runner/context); 5 fixture (--check-fixture) or known-deviation file\n"
-    "      corrupt; 6 fixture exists (--write-fixture without --replace);\n"
+    "      missing or corrupt, or the fixtures root holds no nan_semantics/;\n"
+    "      6 fixture exists (--write-fixture without --replace);\n"
     "      7 the probe failed while writing a fixture.\n"
     "Doc: docs/nan_semantics.md.\n";
 
@@ -402,7 +406,10 @@ static int write_fixture(const opts *o, const char *path, int argc, char **argv)
 {
     char why[300];
     bg_runner rn;
-    bg_status st = bg_runner_resolve("native", "x86_64", &rn, why, sizeof why);
+    bg_status st = nan_fixture_precheck(path, o->reason, o->replace); /* before the probe run */
+    if (st != BG_OK)
+        return bg_exit_code(st);
+    st = bg_runner_resolve("native", "x86_64", &rn, why, sizeof why);
     if (st != BG_OK)
         return bg_exit_code(bg_fail(st, "nan-check", "--write-fixture: %s", why));
     nan_groups gs = {0};
@@ -470,11 +477,24 @@ static int not_run(bg_checks *c, const opts *o, const char *test, const char *re
     return bg_checks_close(c);
 }
 
+/* The nan-probe built beside this nan-check (same build folder), or NULL. */
+static const char *probe_beside(const char *argv0, char *buf, size_t n)
+{
+    const char *slash = strrchr(argv0, '/');
+    if (!slash)
+        return NULL;
+    snprintf(buf, n, "%.*s/nan-probe", (int)(slash - argv0), argv0);
+    return access(buf, X_OK) == 0 ? buf : NULL;
+}
+
 int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
     opts o = {.modes = "base", .timeout = 120, .fixtures = getenv("BG_FIXTURES_DIR")};
+    static const char *const value_options[] = {"--runner", "--context", "--probe", "--modes",
+                                                "--fixtures", "--reason", "--timeout",
+                                                "--validate-known", NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -495,9 +515,11 @@ int main(int argc, char **argv)
             o.files = &argv[i];
             o.n_files = argc - i;
             break;
-        } else {
+        } else if (more || !bg_option_in(a, value_options))
+            return bg_help_unknown_option(a);
+        else {
             char why[300];
-            snprintf(why, sizeof why, "unknown or incomplete argument '%s'", a);
+            snprintf(why, sizeof why, "%s needs a value", a);
             return usage(why);
         }
     }
@@ -518,12 +540,18 @@ int main(int argc, char **argv)
         snprintf(kdir, sizeof kdir, "%s/nan_semantics/known", o.fixtures);
         return bg_exit_code(nan_known_ops_regen(kdir, o.migrate, o.reason, o.files, o.n_files));
     }
+    char beside[400];
+    if (!o.probe)
+        o.probe = probe_beside(argv[0], beside, sizeof beside);
     if (!o.fixtures || !*o.fixtures)
-        return usage("no fixtures root: pass --fixtures DIR or set BG_FIXTURES_DIR");
+        o.fixtures = bg_fixtures_root();
     if (o.check_fixture)
         return nan_fixture_check(o.fixtures, o.probe);
     if (!o.probe)
-        return usage("--probe is required");
+        return usage("--probe is required (no nan-probe beside nan-check)");
+    bg_status fst = o.write_fixture ? BG_OK : bg_fixtures_check_root(o.fixtures, "nan_semantics");
+    if (fst != BG_OK)
+        return bg_exit_code(fst);
     if (o.timeout <= 0)
         return usage("--timeout must be a positive number of seconds");
     if (strcmp(o.modes, "base") != 0 && strcmp(o.modes, "all") != 0)

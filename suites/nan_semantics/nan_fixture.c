@@ -193,14 +193,22 @@ static int bp_ok(const cJSON *phases)
     return 1;
 }
 
-bg_status nan_fixture_write(const char *path, const cJSON *probe_doc, const char *command,
-                            const char *reason, int replace)
+bg_status nan_fixture_precheck(const char *path, const char *reason, int replace)
 {
     if (!reason || !*reason)
         return bg_fail(BG_E_USAGE, "nan-check", "--write-fixture needs --reason TEXT (recorded in the fixture)");
     if (!replace && access(path, F_OK) == 0)
         return bg_fail(BG_E_EXISTS, "nan-check", "fixture %s exists: pass --replace with --reason to "
                        "overwrite it", path);
+    return BG_OK;
+}
+
+bg_status nan_fixture_write(const char *path, const cJSON *probe_doc, const char *command,
+                            const char *reason, int replace)
+{
+    bg_status pre = nan_fixture_precheck(path, reason, replace);
+    if (pre != BG_OK)
+        return pre;
     const cJSON *phases = cJSON_GetObjectItemCaseSensitive(probe_doc, "phases");
     const cJSON *def = NULL, *ph;
     cJSON_ArrayForEach(ph, phases) {

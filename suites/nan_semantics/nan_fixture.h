@@ -39,6 +39,11 @@ bg_status nan_fixture_load(const char *path, nan_fixture *f);
 
 void nan_fixture_free(nan_fixture *f);
 
+/* What nan_fixture_write refuses without a probe run: no reason (BG_E_USAGE)
+ * or an existing fixture without replace (BG_E_EXISTS); one line each.
+ * nan-check calls it before running the probe. */
+bg_status nan_fixture_precheck(const char *path, const char *reason, int replace);
+
 /* Writes a fixture from a probe document (context main_thread, all modes)
  * to path.  Refuses (BG_E_EXISTS) when path exists and replace is 0;
  * reason must be non-empty (BG_E_USAGE).  One error line on failure. */

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_fixtures.h"
 #include "buildgate/bg_error.h"
 #include "nan_fixture.h"
 
@@ -36,11 +37,7 @@ int nan_fixture_check(const char *root, const char *probe)
         return BG_EXIT_IO;
     const char *name = bg_test_name("nan.fixture");
     char dir[1200], path[1300], shown[1300], obs[3000];
-    struct stat sb;
-    snprintf(dir, sizeof dir, "%s/nan_semantics", root);
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        bg_errorf("nan-check", "fixtures root %s holds no fixtures (no nan_semantics/ folder): point "
-                  "BG_FIXTURES_DIR or --fixtures at the repository's fixtures/ folder", root);
+    if (bg_fixtures_check_root(root, "nan_semantics") != BG_OK) {
         bg_check_emit_str(c, name, BG_FAIL, EXPECTED, bg_last_error(), NULL);
         bg_checks_free(c);
         return BG_EXIT_FIXTURE;

@@ -514,8 +514,10 @@ int main(int argc, char **argv)
             context = argv[++i];
         else if (strcmp(argv[i], "--modes") == 0 && i + 1 < argc)
             modes = argv[++i];
+        else if (strcmp(argv[i], "--context") == 0 || strcmp(argv[i], "--modes") == 0)
+            die(2, argv[i], "needs a value (see nan-probe --help)");
         else
-            die(2, argv[i], "unknown or incomplete argument (see nan-probe --help)");
+            die(2, argv[i], "unknown option (see nan-probe --help)");
     }
     if (!context)
         die(2, "--context", "required (see nan-probe --help)");

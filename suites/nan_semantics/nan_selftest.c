@@ -754,11 +754,11 @@ static int scenario(ctx *c, const char *name, result *res)
         mkdir(c->work, 0755);
         char *args[] = {"--check-fixture", "--probe", probe_arg, NULL};
         o = run_check(c, args, NULL);
-        expect_exit_line(res, &o, 5, "buildgate: nan-check: fixtures root");
-        if (!strstr(o.err, "holds no fixtures")) {
+        expect_exit_line(res, &o, 5, "buildgate: nan-check: fixtures: ");
+        if (!strstr(o.err, "holds no nan_semantics fixtures")) {
             res->v = BG_FAIL;
             snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
-                     " saying it holds no fixtures");
+                     " saying it holds no nan_semantics fixtures");
         }
     } else if (strcmp(name, "known_typo") == 0) {
         /* a misspelt rule could never match: the list must be refused, not ignored */

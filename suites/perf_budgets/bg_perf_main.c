@@ -50,6 +50,9 @@ static const char usage_text[] =
     "    records one.\n"
     "bg-perf record --out FILE --reason R --from F... [--commit C] [--flags S]\n"
     "    [--build-type T] [--budgets B] [--force]      (ci/update-baselines)\n"
+    "bg-perf record --out FILE --check-only\n"
+    "    Only checks that an existing FILE is a valid baseline of this host (exit\n"
+    "    0 also when FILE is absent), so a corrupt one is refused before any run.\n"
     "bg-perf callgrind --base-exe EXE --head-exe EXE [--base-env K=V]...\n"
     "    [--head-env K=V]... [--filter RE] [--iterations N=20000] [--work-dir D]\n"
     "    [--budgets B]\n"
@@ -85,7 +88,7 @@ typedef struct opts {
     int nbase, nhead, nbenv, nhenv, nprefix;
     const char *base_exe, *head_exe, *filter, *work_dir, *budgets_path, *baseline, *out, *reason,
         *commit, *flags, *build_type, *unit;
-    int rounds, reps, force, iterations;
+    int rounds, reps, force, check_only, iterations;
     double min_time;
 } opts;
 
@@ -113,6 +116,20 @@ static bg_status parse_int(const char *s, int lo, int hi, int *out)
     return BG_OK;
 }
 
+/* The options that take a value (parse below handles each). */
+static int is_value_option(const char *a)
+{
+    static const char *const names[] = {
+        "--base", "--head", "--from", "--base-env", "--head-env", "--env", "--prefix",
+        "--base-exe", "--head-exe", "--exe", "--filter", "--work-dir", "--budgets", "--unit",
+        "--baseline", "--out", "--reason", "--commit", "--flags", "--build-type", "--rounds",
+        "--reps", "--iterations", "--seed", "--min-time"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (!strcmp(a, names[k]))
+            return 1;
+    return 0;
+}
+
 static bg_status parse(int argc, char **argv, opts *o)
 {
     /* rounds, reps, min_time 0: automatic (perf_plan.h) */
@@ -121,14 +138,20 @@ static bg_status parse(int argc, char **argv, opts *o)
     if (argc < 2)
         return usage("missing mode: compare, ab, baseline, record or calibrate");
     o->mode = argv[1];
+    if (o->mode[0] == '-')
+        return bg_fail(BG_E_USAGE, "bg-perf", "unknown option '%s': the first word is the mode "
+                       "(compare, ab, baseline, callgrind, record or calibrate; see bg-perf --help)",
+                       o->mode);
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--force") == 0) {
-            o->force = 1;
+        if (strcmp(a, "--force") == 0 || strcmp(a, "--check-only") == 0) {
+            *(a[2] == 'f' ? &o->force : &o->check_only) = 1;
             continue;
         }
+        if (!is_value_option(a))
+            return bg_fail(BG_E_USAGE, "bg-perf", "unknown option '%s' (see bg-perf --help)", a);
         if (i + 1 >= argc)
-            return usage("an option is missing its value");
+            return bg_fail(BG_E_USAGE, "bg-perf", "%s is missing its value (see bg-perf --help)", a);
         const char *v = argv[++i];
         bg_status st = BG_OK;
         if (!strcmp(a, "--base")) st = push(o->base, &o->nbase, v);
@@ -434,7 +457,7 @@ static int mode_baseline(opts *o, const cJSON *budgets)
 
 static int mode_record(const opts *o, const cJSON *budgets, int argc, char **argv)
 {
-    if (!o->out || o->nhead == 0)
+    if (!o->out || (o->nhead == 0 && !o->check_only))
         return bg_exit_code(usage("record needs --out FILE and --from RESULTS.json"));
     char key[160], cmd[2048] = "";
     host_key(key, sizeof key);
@@ -446,8 +469,10 @@ static int mode_record(const opts *o, const cJSON *budgets, int argc, char **arg
     base = base ? base + 1 : o->out;
     size_t kl = strlen(key);
     if (strncmp(base, key, kl) != 0 || strcmp(base + kl, ".json") != 0)
-        return bg_exit_code(bg_fail(BG_E_USAGE, "update-baselines",
+        return bg_exit_code(bg_fail(BG_E_USAGE, "record",
                                     "%s is not this host's baseline file (%s.json): refusing", o->out, key));
+    if (o->check_only) /* ci/update-baselines, before any benchmark runs */
+        return bg_exit_code(perf_baseline_check(o->out, key));
     perf_set set = {0};
     bg_status st = BG_OK;
     const char *metric = perf_budgets_metric(budgets);

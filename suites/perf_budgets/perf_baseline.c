@@ -101,22 +101,31 @@ static bg_status load_previous(const perf_record_opts *o, cJSON **prev)
     return st;
 }
 
+bg_status perf_baseline_check(const char *path, const char *host_key)
+{
+    perf_record_opts o = {.out = path, .host_key = host_key};
+    cJSON *prev = NULL;
+    bg_status st = load_previous(&o, &prev);
+    cJSON_Delete(prev);
+    return st;
+}
+
 bg_status perf_baseline_record(const perf_record_opts *o, const perf_set *set)
 {
     if (!o->reason || !*o->reason)
-        return bg_fail(BG_E_USAGE, "update-baselines", "a reason is required: --approve \"<why>\"");
+        return bg_fail(BG_E_USAGE, "record", "a reason is required: --approve \"<why>\"");
     const cJSON *ctx = set->context;
     const char *lbt = ctx_str(ctx, "library_build_type");
     int scaling = ctx && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "cpu_scaling_enabled"));
     if (!o->force && o->build_type && strcmp(o->build_type, "Debug") == 0)
-        return bg_fail(BG_E_USAGE, "update-baselines", "refusing a Debug build (use --force to record anyway)");
+        return bg_fail(BG_E_USAGE, "record", "refusing a Debug build (use --force to record anyway)");
     /* Debian 12's libbenchmark reports "library_build_type": "debug": it
      * affects the harness, not the timed C batch loop, so it is recorded
      * and warned about, not refused. */
     if (lbt && strcmp(lbt, "debug") == 0)
         printf("baseline: note: the Google Benchmark library reports a debug build\n");
     if (!o->force && scaling)
-        return bg_fail(BG_E_USAGE, "update-baselines",
+        return bg_fail(BG_E_USAGE, "record",
                        "CPU frequency scaling is enabled: timings drift (use --force to record anyway)");
     cJSON *prev = NULL;
     bg_status st = load_previous(o, &prev);

@@ -63,7 +63,7 @@ case "$case_" in
       --work-dir "$w" --budgets "$budgets" ;;
   truncated)
     good; head -c 700 "$w/good.json" >"$w/t.json"
-    exec "$expect" --name "$name" --exit 4 --contains "buildgate: benchmark results:" -- \
+    exec "$expect" --name "$name" --exit 4 --contains "buildgate: bg-perf: benchmark results:" -- \
       "$perf" compare --base "$w/good.json" --head "$w/t.json" --budgets "$budgets" ;;
   malformed)
     good; sed 's/"benchmarks": \[/"benchmarks": [[/' "$w/good.json" >"$w/m.json"
@@ -89,7 +89,7 @@ case "$case_" in
   other_schema)
     baseline_mutated 's/"schema":[[:space:]]*1,/"schema": 99,/' "schema 99" ;;
   truncated_baseline)  # cut after its first lines: corrupt stored data, exit 5 like the others
-    baseline_mutated '4,$d' "buildgate: baseline:" ;;
+    baseline_mutated '4,$d' "buildgate: bg-perf: baseline:" ;;
   no_baseline)
     mkdir -p "$w/b"
     exec "$expect" --name "$name" --exit 77 --contains "no baseline for host $key" --contains 'ci/update-baselines --approve' -- \

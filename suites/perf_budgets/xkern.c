@@ -3,10 +3,15 @@
  * (a guest: no libbuildgate, so --help is checked here, not with bg_help).
  * Usage, output, exit codes: usage_text below (`xkern --help`).
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The largest N: 10^11 inner iterations, minutes natively, hours under a
+ * slow translator; bg-xratio's sizing stays below it (XKERN_MAX_N there). */
+#define XKERN_MAX_N 100000000ULL
 
 static const char usage_text[] =
     "Usage: xkern KERNEL N   prints \"<kernel> <n> <64-bit checksum hex>\\n\"\n"
@@ -14,12 +19,13 @@ static const char usage_text[] =
     "       xkern -h|--help  this text\n"
     "\n"
     "x86-64 guest kernels for translator ratio measurements (bg-xratio --help).\n"
-    "N (>= 1) scales the work linearly (N outer iterations).  The checksum depends\n"
+    "N (1 .. 100000000) scales the work linearly (N outer iterations).  The checksum depends\n"
     "on every result the kernel computed, so a runner that is fast because it\n"
     "computed something else prints different bytes (bg-xratio compares them).\n"
     "Environment: BG_XKERN_CORRUPT (set: flip bit 0 of the checksum; the\n"
     "self-test's fast-wrong-answer mutant).\n"
-    "Exit: 0; 2 bad arguments.\n"
+    "Exit: 0; 2 bad arguments (one line \"buildgate: xkern: ...\" on stderr: an\n"
+    "      unknown kernel, N missing or outside 1 .. 100000000).\n"
     "Doc: docs/perf_budgets.md.\n";
 
 typedef uint64_t (*kernel_fn)(uint64_t n);
@@ -272,9 +278,20 @@ int main(int argc, char **argv)
         return 0;
     }
     char *end = NULL;
-    unsigned long long n = argc == 3 ? strtoull(argv[2], &end, 10) : 0;
-    if (argc != 3 || *end || n == 0) {
-        fprintf(stderr, "buildgate: xkern: want KERNEL N (N >= 1) or --list (see xkern --help)\n");
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-') {
+            fprintf(stderr, "buildgate: xkern: unknown option '%s' (see xkern --help)\n", argv[i]);
+            return 2;
+        }
+    if (argc != 3) {
+        fprintf(stderr, "buildgate: xkern: want KERNEL N or --list (see xkern --help)\n");
+        return 2;
+    }
+    errno = 0;
+    unsigned long long n = argv[2][0] >= '0' && argv[2][0] <= '9' ? strtoull(argv[2], &end, 10) : 0;
+    if (!end || *end || errno || n == 0 || n > XKERN_MAX_N) {
+        fprintf(stderr, "buildgate: xkern: N '%s' is outside 1 .. %llu (see xkern --help)\n",
+                argv[2], XKERN_MAX_N);
         return 2;
     }
     for (size_t i = 0; i < nk; i++)

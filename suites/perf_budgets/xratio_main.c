@@ -14,6 +14,8 @@
 #include "buildgate/bg_runner.h"
 #include "buildgate/bg_stats.h"
 
+#define XKERN_MAX_N 100000000ULL /* the largest N xkern accepts (xkern.c) */
+
 /* Runs runner + guest + kernel + n with a timeout; CPU seconds into *t,
  * stdout into out[cap].  Returns 0, or -1 with why[wn] ("exit status 1:
  * <stderr's first line>") when it could not run or did not exit 0. */
@@ -64,11 +66,12 @@ static void measure_kernel(bg_checks *c, const cfg *g, const char *kernel)
             bg_check_emit_str(c, name, BG_FAIL, "the reference runs the kernel", failed, NULL);
             return;
         }
-        if (t >= g->target / 8 || n > (1ULL << 40))
+        if (t >= g->target / 8 || n * 2 > XKERN_MAX_N)
             break;
         n *= 2;
     }
-    n = (unsigned long long)((double)n * g->target / (t > 0 ? t : 1e-3));
+    double scaled = (double)n * g->target / (t > 0 ? t : 1e-3);
+    n = scaled > (double)XKERN_MAX_N ? XKERN_MAX_N : (unsigned long long)scaled;
     if (n < 2)
         n = 2;
     double ratios[64];
@@ -201,6 +204,11 @@ int main(int argc, char **argv)
     cfg g = {.target = 1.0 / 3.0, .reps = 5, .timeout = 600};
     const char *kernels = NULL, *ref = "native", *run = NULL;
     for (int i = 1; i < argc; i += 2) {
+        static const char *const names[] = {"--guest", "--runner", "--reference",
+                                            "--reference-guest", "--kernels", "--target", "--reps",
+                                            "--max-ratio", "--timeout", NULL};
+        if (!bg_option_in(argv[i], names))
+            return bg_help_unknown_option(argv[i]);
         if (i + 1 >= argc)
             return usage("an option is missing its value");
         const char *a = argv[i], *v = argv[i + 1];
@@ -213,7 +221,6 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--reps")) g.reps = atoi(v);
         else if (!strcmp(a, "--max-ratio")) g.max_ratio = atof(v);
         else if (!strcmp(a, "--timeout")) g.timeout = atof(v);
-        else return usage("unknown option");
     }
     if (!g.guest || !run || !(g.target > 0.001 && g.target < 60) || g.reps < 1 || g.reps > 64 ||
         !(g.timeout >= 1 && g.timeout <= 86400))

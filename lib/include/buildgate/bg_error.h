@@ -43,7 +43,19 @@ const char *bg_status_name(bg_status st);
 /* Exit code for a status (BG_OK -> 0, BG_E_UNSUPPORTED -> 77, ...). */
 int bg_exit_code(bg_status st);
 
-/* Prints "buildgate: <what>: <why...>\n" to stderr (printf-style why). */
+/* Names the tool whose error lines follow (a path is cut to its last
+ * component; NULL or "" clears it).  Set once per process: bg_help_requested()
+ * does it from argv[0], tools without bg_help call it themselves.  Then a
+ * library module's line names the tool first:
+ *     buildgate: bg-perf: json: cannot write out.json: ...
+ * (a <what> equal to the tool name is not repeated). */
+void bg_error_set_tool(const char *name);
+
+/* The name bg_error_set_tool() stored ("" when none). */
+const char *bg_error_tool(void);
+
+/* Prints "buildgate: [<tool>: ]<what>: <why...>\n" to stderr (printf-style
+ * why; <tool> as bg_error_set_tool() set it, when it differs from <what>). */
 void bg_errorf(const char *what, const char *why_fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -12,11 +12,22 @@
 #define BG_HELP_H
 
 /* 1 when "-h" or "--help" is one of argv[1..argc-1] before the first "--"
- * argument (what follows "--" is a child command's, never inspected), else 0. */
+ * argument (what follows "--" is a child command's, never inspected), else 0.
+ * Also names the tool for its error lines from argv[0] (bg_error_set_tool). */
 int bg_help_requested(int argc, char **argv);
 
 /* Writes usage_text to stdout.  Returns the exit code: 0 (BG_EXIT_OK), or
  * 3 (BG_EXIT_IO, with one line on stderr) when stdout cannot be written. */
 int bg_help_print(const char *usage_text);
+
+/* 1 when a is one of names (NULL-terminated), else 0: a tool that reads
+ * "--opt VALUE" pairs asks this before saying a value is missing, so an
+ * unknown option is called unknown. */
+int bg_option_in(const char *a, const char *const *names);
+
+/* Prints "buildgate: <tool>: unknown option '<a>' (see <tool> --help)" (the
+ * tool as bg_help_requested / bg_error_set_tool named it) and returns 2
+ * (BG_EXIT_USAGE). */
+int bg_help_unknown_option(const char *a);
 
 #endif

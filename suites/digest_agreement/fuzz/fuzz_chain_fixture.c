@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *path = bg_fuzz_file("chains.json", data, size);
     static const struct { const char *alg; uint64_t n, k; } want[] = {
         {"randomx-v1", 64, 8}, {"randomx-v1", 1024, 128}, {"randomx-v2", 64, 8}, {"randomx-v1", 64, 0}};
-    rx_chain_fixture_precheck(path);
+    rx_chain_fixture_precheck(path, "randomx-v1", "relay-jit-profile-fixed-key-v1", 64, 8, 0);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         rx_chain_result r;
         memset(&r, 0, sizeof r);

@@ -26,7 +26,7 @@ check fixture_changed 1 "$(cmp -s "$fx" "$BG_FIXTURES_DIR/randomx/chains.json" &
 
 variants=("argon2=ref" "jit,argon2=ref")
 for flags in "${variants[@]}"; do
-  slug=$(BG_FIXTURES_DIR="$work/fx" "$bin/bg-chain" --n 1 --k 0 --flags "$flags" 2>/dev/null |
+  slug=$(BG_FIXTURES_DIR="$work/fx" "$bin/bg-chain" --n 1 --k 1 --flags "$flags" 2>/dev/null |
          sed -n 's/.*"variant":[[:space:]]*"\([^"]*\)".*/\1/p')
   [ -n "$slug" ] || { check "variant_runs.$flags" "runs" "cannot run"; continue; }
   BG_CHECKS_FILE="$work/checks/digest.runtime.$slug.jsonl" BG_TEST_NAME="digest.runtime.$slug" \
@@ -37,7 +37,7 @@ done
 "$bin/bg-report" --checks-dir "$work/checks" --out-dir "$work/report" >"$work/report.log" 2>&1
 check report_exit 1 "$?"
 for flags in "${variants[@]}"; do
-  slug=$(BG_FIXTURES_DIR="$work/fx" "$bin/bg-chain" --n 1 --k 0 --flags "$flags" 2>/dev/null |
+  slug=$(BG_FIXTURES_DIR="$work/fx" "$bin/bg-chain" --n 1 --k 1 --flags "$flags" 2>/dev/null |
          sed -n 's/.*"variant":[[:space:]]*"\([^"]*\)".*/\1/p')
   check "report_names.$slug" 1 "$(grep -c "### \*\*FAIL\*\* \`digest.runtime.$slug.chain\`" "$work/report/report.md")"
 done
@@ -48,7 +48,7 @@ check report_hash_index 2 "$(grep -c '"hash_index":[[:space:]]*23' "$work/report
 head -c 200 "$BG_FIXTURES_DIR/randomx/chains.json" >"$fx"
 BG_FIXTURES_DIR="$work/fx" "$bin/bg-digest-check" --flags argon2=ref --n 64 --k 8 >/dev/null 2>"$work/trunc.err"
 check truncated_exit 5 "$?"
-check truncated_message 1 "$(grep -c '^buildgate: fixture: .*chains.json is not valid JSON' "$work/trunc.err")"
+check truncated_message 1 "$(grep -c '^buildgate: bg-digest-check: fixture: .*chains.json is not valid JSON' "$work/trunc.err")"
 
 # 3. A fixture for another RandomX version: exit 5, names what it has.
 sed 's/"randomx-v1"/"randomx-v9"/' "$BG_FIXTURES_DIR/randomx/chains.json" >"$fx"
@@ -60,7 +60,7 @@ check other_version_message 1 "$(grep -c 'has no chain for randomx-v1.*it has: r
 rm -f "$fx"
 BG_FIXTURES_DIR="$work/fx" "$bin/bg-digest-check" --flags argon2=ref --n 64 --k 8 >/dev/null 2>"$work/miss.err"
 check missing_exit 5 "$?"
-check missing_message 1 "$(grep -c '^buildgate: fixture: cannot open .*chains.json' "$work/miss.err")"
+check missing_message 1 "$(grep -c '^buildgate: bg-digest-check: fixture: cannot open .*chains.json' "$work/miss.err")"
 cp "$BG_FIXTURES_DIR/randomx/chains.json" "$fx"
 
 # 5. A KAT vector relabelled to another version (or deleted) must not drop out silently.

@@ -44,22 +44,22 @@ check jit_skip.mutant_rejected 1 "$([ "$(judge 77 "$wx_msg")" != ok ] && echo 1 
 
 # 2. The secure JIT needs only W^X switching: skipped when that is refused too,
 #    run when only simultaneous W+X is refused.
-run deny exec "$bin/bg-chain" --flags jit,secure --n 2 --k 0
+run deny exec "$bin/bg-chain" --flags jit,secure --n 2 --k 1
 check secure_skip.exit ok "$(judge 77 "the secure JIT cannot run")"
-run deny rwx "$bin/bg-chain" --flags jit,secure --n 2 --k 0
+run deny rwx "$bin/bg-chain" --flags jit,secure --n 2 --k 1
 check secure_runs_without_rwx.exit ok "$(judge 0 "")"
-run deny rwx "$bin/bg-chain" --flags jit --n 2 --k 0
+run deny rwx "$bin/bg-chain" --flags jit --n 2 --k 1
 check jit_skip_rwx.exit ok "$(judge 77 "$wx_msg")"
 
 # 3. The interpreter still runs, with the digest the JIT gives elsewhere; auto picks it.
-run "$bin/bg-chain" --flags jit --n 2 --k 0
+run "$bin/bg-chain" --flags jit --n 2 --k 1
 ref=$(sed -n 's/.*"digest":[[:space:]]*"\([0-9a-f]*\)".*/\1/p' "$work/out")
 [ "$rc" = 0 ] || ref=""  # a host without a JIT: no reference digest
-run deny exec "$bin/bg-chain" --flags argon2=ref --n 2 --k 0
+run deny exec "$bin/bg-chain" --flags argon2=ref --n 2 --k 1
 check interp_pass.exit ok "$(judge 0 "")"
 got=$(sed -n 's/.*"digest":[[:space:]]*"\([0-9a-f]*\)".*/\1/p' "$work/out")
 [ -n "$ref" ] && check interp_pass.digest "$ref" "$got"
-run deny exec "$bin/bg-chain" --n 2 --k 0
+run deny exec "$bin/bg-chain" --n 2 --k 1
 check auto_interp.exit ok "$(judge 0 "")"
 check auto_interp.variant 1 "$(grep -c '"variant":[[:space:]]*"interp+' "$work/out")"
 run deny exec "$mutant" jit
@@ -72,7 +72,7 @@ run env BG_CHECKS_FILE="$work/big.jsonl" BG_DENY_WX=big LD_PRELOAD="$preload" \
 check forced_failure.digest_check ok \
   "$(judge 7 "buildgate: bg-digest-check: RandomX failed: randomx_init_cache: mprotect failed")"
 check forced_failure.fail_check 1 "$(grep -c '"verdict":"fail".*RandomX failed' "$work/big.jsonl")"
-run deny big "$bin/bg-chain" --flags jit --n 2 --k 0
+run deny big "$bin/bg-chain" --flags jit --n 2 --k 1
 check forced_failure.bg_chain ok "$(judge 7 "buildgate: bg-chain: RandomX failed: randomx_init_cache")"
 run deny big "$mutant" jit
 check forced_failure.mutant_rejected 1 \

@@ -69,7 +69,8 @@ void bg_litmus_no_power_reason(const char *runner, const char *probe_arch, const
                                int ncpu, char *buf, size_t n)
 {
     if (ncpu <= 1)
-        snprintf(buf, n, "one CPU online: the test's threads never run at the same time");
+        snprintf(buf, n, "1 CPU available (affinity mask or online CPUs): the test's threads "
+                         "never run at the same time");
     else if (strstr(runner, "valgrind"))
         snprintf(buf, n, "valgrind serialises threads (one guest thread runs at a time), so no "
                          "two accesses are ever concurrent");

@@ -158,31 +158,75 @@ static void *alloc_lines(size_t bytes)
     return p;
 }
 
-static int online_cpus(void)
+/* The CPUs this process may run on: on Linux the sched_getaffinity mask it
+ * inherited (taskset, a cpuset container), so the threads are pinned only
+ * inside it; elsewhere (macOS has no affinity API) the online CPUs, unpinned. */
+typedef struct cpu_avail {
+    int n;        /* CPUs available, >= 1 */
+#if defined(__linux__)
+    int have_mask; /* 1: mask holds the inherited affinity */
+    cpu_set_t mask;
+#endif
+} cpu_avail;
+
+static void available_cpus(cpu_avail *c)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    c->n = n > 0 ? (int)n : 1;
+#if defined(__linux__)
+    c->have_mask = sched_getaffinity(0, sizeof c->mask, &c->mask) == 0 && CPU_COUNT(&c->mask) > 0;
+    if (c->have_mask)
+        c->n = CPU_COUNT(&c->mask);
+#endif
 }
 
-/* Creates thread t, pinned to CPU t (mod ncpu) on Linux; 1 when pinned. */
-static int start_thread(pthread_t *th, worker *w, int ncpu, int *err)
+int bg_litmus_available_cpus(void)
+{
+    cpu_avail c;
+    available_cpus(&c);
+    return c.n;
+}
+
+#if defined(__linux__)
+/* The k-th CPU (mod the count) of the inherited mask. */
+static int nth_cpu(const cpu_avail *c, int k)
+{
+    k %= c->n;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &c->mask) && k-- == 0)
+            return cpu;
+    return -1;
+}
+#endif
+
+/* Creates thread t, pinned on Linux to the t-th CPU (mod their count) of
+ * the inherited affinity mask; 1 when pinned.  A pin the system refuses
+ * (EINVAL/EPERM, e.g. a cpuset that changed) leaves the thread unpinned and
+ * sets *refused. */
+static int start_thread(pthread_t *th, worker *w, const cpu_avail *cpus, int *refused, int *err)
 {
     pthread_attr_t attr;
     int pinned = 0;
     pthread_attr_init(&attr);
 #if defined(__linux__)
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(w->t % ncpu, &set);
-    pinned = pthread_attr_setaffinity_np(&attr, sizeof set, &set) == 0;
+    int cpu = cpus->have_mask ? nth_cpu(cpus, w->t) : -1;
+    if (cpu >= 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        pinned = pthread_attr_setaffinity_np(&attr, sizeof set, &set) == 0;
+        *refused |= !pinned;
+    }
 #else
-    (void)ncpu;
+    (void)cpus;
+    (void)refused;
 #endif
     *err = pthread_create(th, &attr, worker_main, w);
     if (*err != 0 && pinned) { /* affinity refused at start (e.g. a restricted cpuset) */
         pthread_attr_destroy(&attr);
         pthread_attr_init(&attr);
         pinned = 0;
+        *refused = 1;
         *err = pthread_create(th, &attr, worker_main, w);
     }
     pthread_attr_destroy(&attr);
@@ -207,7 +251,9 @@ int bg_litmus_run(const bg_litmus_test *t, const bg_litmus_loop *loops,
     shared *s = alloc_lines(sizeof *s);
     if (!s)
         return -1;
-    const int nt = t->nthreads, ncpu = online_cpus();
+    cpu_avail cpus;
+    available_cpus(&cpus);
+    const int nt = t->nthreads, ncpu = cpus.n;
     size_t n = p->instances;
     if ((uint64_t)n > p->iterations)
         n = (size_t)p->iterations;
@@ -237,12 +283,12 @@ int bg_litmus_run(const bg_litmus_test *t, const bg_litmus_loop *loops,
 
     pthread_t th[BG_LITMUS_MAX_THREADS];
     worker w[BG_LITMUS_MAX_THREADS];
-    int pinned = 1, started = 0, err = 0;
+    int pinned = 1, started = 0, err = 0, refused = 0;
     s->t0 = now_s();
     for (; started < nt; started++) {
         w[started].s = s;
         w[started].t = started;
-        pinned &= start_thread(&th[started], &w[started], ncpu, &err);
+        pinned &= start_thread(&th[started], &w[started], &cpus, &refused, &err);
         if (err != 0)
             break;
     }
@@ -259,6 +305,10 @@ int bg_litmus_run(const bg_litmus_test *t, const bg_litmus_loop *loops,
     }
     for (int k = 0; k < nt; k++)
         pthread_join(th[k], NULL);
+    static int said; /* once per process */
+    if (refused && !said++)
+        fprintf(stderr, "buildgate: litmus-probe: the system refused a CPU pin (cpuset?): "
+                        "threads run unpinned\n");
 
     out->histogram = calloc(s->noutcomes, sizeof(uint64_t));
     if (!out->histogram) {

@@ -3,9 +3,12 @@
  * Method (after litmus7, herdtools7/litmus, "Litmus: running tests against
  * hardware", Alglave, Maranget, Sarkar, Sewell, TACAS 2011):
  *   - the test's threads are created once per run and pinned to distinct
- *     CPUs (Linux pthread_setaffinity_np; macOS: QoS user-interactive, the
- *     OS has no affinity API); with more threads than CPUs they share CPUs
- *     (oversubscribed: fewer simultaneous accesses, less power);
+ *     CPUs (Linux pthread_setaffinity_np, only CPUs of the affinity mask the
+ *     process inherited, so `taskset -c 0` as a runner holds; macOS:
+ *     QoS user-interactive, the OS has no affinity API); with more threads
+ *     than available CPUs they share CPUs (oversubscribed: fewer
+ *     simultaneous accesses, less power); a pin the system refuses leaves
+ *     the threads unpinned (one stderr line per process);
  *   - a round holds `instances` independent copies of the test; every
  *     location of every copy has its own 128-byte line (a cache line on
  *     x86-64 and most arm64; Apple M-series use 128 bytes), so copies never
@@ -66,7 +69,7 @@ typedef struct bg_litmus_result {
     uint64_t rounds;
     size_t instances;
     double seconds;            /* wall time of the rounds (threads created, not yet joined) */
-    int ncpu;                  /* online CPUs */
+    int ncpu;                  /* CPUs available (bg_litmus_available_cpus) */
     int pinned;                /* 1 when every thread got its own CPU */
     int oversubscribed;        /* threads > CPUs */
     int sync_user;             /* per-copy sync used */
@@ -79,6 +82,10 @@ typedef struct bg_litmus_result {
  * The caller frees out->histogram. */
 int bg_litmus_run(const bg_litmus_test *t, const bg_litmus_loop *loops,
                   const bg_litmus_params *p, bg_litmus_result *out);
+
+/* CPUs this process may run on: on Linux the count of its sched_getaffinity
+ * mask (what taskset or a cpuset leaves it), else the online CPUs; >= 1. */
+int bg_litmus_available_cpus(void);
 
 /* The compiled thread loops of test `name` for access model a, or NULL. */
 const bg_litmus_loop *bg_litmus_loops(const char *name, bg_litmus_access a);

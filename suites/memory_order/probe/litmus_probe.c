@@ -44,7 +44,9 @@ static const char usage_text[] =
     "            \"instances\",\"seconds\",\"pinned\",\"oversubscribed\",\"sync\",\n"
     "            \"stopped_by\":\"iterations\"|\"time\",\n"
     "            \"histogram\":{\"<litmus7 outcome key>\":count,...}}]}\n"
-    "  only outcomes seen are listed; \"impossible;\" counts values outside 0..2.\n"
+    "  ncpu: CPUs available to the probe (Linux: its affinity mask, e.g. 1 under\n"
+    "  taskset -c 0); only outcomes seen are listed; \"impossible;\" counts values\n"
+    "  outside 0..2.\n"
     "\n"
     "Exit: 0 ok; 2 bad argument (one line \"buildgate: litmus-probe: ...\" on\n"
     "      stderr); 8 out of memory or threads.\n"
@@ -180,7 +182,7 @@ int main(int argc, char **argv)
         return usage("no run given (want TEST:MODEL:ITERATIONS...)", NULL);
 
     printf("{\"probe\":\"litmus\",\"version\":1,\"arch\":\"%s\",\"ncpu\":%ld,\"runs\":[",
-           arch_name(), (long)sysconf(_SC_NPROCESSORS_ONLN));
+           arch_name(), (long)bg_litmus_available_cpus());
     for (int k = 0; k < nruns; k++) {
         bg_litmus_params pk = p;
         pk.iterations = runs[k].iterations;

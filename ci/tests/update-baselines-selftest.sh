@@ -1,0 +1,34 @@
+#!/bin/sh
+# update-baselines-selftest.sh — ci/update-baselines refuses, in one line and
+# before any benchmark runs, what it cannot record (label selftest):
+#   filter   --filter matching no benchmark -> exit 2, "no benchmark matches
+#            --filter '...'" (it said "baseline-run.json is not valid JSON
+#            (near byte 0 of 0)" after an empty run)
+#   corrupt  this host's stored baseline is not valid JSON -> exit 4, bg-perf's
+#            line naming the file (it ran every benchmark first)
+# Runs on the build tree as built (--no-build) with a scratch --baselines
+# folder; the repository's baselines/ is never touched.
+# Usage: update-baselines-selftest.sh CASE BG_EXPECT BUILD_DIR WORK
+# (bg-expect records the one check: the exact exit code and stderr line)
+set -u
+case=$1 expect=$2 build=$3 work=$4
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+rm -rf "$work" && mkdir -p "$work/baselines" || exit 3
+key=$("$build/lib/bg-host" --key) || exit 3
+perf="$build/suites/perf_budgets"
+run() { # run EXIT LINE
+    exec "$expect" --name "ci.selftest.update_baselines_$case" --exit "$1" --stderr "$2" -- \
+        "$root/ci/update-baselines" --approve "self-test" --build-dir "$build" --no-build \
+        --baselines "$work/baselines" --filter "$filter"
+}
+case $case in
+    filter)
+        filter='^no-such-benchmark$'
+        run 2 "buildgate: update-baselines: no benchmark matches --filter '$filter' (list them: $perf/perf-bench --benchmark_list_tests=true)" ;;
+    corrupt)
+        filter='^synth'
+        printf '{"schema": 1, "ho' >"$work/baselines/$key.json"
+        run 4 "buildgate: bg-perf: baseline: $work/baselines/$key.json is not valid JSON (near byte 15 of 17)" ;;
+    *) echo "buildgate: update-baselines-selftest.sh: unknown case '$case'" >&2; exit 2 ;;
+esac
