@@ -36,7 +36,7 @@ int nan_fixture_check(const char *root, const char *probe)
     if (!c)
         return BG_EXIT_IO;
     const char *name = bg_test_name("nan.fixture");
-    char dir[1200], path[1300], shown[1300], obs[3000];
+    char path[1300], shown[1300], obs[3000];
     if (bg_fixtures_check_root(root, "nan_semantics") != BG_OK) {
         bg_check_emit_str(c, name, BG_FAIL, EXPECTED, bg_last_error(), NULL);
         bg_checks_free(c);

@@ -150,6 +150,10 @@ int main(int argc, char **argv)
         return bg_help_print(usage_text);
     mut m;
     int from, to;
+    if (argc == 2 && argv[1][0] == '-') {
+        bg_errorf("nan-mutate", "unknown option '%s' (see nan-mutate --help)", argv[1]);
+        return BG_EXIT_USAGE;
+    }
     if (argc != 2 || parse_mutation(argv[1], &m, &from, &to) != 0) {
         bg_errorf("nan-mutate", "%s: not a known mutation of a known op (see nan-mutate --help)",
                   argc > 1 ? argv[1] : "MUTATION");
