@@ -32,6 +32,12 @@ static const char usage_text[] =
     "    Google Benchmark JSON files (--benchmark_out) of the base and the head,\n"
     "    one file per process.  --unit sample treats every sample as independent\n"
     "    (the judge before processes were the unit; for comparison only).\n"
+    "    Every benchmark of either side gets a check: in the base only, fail\n"
+    "    (\"vanished\") unless budgets.json \"retired\" gives a reason; in the\n"
+    "    head only, skip (\"new, no reference\"); none in common, a fail check\n"
+    "    perf.<mode>.common.  A benchmark that skipped itself (\"skipped\") is a\n"
+    "    skip with its message; one with an error or a NaN/Infinity/missing\n"
+    "    metric fails by name; the rest of the file is still judged.\n"
     "bg-perf ab --base-exe EXE --head-exe EXE [--base-env K=V]... [--head-env K=V]...\n"
     "    [--filter RE] [--rounds N=auto] [--reps K=auto] [--min-time S] [--seed S]\n"
     "    [--work-dir D] [--budgets B] [--prefix CMD]...\n"
@@ -71,7 +77,8 @@ static const char usage_text[] =
     "Checks: one per benchmark, \"perf.<mode>.<benchmark>\", into $BG_CHECKS_FILE\n"
     "(bg_check.h); `improved` is a pass with details.note = \"improved\".\n"
     "Exit: 0 pass (inconclusive included, reported); 1 a regression; 77 skip;\n"
-    "      2 usage; 3 I/O; 4 malformed JSON / zero repetitions; 5 baseline\n"
+    "      2 usage; 3 I/O; 4 malformed JSON / zero repetitions (Google\n"
+    "      Benchmark's bare NaN/Infinity tokens are accepted); 5 baseline\n"
     "      corrupt or of another schema/host/metric (also a fail check\n"
     "      \"perf.baseline.load\"); 7 a benchmark crashed or reported an error;\n"
     "      8 out of memory (bg_error.h).\n"
@@ -210,8 +217,10 @@ static bg_status run_process(const opts *o, perf_plan *pl, size_t c, int r, int 
         rr = perf_run_check_output(&cmd, k->filter, out);
     if (rr < 0)
         return (bg_status)rr;
+    size_t errors = set->errors;
     bg_status ld = perf_set_add_file(set, out, metric);
-    if (rr == PERF_RUN_BENCH_ERROR && ld == BG_OK)
+    /* exit 7 with an error row: that benchmark fails its check, the others are judged */
+    if (rr == PERF_RUN_BENCH_ERROR && ld == BG_OK && set->errors == errors)
         return bg_fail(BG_E_TARGET, "bg-perf", "%s failed (log: %s.log)", cmd.exe, out);
     if (ld == BG_OK)
         perf_plan_note_setup(pl, c, set, wall);
@@ -291,6 +300,11 @@ static int judge(const opts *o, perf_plan *pl, const char *mode, perf_set *base,
     }
     int rc = perf_report(mode, r, n, reruns);
     perf_results_free(r, n);
+    const perf_series *e = perf_set_first_error(head);
+    if (!e || !e->reported)
+        e = perf_set_first_error(base);
+    if (rc != BG_EXIT_IO && e && e->reported) /* Google Benchmark's error_occurred: exit 7 */
+        rc = bg_exit_code(bg_fail(BG_E_TARGET, "bg-perf", "benchmark %s %s", e->name, e->error));
     return rc;
 }
 
@@ -419,6 +433,7 @@ static int mode_baseline(opts *o, const cJSON *budgets)
         perf_set_free(&base);
         return perf_report_bad_baseline(o->baseline, st);
     }
+    perf_set_keep_matching(&base, o->filter); /* the run's scope: the others are not gone */
     st = make_work_dir(o->work_dir);
     perf_plan pl = {0};
     if (st == BG_OK)
@@ -453,6 +468,10 @@ static int mode_record(const opts *o, const cJSON *budgets, int argc, char **arg
     const char *metric = perf_budgets_metric(budgets);
     for (int i = 0; i < o->nhead && st == BG_OK; i++)
         st = perf_set_add_file(&set, o->head[i], metric);
+    const perf_series *bad = st == BG_OK ? perf_set_first_error(&set) : NULL;
+    if (bad)
+        st = bg_fail(bad->reported ? BG_E_TARGET : BG_E_PARSE, "bg-perf record",
+                     "benchmark %s: %s: nothing recorded", bad->name, bad->error);
     perf_record_opts ro = {o->out, key, o->reason, o->commit, o->flags, o->build_type, cmd, metric, o->force};
     if (st == BG_OK)
         st = perf_baseline_record(&ro, &set);
