@@ -242,7 +242,7 @@ static bg_status run_rounds(const opts *o, perf_plan *pl, int first, perf_set *b
             if (!is_head && !with_base)
                 continue;
             for (size_t c = 0; c < pl->ncls; c++) {
-                if (r - first >= pl->cls[c].rounds)
+                if (r - first >= pl->cls[c].rounds || !(is_head ? pl->cls[c].has_head : pl->cls[c].has_base))
                     continue;
                 bg_status st = run_process(o, pl, c, r, is_head, is_head ? head : base, metric);
                 if (st != BG_OK)
@@ -353,7 +353,9 @@ static bg_status plan(const opts *o, perf_plan *pl, const cJSON *budgets)
         printf("bg-perf: note: ASLR is off (kernel.randomize_va_space = 0): every process gets the "
                "same layout but for the environment padding\n");
     perf_cmd cmd = {o->head_exe, o->nprefix ? o->prefix : NULL, o->nhenv ? o->head_env : NULL, NULL};
-    return perf_plan_make(pl, &cmd, o->filter, o->work_dir, budgets, o->min_time, o->rounds, o->reps,
+    perf_cmd base = {o->base_exe, o->nprefix ? o->prefix : NULL, o->nbenv ? o->base_env : NULL, NULL};
+    int two = o->base_exe && strcmp(o->base_exe, o->head_exe) != 0; /* ab of two programs */
+    return perf_plan_make(pl, &cmd, two ? &base : NULL, o->filter, o->work_dir, budgets, o->min_time, o->rounds, o->reps,
                           o->seed);
 }
 
