@@ -114,5 +114,22 @@ case "$case_" in
     exec "$expect" "$name" --exit 2 --contains "is not this host's baseline file" \
       --unchanged "$w/b/linux-x86_64-other-cpu-64c.json" -- \
       "$perf" record --out "$w/b/linux-x86_64-other-cpu-64c.json" --from "$w/good.json" --reason x --budgets "$budgets" ;;
+  baseline_filtered|baseline_vanished)
+    # a stored baseline holds every benchmark, a run only what --filter selects: the
+    # others are out of scope (exit 0), but a baseline name the filter selects and
+    # the head lacks (synth/chain renamed synth/old in the baseline) is vanished
+    printf '{"schema": 1, "defaults": {"band": 0.9, "max_reruns": 0, "min_repetitions": 2}}\n' >"$w/budgets.json"
+    "$bench" --benchmark_filter='^(synth/chain|bg_bench/overhead/c_batch/.*)$' --benchmark_repetitions=3 \
+      --benchmark_min_time=0.01 --benchmark_out="$w/good.json" >/dev/null
+    [ "$case_" = baseline_vanished ] && sed -i 's|"synth/chain"|"synth/old"|' "$w/good.json"
+    mkdir -p "$w/b"
+    "$perf" record --out "$w/b/$key.json" --from "$w/good.json" --reason selftest --budgets "$w/budgets.json" >/dev/null
+    run=("$perf" baseline --baseline "$w/b" --exe "$bench" --rounds 2 --reps 1 --min-time 0.01
+         --budgets "$w/budgets.json" --work-dir "$w")
+    if [ "$case_" = baseline_vanished ]; then
+      exec "$expect" "$name" --exit 1 --contains "synth/old: fail: vanished: in the base, not in the head" \
+        --contains "synth/chain: skip: new, no reference" -- "${run[@]}" --filter '^synth/'
+    fi
+    exec "$expect" "$name" --exit 0 --contains "synth/chain: inconclusive" -- "${run[@]}" --filter '^synth/chain$' ;;
   *) echo "buildgate: perf selftest: unknown case '$case_'" >&2; exit 2 ;;
 esac
