@@ -121,7 +121,9 @@ case "$case_" in
     printf '{"schema": 1, "defaults": {"band": 0.9, "max_reruns": 0, "min_repetitions": 2}}\n' >"$w/budgets.json"
     "$bench" --benchmark_filter='^(synth/chain|bg_bench/overhead/c_batch/.*)$' --benchmark_repetitions=3 \
       --benchmark_min_time=0.01 --benchmark_out="$w/good.json" >/dev/null
-    [ "$case_" = baseline_vanished ] && sed -i 's|"synth/chain"|"synth/old"|' "$w/good.json"
+    if [ "$case_" = baseline_vanished ]; then
+      sed 's|"synth/chain"|"synth/old"|' "$w/good.json" >"$w/old.json" && mv "$w/old.json" "$w/good.json"
+    fi
     mkdir -p "$w/b"
     "$perf" record --out "$w/b/$key.json" --from "$w/good.json" --reason selftest --budgets "$w/budgets.json" >/dev/null
     run=("$perf" baseline --baseline "$w/b" --exe "$bench" --rounds 2 --reps 1 --min-time 0.01
