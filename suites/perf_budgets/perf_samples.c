@@ -209,12 +209,15 @@ bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, 
         bg_status st;
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "error_occurred"))) {
             const char *msg = bg_json_str(row, "error_message");
-            st = mark(set, name, 0, "reported an error: %s", msg && *msg ? msg : "(no message)");
-            perf_series *s = (perf_series *)perf_set_find(set, name);
-            if (s && !s->reported) { /* the series' error is this one (or an earlier metric one) */
+            perf_series *s = series_get(set, name);
+            if (s && !s->reported) { /* Google Benchmark's own error outranks a metric one */
+                free(s->error);
+                s->error = NULL;
                 s->reported = 1;
                 set->errors++;
             }
+            st = !s ? BG_E_NOMEM
+                    : mark(set, name, 0, "reported an error: %s", msg && *msg ? msg : "(no message)");
         } else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "skipped"))) {
             const char *msg = bg_json_str(row, "skip_message");
             st = mark(set, name, 1, "%s", msg && *msg ? msg : "(no message)");

@@ -26,7 +26,8 @@
  *   the metric missing, not finite (NaN, +-Infinity) or not positive ->
  *                           series.error naming the field and the value
  *                           (a fail check).
- * The first such reason of a series is kept.
+ * The first such reason of a series is kept (an error_occurred one replaces
+ * a metric one).
  *
  * Metric: "real_time" or "cpu_time" (converted to ns per iteration; lower is
  * better), or any other numeric field such as "items_per_second" (a field
