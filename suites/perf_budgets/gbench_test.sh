@@ -35,8 +35,8 @@ c() { A+=(--check ".$1" --verdict "$2"); [ $# -lt 3 ] || A+=(--observed "$3"); }
 printf '{"schema": 1, "defaults": {"band": 0.9, "metric": "real_time"}}\n' >"$w/budgets.json"
 cmp5() { # cmp5 BASE HEAD [ARGS...]: compare, 5 processes of BASE against 5 of HEAD
   local b=$1 h=$2; shift 2
-  local a=() k
-  for k in 1 2 3 4 5; do a+=(--base "$b" --head "$h"); done
+  local a=()
+  while [ ${#a[@]} -lt 20 ]; do a+=(--base "$b" --head "$h"); done
   "$perf" compare "${a[@]}" --budgets "$w/budgets.json" "$@"
 }
 export -f cmp5; export perf w
