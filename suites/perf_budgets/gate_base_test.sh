@@ -15,6 +15,7 @@ check=$1 gate=$2 work=$3
 mkdir -p "$work" || exit 3
 if [ "${4:-}" = --selftest ]; then
   printf '#!/bin/sh\nexit 0\n' >"$work/mutant-gate" && chmod +x "$work/mutant-gate"
+  rm -f "$work/mutant.jsonl" # a rerun in the same build tree counts this run's checks only
   BG_CHECKS_FILE="$work/mutant.jsonl" sh "$0" "$check" "$work/mutant-gate" "$work/mutant"
   rc=$?
   fails=$(grep -c '"verdict": *"fail"' "$work/mutant.jsonl" 2>/dev/null)
