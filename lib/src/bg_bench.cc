@@ -87,6 +87,7 @@ bg_bench *bg_bench_setup(bg_bench *b, bg_bench_setup_fn s, bg_bench_teardown_fn 
     return b;
 }
 bg_bench *bg_bench_arg(bg_bench *b, int64_t a) { b->gb->Arg(a); return b; }
+bg_bench *bg_bench_arg_name(bg_bench *b, const char *name) { b->gb->ArgName(name); return b; }
 bg_bench *bg_bench_range(bg_bench *b, int64_t lo, int64_t hi) { b->gb->Range(lo, hi); return b; }
 bg_bench *bg_bench_dense_range(bg_bench *b, int64_t lo, int64_t hi, int step)
 {
@@ -150,7 +151,7 @@ static void cxx_reference(benchmark::State &state)
 void bg_bench_register_cxx_reference(void)
 {
     cxx_reference_bench =
-        benchmark::RegisterBenchmark("bg_bench/overhead/cxx_loop", cxx_reference)->Arg(88172645463325252LL);
+        benchmark::RegisterBenchmark("bg_bench/overhead/cxx_loop", cxx_reference)->ArgName("seed")->Arg(88172645463325252LL);
 }
 
 // Takes --bg_iterations=N out of argv (before Google Benchmark sees it) and

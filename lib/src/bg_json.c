@@ -10,6 +10,25 @@
 #include <time.h>
 #include <unistd.h>
 
+cJSON *bg_json_parse_buf(const char *buf, long *err_at)
+{
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithOpts(buf, &end, 1);
+    if (!doc) {
+        long at = end ? (long)(end - buf) : -1;
+        const char *ep = cJSON_GetErrorPtr();
+        if (at < 0 && ep)
+            at = (long)(ep - buf);
+        *err_at = at;
+    }
+    return doc;
+}
+
+bg_status bg_json_parse_error(const char *path, const char *what, long at, size_t len)
+{
+    return bg_fail(BG_E_PARSE, what, "%s is not valid JSON (near byte %ld of %zu)", path, at, len);
+}
+
 bg_status bg_json_load(const char *path, const char *what, cJSON **out)
 {
     *out = NULL;
@@ -18,18 +37,11 @@ bg_status bg_json_load(const char *path, const char *what, cJSON **out)
     bg_status st = bg_file_read(path, what, &buf, &len);
     if (st != BG_OK)
         return st;
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithOpts(buf, &end, 1);
-    if (!doc) {
-        long at = end ? (long)(end - buf) : -1;
-        const char *ep = cJSON_GetErrorPtr();
-        if (at < 0 && ep)
-            at = (long)(ep - buf);
-        free(buf);
-        return bg_fail(BG_E_PARSE, what, "%s is not valid JSON (near byte %ld of %zu)", path, at,
-                       len);
-    }
+    long at = -1;
+    cJSON *doc = bg_json_parse_buf(buf, &at);
     free(buf);
+    if (!doc)
+        return bg_json_parse_error(path, what, at, len);
     *out = doc;
     return BG_OK;
 }

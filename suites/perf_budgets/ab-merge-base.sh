@@ -19,6 +19,10 @@
 # bg-perf ab --base-exe <base perf-bench> --head-exe <head perf-bench>
 # (a random AB/BA order per round, bounded reruns of the inconclusive ones) -> the
 # worktree is removed again unless --keep-worktree.
+# Every benchmark of either build gets a check (bg-perf ab lists both programs):
+# one the head deleted or renamed fails as "vanished" unless the head's
+# budgets.json retires it with a reason; a new one is a skip; nothing in common
+# fails (docs/perf_budgets.md "One-sided benchmarks").
 # Exit: bg-perf's (0 pass, 1 regression, ...); 77 when the merge-base has no
 # perf-bench yet (nothing to compare; under bg-run also a skip check
 # <test>.base saying so); 2 usage; 3 git/configure/build failed.

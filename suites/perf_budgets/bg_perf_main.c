@@ -32,6 +32,12 @@ static const char usage_text[] =
     "    Google Benchmark JSON files (--benchmark_out) of the base and the head,\n"
     "    one file per process.  --unit sample treats every sample as independent\n"
     "    (the judge before processes were the unit; for comparison only).\n"
+    "    Every benchmark of either side gets a check: in the base only, fail\n"
+    "    (\"vanished\") unless budgets.json \"retired\" gives a reason; in the\n"
+    "    head only, skip (\"new, no reference\"); none in common, a fail check\n"
+    "    perf.<mode>.common.  A benchmark that skipped itself (\"skipped\") is a\n"
+    "    skip with its message; one with an error or a NaN/Infinity/missing\n"
+    "    metric fails by name; the rest of the file is still judged.\n"
     "bg-perf ab --base-exe EXE --head-exe EXE [--base-env K=V]... [--head-env K=V]...\n"
     "    [--filter RE] [--rounds N=auto] [--reps K=auto] [--min-time S] [--seed S]\n"
     "    [--work-dir D] [--budgets B] [--prefix CMD]...\n"
@@ -74,7 +80,8 @@ static const char usage_text[] =
     "Checks: one per benchmark, \"perf.<mode>.<benchmark>\", into $BG_CHECKS_FILE\n"
     "(bg_check.h); `improved` is a pass with details.note = \"improved\".\n"
     "Exit: 0 pass (inconclusive included, reported); 1 a regression; 77 skip;\n"
-    "      2 usage; 3 I/O; 4 malformed JSON / zero repetitions; 5 baseline\n"
+    "      2 usage; 3 I/O; 4 malformed JSON / zero repetitions (Google\n"
+    "      Benchmark's bare NaN/Infinity tokens are accepted); 5 baseline\n"
     "      corrupt or of another schema/host/metric (also a fail check\n"
     "      \"perf.baseline.load\"); 7 a benchmark crashed or reported an error;\n"
     "      8 out of memory (bg_error.h).\n"
@@ -233,8 +240,10 @@ static bg_status run_process(const opts *o, perf_plan *pl, size_t c, int r, int 
         rr = perf_run_check_output(&cmd, k->filter, out);
     if (rr < 0)
         return (bg_status)rr;
+    size_t errors = set->errors;
     bg_status ld = perf_set_add_file(set, out, metric);
-    if (rr == PERF_RUN_BENCH_ERROR && ld == BG_OK)
+    /* exit 7 with an error row: that benchmark fails its check, the others are judged */
+    if (rr == PERF_RUN_BENCH_ERROR && ld == BG_OK && set->errors == errors)
         return bg_fail(BG_E_TARGET, "bg-perf", "%s failed (log: %s.log)", cmd.exe, out);
     if (ld == BG_OK)
         perf_plan_note_setup(pl, c, set, wall);
@@ -256,7 +265,7 @@ static bg_status run_rounds(const opts *o, perf_plan *pl, int first, perf_set *b
             if (!is_head && !with_base)
                 continue;
             for (size_t c = 0; c < pl->ncls; c++) {
-                if (r - first >= pl->cls[c].rounds)
+                if (r - first >= pl->cls[c].rounds || !(is_head ? pl->cls[c].has_head : pl->cls[c].has_base))
                     continue;
                 bg_status st = run_process(o, pl, c, r, is_head, is_head ? head : base, metric);
                 if (st != BG_OK)
@@ -314,6 +323,11 @@ static int judge(const opts *o, perf_plan *pl, const char *mode, perf_set *base,
     }
     int rc = perf_report(mode, r, n, reruns);
     perf_results_free(r, n);
+    const perf_series *e = perf_set_first_error(head);
+    if (!e || !e->reported)
+        e = perf_set_first_error(base);
+    if (rc != BG_EXIT_IO && e && e->reported) /* Google Benchmark's error_occurred: exit 7 */
+        rc = bg_exit_code(bg_fail(BG_E_TARGET, "bg-perf", "benchmark %s %s", e->name, e->error));
     return rc;
 }
 
@@ -362,7 +376,9 @@ static bg_status plan(const opts *o, perf_plan *pl, const cJSON *budgets)
         printf("bg-perf: note: ASLR is off (kernel.randomize_va_space = 0): every process gets the "
                "same layout but for the environment padding\n");
     perf_cmd cmd = {o->head_exe, o->nprefix ? o->prefix : NULL, o->nhenv ? o->head_env : NULL, NULL};
-    return perf_plan_make(pl, &cmd, o->filter, o->work_dir, budgets, o->min_time, o->rounds, o->reps,
+    perf_cmd base = {o->base_exe, o->nprefix ? o->prefix : NULL, o->nbenv ? o->base_env : NULL, NULL};
+    int two = o->base_exe && strcmp(o->base_exe, o->head_exe) != 0; /* ab of two programs */
+    return perf_plan_make(pl, &cmd, two ? &base : NULL, o->filter, o->work_dir, budgets, o->min_time, o->rounds, o->reps,
                           o->seed);
 }
 
@@ -442,6 +458,7 @@ static int mode_baseline(opts *o, const cJSON *budgets)
         perf_set_free(&base);
         return perf_report_bad_baseline(o->baseline, st);
     }
+    perf_set_keep_matching(&base, o->filter); /* the run's scope: the others are not gone */
     st = make_work_dir(o->work_dir);
     perf_plan pl = {0};
     if (st == BG_OK)
@@ -478,6 +495,10 @@ static int mode_record(const opts *o, const cJSON *budgets, int argc, char **arg
     const char *metric = perf_budgets_metric(budgets);
     for (int i = 0; i < o->nhead && st == BG_OK; i++)
         st = perf_set_add_file(&set, o->head[i], metric);
+    const perf_series *bad = st == BG_OK ? perf_set_first_error(&set) : NULL;
+    if (bad)
+        st = bg_fail(bad->reported ? BG_E_TARGET : BG_E_PARSE, "bg-perf record",
+                     "benchmark %s: %s: nothing recorded", bad->name, bad->error);
     perf_record_opts ro = {o->out, key, o->reason, o->commit, o->flags, o->build_type, cmd, metric, o->force};
     if (st == BG_OK)
         st = perf_baseline_record(&ro, &set);

@@ -16,7 +16,6 @@ mkdir -p "$work" || exit 3
 if [ "${4:-}" = --selftest ]; then
   rm -f "$work/mutant.jsonl"  # a rerun counts only its own checks
   printf '#!/bin/sh\nexit 0\n' >"$work/mutant-gate" && chmod +x "$work/mutant-gate"
-  rm -f "$work/mutant.jsonl" # a re-run in the same build tree starts empty
   BG_CHECKS_FILE="$work/mutant.jsonl" sh "$0" "$check" "$work/mutant-gate" "$work/mutant"
   rc=$?
   fails=$(grep -c '"verdict": *"fail"' "$work/mutant.jsonl" 2>/dev/null)

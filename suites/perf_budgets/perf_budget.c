@@ -76,6 +76,35 @@ void perf_budget_for(const cJSON *budgets, const char *name, perf_budget *b)
     apply(best, b, 0);
 }
 
+const char *perf_budgets_retired(const cJSON *budgets, const char *name)
+{
+    const cJSON *r = budgets ? cJSON_GetObjectItemCaseSensitive(budgets, "retired") : NULL;
+    return r ? bg_json_str(r, name) : NULL;
+}
+
+/* Why the "retired" member is invalid (where: the entry's name), or NULL. */
+static const char *invalid_retired(const cJSON *doc, const char **where)
+{
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(doc, "retired"), *e;
+    *where = "retired";
+    if (!r)
+        return NULL;
+    if (!cJSON_IsObject(r))
+        return "must be an object: {\"<benchmark name>\": \"<reason>\"}";
+    cJSON_ArrayForEach(e, r)
+    {
+        const char *v = cJSON_GetStringValue(e);
+        const char *p = v;
+        while (p && (*p == ' ' || *p == '\t'))
+            p++;
+        if (!p || !*p) {
+            *where = e->string;
+            return "a retirement needs a reason: \"retired\": {\"<benchmark name>\": \"<why it is gone>\"}";
+        }
+    }
+    return NULL;
+}
+
 const char *perf_budgets_metric(const cJSON *budgets)
 {
     const cJSON *d = budgets ? cJSON_GetObjectItemCaseSensitive(budgets, "defaults") : NULL;
@@ -112,6 +141,8 @@ bg_status perf_budgets_load(const char *path, cJSON **out)
                   : invalid(&bb);
         where = e->string;
     }
+    if (!why)
+        why = invalid_retired(doc, &where);
     if (why) {
         /* where points into doc: print before freeing it */
         st = bg_fail(BG_E_PARSE, "budgets", "%s: %s: %s", path, where, why);

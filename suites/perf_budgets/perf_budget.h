@@ -5,7 +5,8 @@
  *    "defaults": {"band": 0.05, "alpha": 0.01, "min_repetitions": 5,
  *                 "metric": "real_time", "level": 0.95, "resamples": 2000,
  *                 "max_reruns": 2, "ir_band": 0.002, "min_time": 0.05},
- *    "benchmarks": {"<name prefix>": {<any of the default keys>}, ...}}
+ *    "benchmarks": {"<name prefix>": {<any of the default keys>}, ...},
+ *    "retired": {"<benchmark name>": "<reason>", ...}}
  * band: relative tolerance (0.05 = the median may move 5%); alpha: the
  * Benjamini-Hochberg false-discovery level; min_repetitions: fewer processes
  * (the independent repetitions, perf_gate.h) on either side is
@@ -17,6 +18,9 @@
  * instruction-count mode (callgrind Ir per iteration, deterministic).  "metric" is read from
  * "defaults" only (one metric per run; a per-benchmark one is an error).  For a benchmark the longest
  * matching name prefix wins, then the defaults, then the built-in values above.
+ * retired: benchmarks (exact names) deliberately gone from the head: one in
+ * the base only is then a skip quoting the reason instead of a "vanished"
+ * fail (perf_gate.h); each needs a reason, a non-empty string.
  */
 #ifndef PERF_BUDGET_H
 #define PERF_BUDGET_H
@@ -34,11 +38,16 @@ typedef struct perf_budget {
 /* Loads and validates a budgets file (path NULL: built-in defaults only).
  * BG_E_IO, BG_E_PARSE (bad JSON, schema != 1, a value out of range: band in
  * (0, 1), alpha in (0, 0.5], level in (0.5, 1), min_repetitions >= 2,
- * resamples >= 100, max_reruns in 0..10, min_time in (0, 60]).  *out owned by the caller. */
+ * resamples >= 100, max_reruns in 0..10, min_time in (0, 60]; "retired" not
+ * an object, or a retirement without a reason).  *out owned by the caller. */
 bg_status perf_budgets_load(const char *path, cJSON **out);
 
 /* The budget of benchmark name (budgets may be NULL: built-ins). */
 void perf_budget_for(const cJSON *budgets, const char *name, perf_budget *b);
+
+/* The reason budgets.json gives for retiring the benchmark name, or NULL
+ * (budgets may be NULL). */
+const char *perf_budgets_retired(const cJSON *budgets, const char *name);
 
 /* The default metric of a budgets document. */
 const char *perf_budgets_metric(const cJSON *budgets);

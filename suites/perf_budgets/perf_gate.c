@@ -107,50 +107,94 @@ static perf_outcome decide(const perf_result *r)
     return PERF_PASS;
 }
 
+/* Decides a benchmark that cannot be measured on both sides (base a, head h,
+ * either may be NULL); 0 when it can be measured. */
+static int unmeasured(const perf_series *a, const perf_series *h, const cJSON *budgets, perf_result *r)
+{
+    const char *retired;
+    r->one_side = !h ? PERF_BASE_ONLY : !a ? PERF_HEAD_ONLY : 0;
+    r->n_base = a ? a->n : 0;
+    r->n_head = h ? h->n : 0;
+    r->p = r->q = r->ratio = r->lo = r->hi = NAN;
+    if ((h && h->error) || (a && a->error)) {
+        r->outcome = PERF_FAIL;
+        snprintf(r->why, sizeof r->why, "%s: %s", h && h->error ? "head" : "base",
+                 h && h->error ? h->error : a->error);
+    } else if ((h && h->skipped) || (a && a->skipped)) {
+        r->outcome = PERF_SKIP;
+        snprintf(r->why, sizeof r->why, "skipped by the benchmark in the %s: %s",
+                 h && h->skipped ? "head" : "base", h && h->skipped ? h->skipped : a->skipped);
+    } else if (!a) {
+        r->outcome = PERF_SKIP;
+        snprintf(r->why, sizeof r->why, "new, no reference: in the head, not in the base");
+    } else if (!h && (retired = perf_budgets_retired(budgets, a->name)) != NULL) {
+        r->outcome = PERF_SKIP;
+        snprintf(r->why, sizeof r->why, "retired (budgets.json): %s", retired);
+    } else if (!h) {
+        r->outcome = PERF_FAIL;
+        snprintf(r->why, sizeof r->why,
+                 "vanished: in the base, not in the head (deleted, renamed or filtered away; "
+                 "retire it in budgets.json \"retired\" with a reason if that is intended)");
+    } else if (a->n == 0 || h->n == 0) {
+        r->outcome = PERF_SKIP;
+        snprintf(r->why, sizeof r->why, "no samples");
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 bg_status perf_gate_compare(const perf_set *base, const perf_set *head, const cJSON *budgets,
                             perf_result **out, size_t *n_out)
 {
     *out = NULL;
     *n_out = 0;
-    perf_result *r = calloc(head->n ? head->n : 1, sizeof *r);
-    double *p = calloc(head->n ? head->n : 1, sizeof *p);
-    size_t *idx = calloc(head->n ? head->n : 1, sizeof *idx);
+    size_t total = head->n;
+    for (size_t i = 0; i < base->n; i++)
+        total += perf_set_find(head, base->s[i].name) == NULL;
+    perf_result *r = calloc(total ? total : 1, sizeof *r);
+    double *p = calloc(total ? total : 1, sizeof *p);
+    size_t *idx = calloc(total ? total : 1, sizeof *idx);
     if (!r || !p || !idx) {
         free(r);
         free(p);
         free(idx);
         return BG_E_NOMEM;
     }
-    size_t m = 0;
+    size_t m = 0, j = 0;
     bg_status st = BG_OK;
-    for (size_t i = 0; i < head->n && st == BG_OK; i++) {
-        r[i].name = head->s[i].name;
-        perf_budget_for(budgets, r[i].name, &r[i].budget);
-        const perf_series *a = perf_set_find(base, r[i].name);
-        if (!a) {
-            r[i].outcome = PERF_SKIP;
-            r[i].n_head = head->s[i].n;
-            r[i].p = r[i].q = NAN;
-            continue;
+    for (size_t i = 0; i < total && st == BG_OK; i++) {
+        const perf_series *h = i < head->n ? &head->s[i] : NULL, *a;
+        if (h) {
+            a = perf_set_find(base, h->name);
+        } else { /* the next base-only series */
+            while (perf_set_find(head, base->s[j].name))
+                j++;
+            a = &base->s[j++];
         }
-        st = measure(a, &head->s[i], &r[i]);
+        r[i].name = h ? h->name : a->name;
+        perf_budget_for(budgets, r[i].name, &r[i].budget);
+        if (unmeasured(a, h, budgets, &r[i]))
+            continue;
+        r[i].measured = 1;
+        st = measure(a, h, &r[i]);
         p[m] = r[i].p;
         idx[m++] = i;
     }
     if (st == BG_OK)
         st = bg_benjamini_hochberg(p, m, p);
-    for (size_t k = 0; k < m && st == BG_OK; k++) {
-        r[idx[k]].q = p[k];
-        r[idx[k]].outcome = decide(&r[idx[k]]);
+    for (size_t j = 0; j < m && st == BG_OK; j++) {
+        r[idx[j]].q = p[j];
+        r[idx[j]].outcome = decide(&r[idx[j]]);
     }
     free(p);
     free(idx);
     if (st != BG_OK) {
-        perf_results_free(r, head->n);
+        perf_results_free(r, total);
         return st;
     }
     *out = r;
-    *n_out = head->n;
+    *n_out = total;
     return BG_OK;
 }
 
@@ -165,8 +209,8 @@ void perf_results_free(perf_result *r, size_t n)
 
 void perf_result_line(const perf_result *r, char *buf, size_t n)
 {
-    if (r->outcome == PERF_SKIP) {
-        snprintf(buf, n, "%s: skip (not in the base/baseline; %zu head samples)", r->name, r->n_head);
+    if (!r->measured && r->why[0]) {
+        snprintf(buf, n, "%s: %s: %s", r->name, perf_outcome_name(r->outcome), r->why);
         return;
     }
     if (isnan(r->p)) {

@@ -21,7 +21,14 @@
  *   inconclusive fewer than min_repetitions processes on a side, or the
  *                interval straddles 1 + b, or it lies beyond 1 + b with q >= alpha
  *   pass         otherwise
- *   skip         the benchmark is missing on one side
+ * Benchmarks not measured on both sides (docs/perf_budgets.md "One-sided
+ * benchmarks"), decided in this order, with the reason in why:
+ *   fail  an error on either side: error_occurred, or the metric missing,
+ *         non-finite or not positive (perf_samples.h), the side named
+ *   skip  the benchmark skipped itself on either side (its skip_message)
+ *   fail  in the base only: "vanished: in the base, not in the head" ...
+ *   skip  ... unless budgets.json retires it with a reason (perf_budget.h)
+ *   skip  in the head only: "new, no reference"
  */
 #ifndef PERF_GATE_H
 #define PERF_GATE_H
@@ -51,13 +58,20 @@ typedef struct perf_result {
     int reps_advice;                /* repetitions per process by bg_reps_per_process, 0 unknown */
     double ratio, lo, hi, u, p, q;
     perf_outcome outcome;
+    int one_side;                   /* 0 in both sets, PERF_BASE_ONLY, PERF_HEAD_ONLY */
+    int measured;                   /* 1: judged on its samples; 0: decided from why */
+    char why[448];                  /* when !measured: the reason, e.g. "vanished: ..." */
 } perf_result;
+
+#define PERF_BASE_ONLY 1
+#define PERF_HEAD_ONLY 2
 
 /* "pass", "improved", "inconclusive", "fail", "skip". */
 const char *perf_outcome_name(perf_outcome o);
 
-/* Compares every benchmark of head (names matching nothing in base -> skip).
- * *out (perf_results_free) gets head->n results in head's order.  BG_E_NOMEM. */
+/* Compares every benchmark of either set: *out (perf_results_free) gets one
+ * result per name, head's in head's order, then the base-only ones in base's
+ * order (*n_out of them).  BG_E_NOMEM. */
 bg_status perf_gate_compare(const perf_set *base, const perf_set *head, const cJSON *budgets,
                             perf_result **out, size_t *n_out);
 

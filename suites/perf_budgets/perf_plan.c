@@ -45,6 +45,8 @@ static bg_status classify(perf_plan *p, size_t i, double mt)
         p->ncls++;
     }
     p->cls_of[i] = (int)c;
+    p->cls[c].has_head |= p->side_of[i] != PERF_BASE_ONLY;
+    p->cls[c].has_base |= p->side_of[i] != PERF_HEAD_ONLY;
     filter_add(p->cls[c].filter, sizeof p->cls[c].filter, p->names.s[i].name);
     return BG_OK;
 }
@@ -60,12 +62,42 @@ static double smallest_alpha(const perf_plan *p, const cJSON *budgets)
     return a;
 }
 
-bg_status perf_plan_make(perf_plan *p, const perf_cmd *cmd, const char *filter, const char *work_dir,
+/* Lists base_cmd's names: those the head lacks join p->names as base-only. */
+static bg_status add_base_names(perf_plan *p, const perf_cmd *base_cmd, const char *filter,
+                                const char *work_dir, size_t nhead)
+{
+    perf_set b = {0};
+    bg_status st = perf_run_list(base_cmd, filter, work_dir, "bg-perf-base", &b);
+    if (st == BG_E_USAGE) /* the base matches nothing (line printed): every head name is new */
+        st = BG_OK;
+    for (size_t i = 0; i < b.n && st == BG_OK; i++)
+        if (!perf_set_find(&p->names, b.s[i].name))
+            st = perf_set_push(&p->names, b.s[i].name, 1.0);
+    p->side_of = st == BG_OK ? calloc(p->names.n ? p->names.n : 1, sizeof *p->side_of) : NULL;
+    if (st == BG_OK && !p->side_of)
+        st = BG_E_NOMEM;
+    for (size_t i = 0; st == BG_OK && i < p->names.n; i++)
+        p->side_of[i] = i >= nhead                                ? PERF_BASE_ONLY
+                        : perf_set_find(&b, p->names.s[i].name) ? 0
+                                                                  : PERF_HEAD_ONLY;
+    perf_set_free(&b);
+    return st;
+}
+
+bg_status perf_plan_make(perf_plan *p, const perf_cmd *cmd, const perf_cmd *base_cmd,
+                         const char *filter, const char *work_dir,
                          const cJSON *budgets, double cli_min_time, int cli_rounds, int cli_reps,
                          uint64_t seed)
 {
     *p = (perf_plan){.seed = seed, .rng = {seed}};
     bg_status st = perf_run_list(cmd, filter, work_dir, "bg-perf", &p->names);
+    if (st != BG_OK)
+        return st;
+    size_t nhead = p->names.n;
+    if (base_cmd)
+        st = add_base_names(p, base_cmd, filter, work_dir, nhead);
+    else if (!(p->side_of = calloc(nhead, sizeof *p->side_of)))
+        st = BG_E_NOMEM;
     if (st != BG_OK)
         return st;
     p->cls_of = calloc(p->names.n, sizeof *p->cls_of);
@@ -165,5 +197,6 @@ void perf_plan_free(perf_plan *p)
 {
     perf_set_free(&p->names);
     free(p->cls_of);
+    free(p->side_of);
     *p = (perf_plan){0};
 }

@@ -45,11 +45,13 @@ typedef struct perf_class {
     double min_time;
     int reps, rounds;
     char filter[4096]; /* ^(name|name...)$, regex metacharacters escaped */
+    int has_base, has_head; /* a side runs the class only when it has one of its names */
 } perf_class;
 
 typedef struct perf_plan {
     perf_set names; /* the listed benchmarks (one sample each, unused) */
     int *cls_of;    /* per name: its class in this plan, -1 not run */
+    int *side_of;   /* per name: 0 both sides have it, PERF_BASE_ONLY, PERF_HEAD_ONLY */
     perf_class cls[PERF_PLAN_MAX_CLASSES];
     size_t ncls;
     int rounds0, reps0; /* of the first rounds */
@@ -57,11 +59,16 @@ typedef struct perf_plan {
     uint64_t seed;
 } perf_plan;
 
-/* Lists the benchmarks of cmd matching filter and makes the first plan.
+/* Lists the benchmarks of cmd (the head) matching filter and makes the first
+ * plan.  base_cmd (bg-perf ab; NULL: the base has the head's names) is
+ * listed too, and its names the head lacks join the plan, so that a
+ * benchmark the head deleted or renamed is run on the base and judged
+ * "vanished" (perf_gate.h); a base that matches nothing adds none.
  * cli_min_time 0: per budget; cli_rounds / cli_reps 0: automatic (above).
  * Prints one line with the rounds, repetitions, classes and seed.  Errors of
  * perf_run_list; BG_E_USAGE more than PERF_PLAN_MAX_CLASSES min_time values. */
-bg_status perf_plan_make(perf_plan *p, const perf_cmd *cmd, const char *filter, const char *work_dir,
+bg_status perf_plan_make(perf_plan *p, const perf_cmd *cmd, const perf_cmd *base_cmd,
+                         const char *filter, const char *work_dir,
                          const cJSON *budgets, double cli_min_time, int cli_rounds, int cli_reps,
                          uint64_t seed);
 

@@ -24,6 +24,14 @@ static cJSON *details_of(const perf_result *r, int reruns)
 {
     cJSON *d = cJSON_CreateObject();
     cJSON_AddStringToObject(d, "metric", r->budget.metric);
+    if (!r->measured && r->why[0]) { /* one-sided, skipped or erroring: perf_gate.h */
+        static const char *const sides[] = {"both", "base", "head"};
+        cJSON_AddStringToObject(d, "reason", r->why);
+        cJSON_AddStringToObject(d, "present_in", sides[r->one_side]);
+        cJSON_AddNumberToObject(d, "n_base", (double)r->n_base);
+        cJSON_AddNumberToObject(d, "n_head", (double)r->n_head);
+        return d;
+    }
     cJSON_AddNumberToObject(d, "median_base", r->med_base);
     cJSON_AddNumberToObject(d, "median_head", r->med_head);
     cJSON_AddNumberToObject(d, "mad_base", r->mad_base);
@@ -89,6 +97,11 @@ static void write_md(const char *mode, const perf_result *r, size_t n)
                "|---|---|---|---|---|---|---|---|---|\n", mode, test ? ": " : "", test ? test : "");
     for (size_t i = 0; i < n; i++) {
         char pq[64] = "— (deterministic)", pr[64] = "—", sd[64] = "—";
+        if (!r[i].measured && r[i].why[0]) {
+            fprintf(f, "| `%s` | — | — | — | ±%.1f%% | — | — | — | %s: %s |\n", r[i].name,
+                    100 * r[i].budget.band, perf_outcome_name(r[i].outcome), r[i].why);
+            continue;
+        }
         if (!isnan(r[i].p))
             snprintf(pq, sizeof pq, "%.2g (%.2g)", r[i].p, r[i].q);
         if (r[i].proc_base) {
@@ -104,13 +117,45 @@ static void write_md(const char *mode, const perf_result *r, size_t n)
     fprintf(f, "\nRatios (head/base, >1 slower) on 0.9 … 1.1 (clamped): `|` = 1, `+` = 1 + band, `=` interval, `*` median ratio\n\n```\n");
     for (size_t i = 0; i < n; i++) {
         char c[64];
-        if (r[i].outcome == PERF_SKIP)
+        if (r[i].outcome == PERF_SKIP || (!r[i].measured && r[i].why[0]))
             continue;
         chart(&r[i], c);
         fprintf(f, "%-44.44s %s %.3f\n", r[i].name, c, r[i].ratio);
     }
     fprintf(f, "```\n");
     fclose(f);
+}
+
+/* What the check of r expected. */
+static void expected_of(const perf_result *r, char *buf, size_t n)
+{
+    if (r->measured || !r->why[0])
+        snprintf(buf, n, "interval not wholly above %.4f (band +%.1f%%) with q < %.3g",
+                 1 + r->budget.band, 100 * r->budget.band, r->budget.alpha);
+    else if (r->one_side)
+        snprintf(buf, n, "in both the base and the head (or retired in budgets.json with a reason)");
+    else
+        snprintf(buf, n, "a finite, positive %s on both sides, no error, not skipped", r->budget.metric);
+}
+
+/* The fail check of a comparison in which no benchmark is on both sides:
+ * nothing was compared, which must not pass (a renamed benchmark would
+ * otherwise escape the gate). */
+static void no_common(bg_checks *c, const char *mode, const perf_result *r, size_t n)
+{
+    size_t nb = 0, nh = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].one_side == 0)
+            return;
+        nb += r[i].one_side == PERF_BASE_ONLY;
+        nh += r[i].one_side == PERF_HEAD_ONLY;
+    }
+    char name[128], obs[256];
+    snprintf(name, sizeof name, "perf.%s.common", mode);
+    snprintf(obs, sizeof obs, "no benchmark in common: %zu in the base only, %zu in the head only: "
+             "nothing was compared", nb, nh);
+    printf("bg-perf: %s: fail: %s\n", name, obs);
+    bg_check_emit_str(c, name, BG_FAIL, "at least one benchmark in both the base and the head", obs, NULL);
 }
 
 int perf_report(const char *mode, const perf_result *r, size_t n, int reruns)
@@ -123,10 +168,10 @@ int perf_report(const char *mode, const perf_result *r, size_t n, int reruns)
         snprintf(name, sizeof name, "perf.%s.%s", mode, r[i].name);
         perf_result_line(&r[i], line, sizeof line);
         printf("bg-perf: %s\n", line);
-        snprintf(exp, sizeof exp, "interval not wholly above %.4f (band +%.1f%%) with q < %.3g",
-                 1 + r[i].budget.band, 100 * r[i].budget.band, r[i].budget.alpha);
+        expected_of(&r[i], exp, sizeof exp);
         bg_check_emit_str(c, name, verdict_of(r[i].outcome), exp, line, details_of(&r[i], reruns));
     }
+    no_common(c, mode, r, n);
     write_md(mode, r, n);
     return bg_checks_close(c);
 }
@@ -170,7 +215,7 @@ int perf_calibrate_print(const perf_set *a1, const perf_set *a2, const cJSON *bu
         return bg_exit_code(st);
     cJSON *doc = cJSON_CreateObject(), *bm = cJSON_AddObjectToObject(doc, "benchmarks");
     for (size_t i = 0; i < n; i++) {
-        if (r[i].outcome == PERF_SKIP)
+        if (!r[i].measured)
             continue;
         double d = 2 * fabs(r[i].ratio - 1.0) + r[i].mad_head / r[i].med_head;
         double band = fmax(0.01, ceil(d * 200.0) / 200.0);

@@ -2,10 +2,15 @@
 #define _POSIX_C_SOURCE 200809L
 #include "perf_samples.h"
 
+#include <math.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buildgate/bg_json.h"
+#include "perf_gbjson.h"
 
 int perf_metric_lower_better(const char *metric)
 {
@@ -71,19 +76,28 @@ void perf_set_flatten(perf_set *set)
     }
 }
 
-bg_status perf_set_push_proc(perf_set *set, const char *name, double v, unsigned long proc)
+/* The series called name, created (empty) when new; NULL out of memory. */
+static perf_series *series_get(perf_set *set, const char *name)
 {
     perf_series *s = (perf_series *)perf_set_find(set, name);
-    if (!s) {
-        if (grow((void **)&set->s, set->n, &set->cap, sizeof *set->s) != BG_OK)
-            return BG_E_NOMEM;
-        s = &set->s[set->n];
-        *s = (perf_series){0};
-        s->name = strdup(name);
-        if (!s->name)
-            return BG_E_NOMEM;
-        set->n++;
-    }
+    if (s)
+        return s;
+    if (grow((void **)&set->s, set->n, &set->cap, sizeof *set->s) != BG_OK)
+        return NULL;
+    s = &set->s[set->n];
+    *s = (perf_series){0};
+    s->name = strdup(name);
+    if (!s->name)
+        return NULL;
+    set->n++;
+    return s;
+}
+
+bg_status perf_set_push_proc(perf_set *set, const char *name, double v, unsigned long proc)
+{
+    perf_series *s = series_get(set, name);
+    if (!s)
+        return BG_E_NOMEM;
     if (grow((void **)&s->v, s->n, &s->cap, sizeof *s->v) != BG_OK)
         return BG_E_NOMEM;
     if (s->ng == 0 || s->proc != proc) { /* a new process: off[ng + 1] will be its end */
@@ -106,6 +120,18 @@ const perf_series *perf_set_find(const perf_set *set, const char *name)
     return NULL;
 }
 
+const perf_series *perf_set_first_error(const perf_set *set)
+{
+    const perf_series *first = NULL;
+    for (size_t i = 0; i < set->n; i++) {
+        if (set->s[i].error && set->s[i].reported)
+            return &set->s[i];
+        if (set->s[i].error && !first)
+            first = &set->s[i];
+    }
+    return first;
+}
+
 /* Keeps the mean seconds per repetition (iterations x real_time) of name. */
 static void note_rep_time(perf_set *set, const char *name, const cJSON *row)
 {
@@ -119,12 +145,54 @@ static void note_rep_time(perf_set *set, const char *name, const cJSON *row)
     s->rep_n++;
 }
 
+/* Keeps the first reason (printf-style) in *slot of name's series. */
+static bg_status mark(perf_set *set, const char *name, int skipped, const char *fmt, ...)
+{
+    perf_series *s = series_get(set, name);
+    if (!s)
+        return BG_E_NOMEM;
+    char **slot = skipped ? &s->skipped : &s->error;
+    if (*slot)
+        return BG_OK;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    *slot = strdup(buf);
+    return *slot ? BG_OK : BG_E_NOMEM;
+}
+
+/* The metric of one iteration row (time in ns), or a reason in the series. */
+static bg_status add_row(perf_set *set, const cJSON *row, const char *name, const char *metric,
+                         unsigned long proc, const char *what)
+{
+    const cJSON *mv = cJSON_GetObjectItemCaseSensitive(row, metric);
+    if (!cJSON_IsNumber(mv))
+        return mark(set, name, 0, "no numeric \"%s\" in its Google Benchmark row", metric);
+    double v = mv->valuedouble;
+    if (!isfinite(v))
+        return mark(set, name, 0, "%s is %s: Google Benchmark wrote a non-finite value", metric,
+                    isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+    if (strcmp(metric, "real_time") == 0 || strcmp(metric, "cpu_time") == 0) {
+        double k = unit_to_ns(bg_json_str(row, "time_unit"));
+        if (k == 0.0)
+            return bg_fail(BG_E_PARSE, what, "benchmark %s: unknown time_unit", name);
+        v *= k;
+    }
+    if (!(v > 0))
+        return mark(set, name, 0, "%s = %g is not positive", metric, v);
+    if (perf_set_push_proc(set, name, v, proc) != BG_OK)
+        return BG_E_NOMEM;
+    note_rep_time(set, name, row);
+    return BG_OK;
+}
+
 bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, const char *what)
 {
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "benchmarks");
     if (!cJSON_IsArray(rows))
         return bg_fail(BG_E_PARSE, what, "no \"benchmarks\" array: not Google Benchmark JSON");
-    int is_time = strcmp(metric, "real_time") == 0 || strcmp(metric, "cpu_time") == 0;
     size_t used = 0;
     unsigned long proc = perf_set_new_proc(set);
     const cJSON *row;
@@ -135,29 +203,31 @@ bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, 
             name = bg_json_str(row, "name");
         if (!name)
             return bg_fail(BG_E_PARSE, what, "a benchmark row has no \"name\"");
-        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "error_occurred"))) {
-            const char *msg = bg_json_str(row, "error_message");
-            return bg_fail(BG_E_TARGET, what, "benchmark %s reported an error: %s", name,
-                           msg ? msg : "(no message)");
-        }
         const char *type = bg_json_str(row, "run_type");
         if (type && strcmp(type, "iteration") != 0)
-            continue;
-        const cJSON *mv = cJSON_GetObjectItemCaseSensitive(row, metric);
-        if (!cJSON_IsNumber(mv))
-            return bg_fail(BG_E_PARSE, what, "benchmark %s has no numeric \"%s\"", name, metric);
-        double v = mv->valuedouble;
-        if (is_time) {
-            double k = unit_to_ns(bg_json_str(row, "time_unit"));
-            if (k == 0.0)
-                return bg_fail(BG_E_PARSE, what, "benchmark %s: unknown time_unit", name);
-            v *= k;
+            continue; /* aggregates: the gate computes its own */
+        bg_status st;
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "error_occurred"))) {
+            const char *msg = bg_json_str(row, "error_message");
+            perf_series *s = series_get(set, name);
+            if (s && !s->reported) { /* Google Benchmark's own error outranks a metric one */
+                free(s->error);
+                s->error = NULL;
+                s->reported = 1;
+                set->errors++;
+            }
+            st = !s ? BG_E_NOMEM
+                    : mark(set, name, 0, "reported an error: %s", msg && *msg ? msg : "(no message)");
+        } else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "skipped"))) {
+            const char *msg = bg_json_str(row, "skip_message");
+            st = mark(set, name, 1, "%s", msg && *msg ? msg : "(no message)");
+        } else {
+            st = add_row(set, row, name, metric, proc, what);
         }
-        if (!(v > 0))
-            return bg_fail(BG_E_PARSE, what, "benchmark %s: %s = %g is not positive", name, metric, v);
-        if (perf_set_push_proc(set, name, v, proc) != BG_OK)
+        if (st == BG_E_NOMEM)
             return bg_fail(BG_E_NOMEM, what, "out of memory");
-        note_rep_time(set, name, row);
+        if (st != BG_OK)
+            return st;
         used++;
     }
     if (used == 0)
@@ -173,7 +243,7 @@ bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, 
 bg_status perf_set_add_file(perf_set *set, const char *path, const char *metric)
 {
     cJSON *doc = NULL;
-    bg_status st = bg_json_load(path, "benchmark results", &doc);
+    bg_status st = perf_gbjson_load(path, &doc);
     if (st != BG_OK)
         return st;
     st = perf_set_add_doc(set, doc, metric, path);
@@ -181,13 +251,40 @@ bg_status perf_set_add_file(perf_set *set, const char *path, const char *metric)
     return st;
 }
 
+static void series_free(perf_series *s)
+{
+    free(s->name);
+    free(s->v);
+    free(s->off);
+    free(s->skipped);
+    free(s->error);
+}
+
+void perf_set_keep_matching(perf_set *set, const char *filter)
+{
+    int neg = filter && filter[0] == '-';
+    const char *re = filter ? filter + neg : NULL;
+    regex_t rx;
+    if (!re || !*re || !strcmp(re, ".") || !strcmp(re, "all") ||
+        regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) != 0)
+        return;
+    size_t kept = 0;
+    for (size_t i = 0; i < set->n; i++) {
+        perf_series *s = &set->s[i];
+        if ((regexec(&rx, s->name, 0, NULL, 0) == 0) != neg) {
+            set->s[kept++] = *s;
+            continue;
+        }
+        series_free(s);
+    }
+    set->n = kept;
+    regfree(&rx);
+}
+
 void perf_set_free(perf_set *set)
 {
-    for (size_t i = 0; i < set->n; i++) {
-        free(set->s[i].name);
-        free(set->s[i].v);
-        free(set->s[i].off);
-    }
+    for (size_t i = 0; i < set->n; i++)
+        series_free(&set->s[i]);
     free(set->s);
     cJSON_Delete(set->context);
     *set = (perf_set){0};

@@ -1,14 +1,33 @@
 /* perf_samples.h — per-benchmark samples read from Google Benchmark JSON.
  *
- * Input: the file --benchmark_out=FILE writes (format "json", Google
- * Benchmark 1.7 "docs/user_guide.md" Output Formats):
- *   {"context": {...}, "benchmarks": [{"name", "run_name", "run_type":
- *    "iteration"|"aggregate", "repetition_index", "threads", "iterations",
- *    "real_time", "cpu_time", "time_unit": "ns"|"us"|"ms"|"s",
- *    "items_per_second"?, <user counters>?, "error_occurred"?, "error_message"?}]}
- * Aggregate rows (mean/median/stddev/cv) are ignored: the gate computes its own
- * statistics from the repetitions.  One sample per iteration row; several files
- * (interleaved rounds) add up.
+ * Input: the file --benchmark_out=FILE writes (format "json"), as Google
+ * Benchmark's src/json_reporter.cc writes it in 1.7.1, 1.8.3 and 1.9.1 (the
+ * fields are the same in the three):
+ *   {"context": {...}, "benchmarks": [{"name", "family_index",
+ *    "per_family_instance_index", "run_name", "run_type":
+ *    "iteration"|"aggregate", "repetitions", "repetition_index" (iteration
+ *    rows only), "threads", "aggregate_name", "aggregate_unit" (aggregate rows
+ *    only), "error_occurred" + "error_message" (SkipWithError), "skipped" +
+ *    "skip_message" (SkipWithMessage, 1.8+), "iterations", "real_time",
+ *    "cpu_time", "time_unit": "ns"|"us"|"ms"|"s", <counters, e.g.
+ *    "items_per_second">?, "label"?}]}
+ * The text is read with perf_gbjson_load: the bare NaN / Infinity tokens the
+ * reporter writes for non-finite doubles are accepted (perf_gbjson.h).
+ * A benchmark is named by "run_name" (without the aggregate suffix; threads
+ * and named arguments are part of it: "BM/batch:64/threads:2"), else "name".
+ * Aggregate rows (mean/median/stddev/cv, BigO/RMS) are ignored: the gate
+ * computes its own statistics from the repetitions.  One sample per iteration
+ * row; several files (interleaved rounds) add up.
+ *
+ * Per benchmark, not for the whole file (the other benchmarks are still read):
+ *   "skipped": true      -> series.skipped = its skip_message (a skip check);
+ *   "error_occurred": true -> series.error = "reported an error: <message>",
+ *                           series.reported = 1, set.errors++ (exit 7);
+ *   the metric missing, not finite (NaN, +-Infinity) or not positive ->
+ *                           series.error naming the field and the value
+ *                           (a fail check).
+ * The first such reason of a series is kept (an error_occurred one replaces
+ * a metric one).
  *
  * Metric: "real_time" or "cpu_time" (converted to ns per iteration; lower is
  * better), or any other numeric field such as "items_per_second" (a field
@@ -42,6 +61,9 @@ typedef struct perf_series {
     double rep_s;       /* seconds one repetition takes (iterations x real_time, mean), 0 unknown */
     size_t rep_n;       /* repetitions rep_s is the mean of */
     double setup_s;     /* seconds a process spends outside its repetitions (bg-perf ab), 0 unknown */
+    char *skipped;      /* the benchmark skipped itself: its skip_message (owned), else NULL */
+    char *error;        /* why it cannot be judged (owned), else NULL */
+    int reported;       /* the error is Google Benchmark's error_occurred */
 } perf_series;
 
 typedef struct perf_set {
@@ -49,18 +71,20 @@ typedef struct perf_set {
     size_t n, cap;
     unsigned long procs; /* processes (documents, single pushes) added so far */
     cJSON *context;      /* the first file's "context" (owned), or NULL */
+    size_t errors;       /* rows with "error_occurred": true */
 } perf_set;
 
 /* 1 when smaller values of metric are better (times), 0 for rates. */
 int perf_metric_lower_better(const char *metric);
 
 /* Adds the samples of one parsed Google Benchmark document.  Errors (one line
- * printed, naming what): BG_E_PARSE no "benchmarks" array, a row without the
- * metric, or no iteration rows at all ("zero repetitions"); BG_E_TARGET a row
- * with "error_occurred": true (message quoted); BG_E_NOMEM. */
+ * printed, naming what): BG_E_PARSE no "benchmarks" array, a row without a
+ * name, an unknown time_unit, or no iteration rows at all ("zero
+ * repetitions"); BG_E_NOMEM.  A skipped or erroring benchmark, or one whose
+ * metric is unusable, is no error here: it is marked in its series (above). */
 bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, const char *what);
 
-/* perf_set_add_doc on the file at path (bg_json_load errors: BG_E_IO, BG_E_PARSE). */
+/* perf_set_add_doc on the file at path (perf_gbjson_load errors: BG_E_IO, BG_E_PARSE). */
 bg_status perf_set_add_file(perf_set *set, const char *path, const char *metric);
 
 /* Appends one sample to the series called name (created when new) as a
@@ -80,8 +104,18 @@ unsigned long perf_set_new_proc(perf_set *set);
  * --unit sample, for comparison and the self-tests only). */
 void perf_set_flatten(perf_set *set);
 
+/* Drops the series whose name Google Benchmark's --benchmark_filter=filter
+ * would not select (a POSIX extended regex searched in the name; a leading
+ * '-' negates; NULL, "", "." and "all" select all): a stored baseline holds
+ * every benchmark, a filtered run only some, and the others are not gone.
+ * A filter that does not compile keeps everything. */
+void perf_set_keep_matching(perf_set *set, const char *filter);
+
 /* The series as processes of samples (bg_stats.h); valid until the next push. */
 bg_grouped perf_series_grouped(const perf_series *s);
+
+/* The first series with an error (error_occurred first when any), or NULL. */
+const perf_series *perf_set_first_error(const perf_set *set);
 
 /* The series called name, or NULL. */
 const perf_series *perf_set_find(const perf_set *set, const char *name);

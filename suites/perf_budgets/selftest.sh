@@ -114,5 +114,25 @@ case "$case_" in
     exec "$expect" --name "$name" --exit 2 --contains "is not this host's baseline file" \
       --unchanged "$w/b/linux-x86_64-other-cpu-64c.json" -- \
       "$perf" record --out "$w/b/linux-x86_64-other-cpu-64c.json" --from "$w/good.json" --reason x --budgets "$budgets" ;;
+  baseline_filtered|baseline_vanished)
+    # a stored baseline holds every benchmark, a run only what --filter selects: the
+    # others are out of scope (exit 0), but a baseline name the filter selects and
+    # the head lacks (synth/chain renamed synth/old in the baseline) is vanished
+    printf '{"schema": 1, "defaults": {"band": 0.9, "max_reruns": 0, "min_repetitions": 2}}\n' >"$w/budgets.json"
+    "$bench" --benchmark_filter='^(synth/chain|bg_bench/overhead/c_batch/.*)$' --benchmark_repetitions=3 \
+      --benchmark_min_time=0.01 --benchmark_out="$w/good.json" >/dev/null
+    if [ "$case_" = baseline_vanished ]; then
+      sed 's|"synth/chain"|"synth/old"|' "$w/good.json" >"$w/old.json" && mv "$w/old.json" "$w/good.json"
+    fi
+    mkdir -p "$w/b"
+    "$perf" record --out "$w/b/$key.json" --from "$w/good.json" --reason selftest --budgets "$w/budgets.json" >/dev/null
+    run=("$perf" baseline --baseline "$w/b" --exe "$bench" --rounds 2 --reps 1 --min-time 0.01
+         --budgets "$w/budgets.json" --work-dir "$w")
+    if [ "$case_" = baseline_vanished ]; then
+      exec "$expect" --name "$name" --exit 1 --check .synth/old --verdict fail --observed "vanished: in the base, not in the head" \
+        --check .synth/chain --verdict skip --observed "new, no reference" -- "${run[@]}" --filter '^synth/'
+    fi
+    # (a baseline of one process: inconclusive, whatever the timing)
+    exec "$expect" --name "$name" --exit 0 --check .synth/chain --verdict inconclusive -- "${run[@]}" --filter '^synth/chain$' ;;
   *) echo "buildgate: perf selftest: unknown case '$case_'" >&2; exit 2 ;;
 esac

@@ -54,6 +54,9 @@ bg_bench *bg_bench_register(const char *name, bg_bench_fn run);
 bg_bench *bg_bench_user(bg_bench *b, void *user);
 bg_bench *bg_bench_setup(bg_bench *b, bg_bench_setup_fn setup, bg_bench_teardown_fn teardown);
 bg_bench *bg_bench_arg(bg_bench *b, int64_t a);                 /* Arg(a) */
+/* ArgName(name): the argument appears in the benchmark's name as
+ * "<name>:<value>" ("c_batch/seed:88172645463325252"), not as a bare number. */
+bg_bench *bg_bench_arg_name(bg_bench *b, const char *name);
 bg_bench *bg_bench_range(bg_bench *b, int64_t lo, int64_t hi);  /* Range(lo, hi), powers of 8 */
 bg_bench *bg_bench_dense_range(bg_bench *b, int64_t lo, int64_t hi, int step);
 bg_bench *bg_bench_threads(bg_bench *b, int n);                 /* Threads(n) */

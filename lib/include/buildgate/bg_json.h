@@ -18,6 +18,16 @@
  * in error lines ("fixture", "baseline", ...).  Prints one error line. */
 bg_status bg_json_load(const char *path, const char *what, cJSON **out);
 
+/* Parses the NUL-terminated text buf (nothing may follow the value); NULL on
+ * malformed or truncated JSON, with *err_at = the byte offset where parsing
+ * stopped (-1 unknown).  Prints nothing. */
+cJSON *bg_json_parse_buf(const char *buf, long *err_at);
+
+/* The one error line of bg_json_load for text of len bytes at path that is
+ * not JSON near byte at: "<what>: <path> is not valid JSON (near byte A of L)".
+ * Returns BG_E_PARSE. */
+bg_status bg_json_parse_error(const char *path, const char *what, long at, size_t len);
+
 /* Writes doc, formatted, to path atomically.  Prints one error line. */
 bg_status bg_json_write_atomic(const char *path, const cJSON *doc);
 

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# gbench_test.sh CASE VERSION BINDIR SRCDIR — bg-perf on Google Benchmark JSON as
+# Google Benchmark writes it (docs/perf_budgets.md "Input: Google Benchmark JSON").
+# The inputs are the real outputs of fixtures/perf_budgets/gbench/writer.cc built
+# against Google Benchmark VERSION (1.7.1, 1.8.3, 1.9.1: gbench-VERSION.json), or
+# rows cut out of them (whole rows, never retyped), some then mutated.  Each case
+# runs bg-expect (lib/tools/bg_expect.c), which asserts the exit status and the
+# exact verdict (and observed text) of each named check bg-perf records.
+set -euo pipefail
+case_=$1 ver=$2 bin=$3 src=$4
+fx="$src/../../fixtures/perf_budgets/gbench/gbench-$ver.json"
+w="$bin/gbench-$case_-$ver"; rm -rf "$w"; mkdir -p "$w"
+perf="$bin/bg-perf" expect="$bin/../../lib/bg-expect"
+kind=selftest; case "$case_" in read|nonfinite_counter) kind=unit ;; esac
+name="perf.$kind.gbench_$case_.v${ver//./}"  # the CTest name (CMakeLists.txt)
+[ "$ver" = - ] && name="perf.$kind.gbench_$case_"
+[ "$ver" = - ] || [ -r "$fx" ] || { echo "buildgate: gbench test: $fx: no such fixture (restore it: git checkout -- fixtures/perf_budgets/gbench)" >&2; exit 5; }
+# rows RE OUT: the document with only the rows whose run_name matches RE (ERE)
+rows() {
+  awk -v re="$1" '
+    /^    \{$/ { inrow = 1; buf = ""; keep = 0 }
+    inrow { buf = buf $0 "\n"; if ($0 ~ /^      "run_name": / && match($0, /"[^"]*",$/)) {
+              n = substr($0, RSTART + 1, RLENGTH - 3); if (n ~ re) keep = 1 } }
+    inrow && /^    \},?$/ { inrow = 0; if (keep) { sub(/\},?\n$/, "}", buf); out = out (nrow++ ? ",\n" : "") buf }; next }
+    !inrow && /^  \]$/ { printf "%s\n", out }
+    !inrow { print }' "$fx" >"$2"
+}
+# c NAME VERDICT [OBSERVED]: assert that check perf.<mode>.NAME has VERDICT (and
+# that its observed contains OBSERVED); collected in A for bg-expect
+A=()
+c() { A+=(--check ".$1" --verdict "$2"); [ $# -lt 3 ] || A+=(--observed "$3"); }
+# band 90%: the three repetitions of one process differ by up to 2x (a loaded
+# machine wrote them) and the two-level bootstrap resamples them; the interval
+# is seeded by the name, so the same fixture gives the same verdict every run
+printf '{"schema": 1, "defaults": {"band": 0.9, "metric": "real_time"}}\n' >"$w/budgets.json"
+cmp5() { # cmp5 BASE HEAD [ARGS...]: compare, 5 processes of BASE against 5 of HEAD
+  local b=$1 h=$2; shift 2
+  local a=()
+  while [ ${#a[@]} -lt 20 ]; do a+=(--base "$b" --head "$h"); done
+  "$perf" compare "${a[@]}" --budgets "$w/budgets.json" "$@"
+}
+export -f cmp5; export perf w
+# median of the three iteration real_time values of run_name N, times K, as %.6g
+median_ns() {
+  awk -v n="$1" -v k="$2" '
+    /^      "run_name": / { cur = ($0 ~ ("\"" n "\",$")) }
+    /^      "run_type": "iteration"/ { it = cur }
+    /^      "run_type": "aggregate"/ { it = 0 }
+    it && /^      "real_time": / { v = $2; sub(/,$/, "", v); x[m++] = v * k }
+    END { if (m != 3) exit 1; if (x[0] > x[1]) { t = x[0]; x[0] = x[1]; x[1] = t }
+          if (x[1] > x[2]) { t = x[1]; x[1] = x[2]; x[2] = t }
+          if (x[0] > x[1]) { t = x[0]; x[0] = x[1]; x[1] = t }
+          printf "%.6g", x[1] }' "$fx"
+}
+case "$case_" in
+  read)  # the whole real file against itself: every benchmark its verdict, times in ns
+    ms=$(median_ns 'BM_ok/batch:64/threads:2' 1e6) s=$(median_ns BM_sec 1e9)
+    c 'BM_ok/batch:64/threads:2' pass "median $ms -> $ms real_time"
+    c BM_sec pass "median $s -> $s real_time"
+    c BM_nan pass
+    c BM_error fail "BM_error: fail: head: reported an error: no device: error on purpose"
+    c 'BM_manual_nan/iterations:10/manual_time' fail "head: real_time is NaN"
+    [ "$ver" = 1.7.1 ] || c BM_skip skip "skipped by the benchmark in the head: CPU feature missing: skipped on purpose"
+    exec "$expect" --name "$name" --exit 7 "${A[@]}" -- bash -c 'cmp5 "$1" "$1"' _ "$fx" ;;
+  nonfinite_counter)  # NaN / Infinity / -Infinity user counters: the timed metric is judged
+    rows '^BM_nan$' "$w/nan.json"
+    grep -q '"neg_inf": -Infinity' "$w/nan.json"
+    c BM_nan pass
+    exec "$expect" --name "$name" --exit 0 "${A[@]}" -- bash -c 'cmp5 "$1" "$1"' _ "$w/nan.json" ;;
+  infinite_metric)  # a judged metric Google Benchmark wrote as Infinity: that benchmark fails by name
+    rows '^(BM_sec|BM_nan)$' "$w/base.json"
+    awk '/"run_name": "BM_sec"/ { s = 1 } s && /"real_time": / && !done { sub(/[-0-9.e+]+,$/, "Infinity,"); done = 1 } { print }' \
+      "$w/base.json" >"$w/head.json"
+    grep -q '"real_time": Infinity,' "$w/head.json"
+    c BM_sec fail "BM_sec: fail: head: real_time is Infinity"; c BM_nan pass
+    exec "$expect" --name "$name" --exit 1 "${A[@]}" -- bash -c 'cmp5 "$1" "$2"' _ "$w/base.json" "$w/head.json" ;;
+  skipped)  # "skipped": true (1.8+): a skip with its message, the rest judged
+    rows '^(BM_skip|BM_sec)$' "$w/s.json"
+    c BM_skip skip "CPU feature missing: skipped on purpose"; c BM_sec pass
+    exec "$expect" --name "$name" --exit 0 "${A[@]}" -- bash -c 'cmp5 "$1" "$1"' _ "$w/s.json" ;;
+  error)  # "error_occurred": true: that benchmark fails with its message, the rest judged, exit 7
+    rows '^(BM_error|BM_sec)$' "$w/e.json"
+    c BM_error fail "reported an error: no device: error on purpose"; c BM_sec pass
+    exec "$expect" --name "$name" --exit 7 "${A[@]}" -- bash -c 'cmp5 "$1" "$1"' _ "$w/e.json" ;;
+  vanished)  # in the base, not in the head: fail
+    rows '^(BM_nan|BM_sec)$' "$w/base.json"; rows '^BM_nan$' "$w/head.json"
+    c BM_sec fail "BM_sec: fail: vanished: in the base, not in the head"; c BM_nan pass
+    exec "$expect" --name "$name" --exit 1 "${A[@]}" -- bash -c 'cmp5 "$1" "$2"' _ "$w/base.json" "$w/head.json" ;;
+  retired)  # the same, retired in budgets.json with a reason: a skip quoting it
+    rows '^(BM_nan|BM_sec)$' "$w/base.json"; rows '^BM_nan$' "$w/head.json"
+    printf '{"schema": 1, "defaults": {"band": 0.9}, "retired": {"BM_sec": "replaced by BM_nan in the test"}}\n' >"$w/r.json"
+    c BM_sec skip "retired (budgets.json): replaced by BM_nan in the test"; c BM_nan pass
+    exec "$expect" --name "$name" --exit 0 "${A[@]}" \
+      -- bash -c 'cmp5 "$1" "$2" --budgets "$3"' _ "$w/base.json" "$w/head.json" "$w/r.json" ;;
+  retired_no_reason)  # a retirement without a reason is a budgets.json error
+    rows '^BM_nan$' "$w/head.json"
+    printf '{"schema": 1, "retired": {"BM_sec": " "}}\n' >"$w/r.json"
+    exec "$expect" --name "$name" --exit 4 --stderr "buildgate: budgets: $w/r.json: BM_sec: a retirement needs a reason" \
+      -- bash -c 'cmp5 "$1" "$1" --budgets "$2"' _ "$w/head.json" "$w/r.json" ;;
+  new)  # in the head only: skip, no reference
+    rows '^BM_nan$' "$w/base.json"; rows '^(BM_nan|BM_sec)$' "$w/head.json"
+    c BM_sec skip "BM_sec: skip: new, no reference"; c BM_nan pass
+    exec "$expect" --name "$name" --exit 0 "${A[@]}" -- bash -c 'cmp5 "$1" "$2"' _ "$w/base.json" "$w/head.json" ;;
+  no_common)  # a renamed benchmark: nothing in common is a fail, never a skip (77)
+    rows '^BM_sec$' "$w/base.json"; rows '^BM_nan$' "$w/head.json"
+    c compare.common fail "no benchmark in common: 1 in the base only, 1 in the head only"
+    c BM_sec fail vanished; c BM_nan skip new
+    exec "$expect" --name "$name" --exit 1 "${A[@]}" -- bash -c 'cmp5 "$1" "$2"' _ "$w/base.json" "$w/head.json" ;;
+  ab_vanished)  # the PR judge (bg-perf ab, as ab-merge-base.sh runs it) on two programs: a
+    # benchmark the head lost (its --benchmark_filter, the last one, wins) is run on the
+    # base alone and fails as vanished; VERSION is unused (the installed Google Benchmark).
+    # synth/chain, on both sides, is judged (its verdict is timing: not asserted)
+    printf '#!/bin/sh\nexec "%s" "$@" "--benchmark_filter=^synth/chain$"\n' "$bin/perf-bench" >"$w/head.sh"
+    chmod +x "$w/head.sh"
+    printf '{"schema": 1, "defaults": {"band": 0.9, "min_repetitions": 2, "max_reruns": 0}}\n' >"$w/ab.json"
+    c bg_bench/overhead/c_batch/seed:88172645463325252 fail "vanished: in the base, not in the head"
+    exec "$expect" --name "$name" --exit 1 "${A[@]}" --contains "synth/chain: " -- \
+      "$perf" ab --base-exe "$bin/perf-bench" --head-exe "$w/head.sh" --filter '^(synth/chain|bg_bench/overhead/c_batch/.*)$' \
+      --rounds 2 --reps 1 --min-time 0.01 --work-dir "$w" --budgets "$w/ab.json" ;;
+  *) echo "buildgate: gbench test: unknown case '$case_'" >&2; exit 2 ;;
+esac
