@@ -51,10 +51,12 @@ static const char usage_text[] =
     "bg-perf record --out FILE --reason R --from F... [--commit C] [--flags S]\n"
     "    [--build-type T] [--budgets B] [--force]      (ci/update-baselines)\n"
     "bg-perf callgrind --base-exe EXE --head-exe EXE [--base-env K=V]...\n"
-    "    [--head-env K=V]... [--filter RE] [--iterations N=20000] [--work-dir D]\n"
+    "    [--head-env K=V]... [--filter RE] [--iterations N] [--work-dir D]\n"
     "    [--budgets B]\n"
     "    Instruction counts (valgrind callgrind Ir per iteration, perf_callgrind.h),\n"
-    "    deterministic, judged against ir_band.  No valgrind: skip (exit 77).\n"
+    "    deterministic, judged against ir_band.  N: each benchmark's budget\n"
+    "    ir_iterations (20000; RandomX hashing 2) unless given.  No valgrind\n"
+    "    (macOS: valgrind does not run there): skip check naming why (exit 77).\n"
     "bg-perf calibrate --exe EXE [--filter RE] [--rounds N] [--reps K]\n"
     "    [--min-time S] [--work-dir D]\n"
     "    A/A: runs EXE against itself and prints proposed bands.\n"
@@ -116,7 +118,7 @@ static bg_status parse_int(const char *s, int lo, int hi, int *out)
 static bg_status parse(int argc, char **argv, opts *o)
 {
     /* rounds, reps, min_time 0: automatic (perf_plan.h) */
-    *o = (opts){.iterations = 20000, .work_dir = "bg-perf-work",
+    *o = (opts){.iterations = 0, .work_dir = "bg-perf-work",
                 .seed = (unsigned long long)time(NULL) * 1000003ULL ^ (unsigned long long)getpid()};
     if (argc < 2)
         return usage("missing mode: compare, ab, baseline, record or calibrate");
@@ -382,8 +384,7 @@ static int mode_callgrind(const opts *o, const cJSON *budgets)
                                     &names);
     int rc;
     if (st == BG_E_UNSUPPORTED)
-        rc = perf_report_skip("perf.callgrind.valgrind", "valgrind installed",
-                              "valgrind is not installed: instruction-count mode skipped");
+        rc = perf_report_skip("perf.callgrind.valgrind", "valgrind installed", bg_last_error());
     else
         rc = st == BG_OK ? perf_report("callgrind", r, n, 0) : bg_exit_code(st);
     perf_results_free(r, n);
