@@ -61,7 +61,7 @@ case "$case_" in
       "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=0.5 \
       --filter '^synth/chain$' --work-dir "$w" --budgets "$budgets" ;;
   callgrind_randomx1)  # 1% more work per RandomX hash (the knob's filler) must fail the Ir mode
-    exec "$expect" "$name" --exit 1 --contains "randomx/hash/light-jit-hard: fail ratio 1.0" -- \
+    exec "$expect" --name "$name" --exit 1 --contains "randomx/hash/light-jit-hard: fail ratio 1.0" -- \
       "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=1 \
       --filter '^randomx/hash/light-jit-hard$' --work-dir "$w" --budgets "$budgets" ;;
   no_valgrind)  # no valgrind on PATH: one line, a skip (77)
@@ -85,12 +85,12 @@ case "$case_" in
     done
     "$perf" compare "${args[@]}" --budgets "$budgets" >"$w/out" 2>&1 || true
     if [ "$case_" = unresolved_aa ]; then
-      exec "$expect" "$name" --exit 0 --contains "bg-perf: synth/chain: inconclusive ratio" -- \
+      exec "$expect" --name "$name" --exit 0 --contains "bg-perf: synth/chain: inconclusive ratio" -- \
         bash -c 'cat "$0"; ! grep -qi unresolved "$0"' "$w/out"
     fi
-    exec "$expect" "$name" --exit 0 --contains "bg-perf: UNRESOLVED SLOWDOWN: synth/chain ratio 1.1" \
+    exec "$expect" --name "$name" --exit 0 --contains "bg-perf: UNRESOLVED SLOWDOWN: synth/chain ratio 1.1" \
       --contains "decide it: bg-perf ab --base-exe <base perf-bench> --head-exe <head perf-bench> --budgets $budgets --filter '^synth/chain\$' --rounds 6" \
-      --contains "unresolved slowdown: synth/chain: inconclusive ratio 1.1" -- \
+      --check perf.compare.synth/chain --verdict inconclusive --observed "unresolved slowdown: synth/chain: inconclusive ratio 1.1" -- \
       bash -c 'BG_CHECKS_FILE="$BG_CHECKS_FILE" "$@" >"$0"; rc=$?; head -n 1 "$0"; exit $rc' "$w/out2" \
       "$perf" compare "${args[@]}" --budgets "$budgets" ;;
   unresolved_confirm)
@@ -99,7 +99,7 @@ case "$case_" in
     # min_repetitions 5): the interval is wholly above the band, so the judge
     # confirms it with one more rerun (6 per side) and fails it.
     sed 's/"max_reruns": 2/"max_reruns": 1/' "$budgets" >"$w/budgets.json"
-    exec "$expect" "$name" --exit 1 --contains "confirmation rerun 1/1" --contains "synth/chain: fail ratio" -- \
+    exec "$expect" --name "$name" --exit 1 --contains "confirmation rerun 1/1" --contains "synth/chain: fail ratio" -- \
       "$perf" ab --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=25 \
       --filter '^synth/chain$' --rounds 2 --reps 3 --min-time 0.03 --work-dir "$w" --budgets "$w/budgets.json" ;;
   truncated)
