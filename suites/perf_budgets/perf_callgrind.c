@@ -79,7 +79,7 @@ static bg_status one_ir(const perf_cmd *cmd, const char *tag, size_t idx, const 
     iter_filter(name, filter, sizeof filter);
     /* --smc-check=all: every write to code is seen, in anonymous mappings (a JIT buffer,
      * RandomX's) and file-backed ones; the x86 default all-non-file would cover the JIT
-     * too, other architectures' default (stack) relies on cache flushes: say it. */
+     * too, other architectures' default (stack) relies on cache flushes: so it is explicit. */
     const char *prefix[] = {"valgrind", "--tool=callgrind", "--smc-check=all", a_out, NULL};
     const char *args[] = {a_iter, NULL};
     perf_cmd c = {cmd->exe, prefix, cmd->env, args};
