@@ -3,27 +3,34 @@
 # merge-base of HEAD and a base ref, built side by side, measured interleaved.
 #
 # Usage: suites/perf_budgets/ab-merge-base.sh [--base-ref REF] [--work DIR]
-#          [--filter RE] [--rounds N] [--reps K] [--keep-worktree] [--head-build DIR]
-#          [-- bg-perf ab args...]
+#          [--filter RE] [--ir-filter RE] [--rounds N] [--reps K] [--keep-worktree]
+#          [--head-build DIR] [-- bg-perf ab args...]
 #   --base-ref REF  default: origin/main when it exists, else main
 #   --work DIR      default: build/perf-ab (base worktree, both build trees, runs)
 #   --head-build D  an existing RelWithDebInfo build tree of this checkout to
 #                   use as the head (ci/gate --base: its own tree), not DIR/head
 #   --filter RE     default: synth, aes and light-mode RandomX hashing
+#   --ir-filter RE  the benchmarks judged first by instruction counts (bg-perf
+#                   callgrind, checks perf.callgrind.<benchmark>, band ir_band):
+#                   default light-mode RandomX hashing, JIT and interpreter
+#                   (hard AES); '' turns it off.  No valgrind (macOS): one skip
+#                   check perf.callgrind.valgrind naming why
 #   --rounds N, --reps K  default: bg-perf's automatic plan (processes enough
 #                   for the per-process U test to reach alpha after BH over
 #                   the benchmarks; 3 repetitions; each benchmark's budget
 #                   min_time: docs/perf_budgets.md "The unit of replication")
 # Steps: git merge-base HEAD REF -> `git worktree add --detach DIR/base-src <sha>`
 # -> configure + build perf-bench there and in this tree (RelWithDebInfo) ->
-# bg-perf ab --base-exe <base perf-bench> --head-exe <head perf-bench>
+# bg-perf callgrind (Ir per hash: deterministic, load-independent, the first
+# line for RandomX) -> bg-perf ab --base-exe <base perf-bench> --head-exe <head perf-bench>
 # (a random AB/BA order per round, bounded reruns of the inconclusive ones) -> the
 # worktree is removed again unless --keep-worktree.
 # Every benchmark of either build gets a check (bg-perf ab lists both programs):
 # one the head deleted or renamed fails as "vanished" unless the head's
 # budgets.json retires it with a reason; a new one is a skip; nothing in common
 # fails (docs/perf_budgets.md "One-sided benchmarks").
-# Exit: bg-perf's (0 pass, 1 regression, ...); 77 when the merge-base has no
+# Exit: 1 when either judge finds a regression, else the first error of the
+# two bg-perf runs, else 0 (no valgrind is not an error); 77 when the merge-base has no
 # perf-bench yet (nothing to compare; under bg-run also a skip check
 # <test>.base saying so); 2 usage; 3 git/configure/build failed.
 # Both builds configure with BG_RANDOMX_SOURCE=system: perf-bench links the
@@ -31,12 +38,14 @@
 set -uo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || { echo "buildgate: ab: not in a git checkout" >&2; exit 3; }
 ref="" work="$root/build/perf-ab" filter='^(synth/chain|aes/rounds/real_time/threads:[0-9]+|randomx/hash/light-jit-hard)$'
+irfilter='^randomx/hash/light-(jit|interp)-hard$'
 rounds="" reps="" keep=0 extra=() headdir=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --base-ref) ref=${2:?}; shift 2 ;;
     --work) work=${2:?}; shift 2 ;;
     --filter) filter=${2:?}; shift 2 ;;
+    --ir-filter) irfilter=${2?}; shift 2 ;;
     --rounds) rounds=${2:?}; shift 2 ;;
     --reps) reps=${2:?}; shift 2 ;;
     --keep-worktree) keep=1; shift ;;
@@ -80,7 +89,20 @@ if ! build "$src" "$work/base" perf-bench; then
   fi
   echo "buildgate: ab: base build failed (logs: $work/base.*.log)" >&2; exit 3
 fi
-"$headdir/suites/perf_budgets/bg-perf" ab \
-  --base-exe "$work/base/suites/perf_budgets/perf-bench" --head-exe "$headdir/suites/perf_budgets/perf-bench" \
-  --filter "$filter" ${rounds:+--rounds "$rounds"} ${reps:+--reps "$reps"} --budgets "$root/suites/perf_budgets/budgets.json" \
+perf=$headdir/suites/perf_budgets/bg-perf budgets=$root/suites/perf_budgets/budgets.json
+exes=(--base-exe "$work/base/suites/perf_budgets/perf-bench" --head-exe "$headdir/suites/perf_budgets/perf-bench")
+ir_rc=0
+if [ -n "$irfilter" ]; then
+  echo "ab: instruction counts first (bg-perf callgrind, filter $irfilter)"
+  "$perf" callgrind "${exes[@]}" --filter "$irfilter" --budgets "$budgets" --work-dir "$work/ir"
+  ir_rc=$?
+  [ "$ir_rc" = 77 ] && ir_rc=0 # no valgrind: its skip check says why
+fi
+echo "ab: time (bg-perf ab, filter $filter)"
+"$perf" ab "${exes[@]}" \
+  --filter "$filter" ${rounds:+--rounds "$rounds"} ${reps:+--reps "$reps"} --budgets "$budgets" \
   --work-dir "$work/runs" ${extra[@]+"${extra[@]}"}
+rc=$?
+if [ "$ir_rc" = 1 ] || [ "$rc" = 1 ]; then exit 1; fi
+[ "$ir_rc" != 0 ] && exit "$ir_rc"
+exit "$rc"

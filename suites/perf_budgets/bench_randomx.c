@@ -6,6 +6,14 @@
  *   variant (not timed); each iteration hashes a 68-byte message whose first
  *   8 bytes are the iteration counter (the chain's message layout,
  *   docs/chain.md, without the chaining).
+ *   The injected-slowdown knob (perf_knob.h, BG_PERF_SLOWDOWN_PCT=p) adds,
+ *   after every hash, perf_knob_scale(u) - u dependent xorshift64 steps,
+ *   where u is the variant's `knob_steps`: the number of steps whose
+ *   instructions equal one hash's (callgrind Ir per hash on x86-64, RandomX
+ *   1.1.10, docs/performance.md "RandomX instruction counts"), so p is p %
+ *   more instructions per hash there (elsewhere about p %).  A hash itself
+ *   cannot be cut into fractions; the filler is in the benchmark, not an
+ *   LD_PRELOAD, and costs nothing when p = 0.
  * randomx/init/cache-<argon2>: cache initialisation (randomx_init_cache),
  *   seconds per iteration (manual time).
  * randomx/init/dataset: dataset initialisation over all threads (from a
@@ -26,6 +34,7 @@
 #include <pthread.h>
 #include <randomx.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,20 +42,40 @@
 #include "buildgate/bg_bench.h"
 #include "buildgate/bg_guard.h"
 #include "buildgate/bg_wx.h"
+#include "perf_knob.h"
 
 static const char rx_key[] = "relay-jit-profile-fixed-key-v1";
 
 typedef struct rx_variant {
     const char *name;
     int full, jit, hard_aes;
+    uint64_t knob_steps; /* xorshift64 steps with the instructions of one hash (header) */
 } rx_variant;
 
+/* knob_steps: Ir of one light-mode hard-AES hash (Ir(2) - Ir(1) under
+ * callgrind, x86-64, RandomX 1.1.10) over the 12 Ir of one filler step
+ * (measured: BG_PERF_SLOWDOWN_PCT=100 gave 12.000 Ir per added step); the
+ * soft-AES and full-memory variants reuse their light hard-AES value
+ * (approximate). */
+#define RX_STEP_IR 12
+#define RX_INTERP_STEPS (1421223374ULL / RX_STEP_IR)
+#define RX_JIT_STEPS (82123333ULL / RX_STEP_IR)
 static const rx_variant rx_variants[] = {
-    {"randomx/hash/light-interp-soft", 0, 0, 0}, {"randomx/hash/light-interp-hard", 0, 0, 1},
-    {"randomx/hash/light-jit-soft", 0, 1, 0},    {"randomx/hash/light-jit-hard", 0, 1, 1},
-    {"randomx/hash/full-interp-soft", 1, 0, 0},  {"randomx/hash/full-interp-hard", 1, 0, 1},
-    {"randomx/hash/full-jit-soft", 1, 1, 0},     {"randomx/hash/full-jit-hard", 1, 1, 1},
+    {"randomx/hash/light-interp-soft", 0, 0, 0, RX_INTERP_STEPS},
+    {"randomx/hash/light-interp-hard", 0, 0, 1, RX_INTERP_STEPS},
+    {"randomx/hash/light-jit-soft", 0, 1, 0, RX_JIT_STEPS},
+    {"randomx/hash/light-jit-hard", 0, 1, 1, RX_JIT_STEPS},
+    {"randomx/hash/full-interp-soft", 1, 0, 0, RX_INTERP_STEPS},
+    {"randomx/hash/full-interp-hard", 1, 0, 1, RX_INTERP_STEPS},
+    {"randomx/hash/full-jit-soft", 1, 1, 0, RX_JIT_STEPS},
+    {"randomx/hash/full-jit-hard", 1, 1, 1, RX_JIT_STEPS},
 };
+
+/* What hash_run gets: the VM and the knob's extra filler steps per hash. */
+typedef struct rx_ctx {
+    randomx_vm *vm;
+    uint64_t extra;
+} rx_ctx;
 
 /* One cache (per JIT flag) and one dataset per process: built on first use.
  * A failed build is not retried: rx_why[] keeps the reason for every
@@ -202,27 +231,41 @@ static void *hash_setup(bg_bench_state *st, void *user)
         snprintf(why, sizeof why, "%s", bg_last_error());
     else if ((cache || ds) && !c.vm)
         snprintf(why, sizeof why, "randomx: cannot create a VM with flags %d", (int)f);
-    if (!c.vm)
+    rx_ctx *x = c.vm ? malloc(sizeof *x) : NULL;
+    if (c.vm && !x) {
+        randomx_destroy_vm(c.vm);
+        snprintf(why, sizeof why, "out of memory");
+    }
+    if (!x)
         bg_bench_error(st, why);
-    return c.vm;
+    else
+        *x = (rx_ctx){c.vm, perf_knob_scale(v->knob_steps) - v->knob_steps};
+    return x;
 }
 
 static void hash_teardown(bg_bench_state *st, void *ctx)
 {
     (void)st;
-    if (ctx)
-        randomx_destroy_vm(ctx);
+    rx_ctx *x = ctx;
+    if (x)
+        randomx_destroy_vm(x->vm);
+    free(x);
 }
 
 static void hash_run(bg_bench_state *st, uint64_t n, void *ctx)
 {
+    rx_ctx *x = ctx;
     uint8_t msg[68] = {0}, out[RANDOMX_HASH_SIZE];
+    uint64_t fill = 88172645463325252ULL;
     bg_guard_region_begin("RandomX", "randomx_calculate_hash"); /* abort/crash: exit 7 */
     for (uint64_t i = 0; i < n; i++) {
         memcpy(msg, &i, sizeof i);
-        randomx_calculate_hash(ctx, msg, sizeof msg, out);
+        randomx_calculate_hash(x->vm, msg, sizeof msg, out);
+        for (uint64_t k = 0; k < x->extra; k++) /* the knob: p % more work */
+            fill = bg_bench_xorshift64(fill);
     }
     bg_guard_region_end();
+    bg_bench_keep_u64(&fill);
     bg_bench_keep(out, sizeof out);
     bg_bench_set_items_processed(st, (int64_t)n);
 }

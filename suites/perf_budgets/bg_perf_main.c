@@ -60,10 +60,12 @@ static const char usage_text[] =
     "    Only checks that an existing FILE is a valid baseline of this host (exit\n"
     "    0 also when FILE is absent), so a corrupt one is refused before any run.\n"
     "bg-perf callgrind --base-exe EXE --head-exe EXE [--base-env K=V]...\n"
-    "    [--head-env K=V]... [--filter RE] [--iterations N=20000] [--work-dir D]\n"
+    "    [--head-env K=V]... [--filter RE] [--iterations N] [--work-dir D]\n"
     "    [--budgets B]\n"
     "    Instruction counts (valgrind callgrind Ir per iteration, perf_callgrind.h),\n"
-    "    deterministic, judged against ir_band.  No valgrind: skip (exit 77).\n"
+    "    deterministic, judged against ir_band.  N: each benchmark's budget\n"
+    "    ir_iterations (20000; RandomX hashing 2) unless given.  No valgrind\n"
+    "    (macOS: valgrind does not run there): skip check naming why (exit 77).\n"
     "bg-perf calibrate --exe EXE [--filter RE] [--rounds N] [--reps K]\n"
     "    [--min-time S] [--work-dir D]\n"
     "    A/A: runs EXE against itself and prints proposed bands.\n"
@@ -140,7 +142,7 @@ static int is_value_option(const char *a)
 static bg_status parse(int argc, char **argv, opts *o)
 {
     /* rounds, reps, min_time 0: automatic (perf_plan.h) */
-    *o = (opts){.iterations = 20000, .work_dir = "bg-perf-work",
+    *o = (opts){.iterations = 0, .work_dir = "bg-perf-work",
                 .seed = (unsigned long long)time(NULL) * 1000003ULL ^ (unsigned long long)getpid()};
     if (argc < 2)
         return usage("missing mode: compare, ab, baseline, record or calibrate");
@@ -295,7 +297,27 @@ static size_t count(const perf_result *r, size_t n, perf_outcome o)
     return k;
 }
 
-/* Compares, reruns the inconclusive ones when rerun is set, reports. */
+static size_t count_unresolved(const perf_result *r, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += (size_t)perf_result_unresolved(&r[i]);
+    return k;
+}
+
+/* Before a confirmation rerun: only the unresolved slowdowns stay
+ * inconclusive, so that perf_plan_rerun runs just them (r is recomputed
+ * right after the rerun). */
+static void keep_unresolved(perf_result *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (r[i].outcome == PERF_INCONCLUSIVE && !perf_result_unresolved(&r[i]))
+            r[i].outcome = PERF_PASS;
+}
+
+/* Compares, reruns the inconclusive ones (max_reruns times), then confirms
+ * the unresolved slowdowns (perf_gate.h) with up to max_reruns more reruns of
+ * just them, reports. */
 static int judge(const opts *o, perf_plan *pl, const char *mode, perf_set *base, perf_set *head,
                  const cJSON *budgets, int with_base)
 {
@@ -303,11 +325,16 @@ static int judge(const opts *o, perf_plan *pl, const char *mode, perf_set *base,
     size_t n = 0;
     bg_status st = perf_gate_compare(base, head, budgets, &r, &n);
     int reruns = 0, limit = pl ? max_reruns(budgets, r, n) : 0;
-    while (st == BG_OK && reruns < limit && count(r, n, PERF_INCONCLUSIVE) > 0) {
+    while (st == BG_OK && ((reruns < limit && count(r, n, PERF_INCONCLUSIVE) > 0) ||
+                           (reruns < 2 * limit && count_unresolved(r, n) > 0))) {
+        int confirm = reruns >= limit;
+        if (confirm)
+            keep_unresolved(r, n);
         size_t ncls = perf_plan_rerun(pl, r, n, head, budgets, o->min_time, o->rounds, o->reps);
         reruns++;
-        printf("bg-perf: rerun %d/%d of %zu inconclusive benchmark(s):", reruns, limit,
-               count(r, n, PERF_INCONCLUSIVE));
+        printf("bg-perf: %s %d/%d of %zu %s benchmark(s):", confirm ? "confirmation rerun" : "rerun",
+               confirm ? reruns - limit : reruns, limit, count(r, n, PERF_INCONCLUSIVE),
+               confirm ? "unresolved slowdown" : "inconclusive");
         for (size_t c = 0; c < ncls; c++)
             printf(" %s (%d rounds x %d reps)", pl->cls[c].filter, pl->cls[c].rounds, pl->cls[c].reps);
         printf("\n");
@@ -321,6 +348,17 @@ static int judge(const opts *o, perf_plan *pl, const char *mode, perf_set *base,
         perf_results_free(r, n);
         return bg_exit_code(st);
     }
+    char decide[3072];
+    if (!strcmp(mode, "baseline"))
+        snprintf(decide, sizeof decide, "bg-perf baseline --baseline %s --exe %s", o->baseline, o->head_exe);
+    else
+        snprintf(decide, sizeof decide, "bg-perf ab --base-exe %s --head-exe %s",
+                 o->base_exe ? o->base_exe : "<base perf-bench>", o->head_exe ? o->head_exe : "<head perf-bench>");
+    if (o->budgets_path) {
+        size_t k = strlen(decide);
+        snprintf(decide + k, sizeof decide - k, " --budgets %s", o->budgets_path);
+    }
+    perf_report_set_decide(decide);
     int rc = perf_report(mode, r, n, reruns);
     perf_results_free(r, n);
     const perf_series *e = perf_set_first_error(head);
@@ -421,8 +459,7 @@ static int mode_callgrind(const opts *o, const cJSON *budgets)
                                     &names);
     int rc;
     if (st == BG_E_UNSUPPORTED)
-        rc = perf_report_skip("perf.callgrind.valgrind", "valgrind installed",
-                              "valgrind is not installed: instruction-count mode skipped");
+        rc = perf_report_skip("perf.callgrind.valgrind", "valgrind installed", bg_last_error());
     else
         rc = st == BG_OK ? perf_report("callgrind", r, n, 0) : bg_exit_code(st);
     perf_results_free(r, n);

@@ -95,7 +95,7 @@ case "$case_" in
   retired_no_reason)  # a retirement without a reason is a budgets.json error
     rows '^BM_nan$' "$w/head.json"
     printf '{"schema": 1, "retired": {"BM_sec": " "}}\n' >"$w/r.json"
-    exec "$expect" --name "$name" --exit 4 --stderr "buildgate: budgets: $w/r.json: BM_sec: a retirement needs a reason" \
+    exec "$expect" --name "$name" --exit 4 --stderr "buildgate: bg-perf: budgets: $w/r.json: BM_sec: a retirement needs a reason" \
       -- bash -c 'cmp5 "$1" "$1" --budgets "$2"' _ "$w/head.json" "$w/r.json" ;;
   new)  # in the head only: skip, no reference
     rows '^BM_nan$' "$w/base.json"; rows '^(BM_nan|BM_sec)$' "$w/head.json"

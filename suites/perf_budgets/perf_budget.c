@@ -7,7 +7,7 @@
 
 #include "buildgate/bg_json.h"
 
-static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 0.05, 5, 2000, 2, "real_time"};
+static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 0.05, 5, 2000, 2, 20000, "real_time"};
 
 /* A count field: fallback when absent, -1 (which invalid() rejects) when it
  * is not a whole number in [0, INT_MAX] (1e400 or -1 cast to int is undefined). */
@@ -31,6 +31,7 @@ static void apply(const cJSON *o, perf_budget *b, int allow_metric)
     b->min_repetitions = int_field(o, "min_repetitions", b->min_repetitions);
     b->resamples = int_field(o, "resamples", b->resamples);
     b->max_reruns = int_field(o, "max_reruns", b->max_reruns);
+    b->ir_iterations = int_field(o, "ir_iterations", b->ir_iterations);
     const char *m = allow_metric ? bg_json_str(o, "metric") : NULL;
     if (m)
         snprintf(b->metric, sizeof b->metric, "%s", m);
@@ -52,6 +53,8 @@ static const char *invalid(const perf_budget *b)
         return "resamples must be a whole number >= 100";
     if (b->max_reruns < 0 || b->max_reruns > 10)
         return "max_reruns must be in 0..10";
+    if (b->ir_iterations < 2)
+        return "ir_iterations must be a whole number >= 2";
     if (!(b->min_time > 0 && b->min_time <= 60))
         return "min_time must be in (0, 60] seconds";
     return NULL;

@@ -4,7 +4,8 @@
  *   {"schema": 1,
  *    "defaults": {"band": 0.05, "alpha": 0.01, "min_repetitions": 5,
  *                 "metric": "real_time", "level": 0.95, "resamples": 2000,
- *                 "max_reruns": 2, "ir_band": 0.002, "min_time": 0.05},
+ *                 "max_reruns": 2, "ir_band": 0.002, "ir_iterations": 20000,
+ *                 "min_time": 0.05},
  *    "benchmarks": {"<name prefix>": {<any of the default keys>}, ...},
  *    "retired": {"<benchmark name>": "<reason>", ...}}
  * band: relative tolerance (0.05 = the median may move 5%); alpha: the
@@ -15,7 +16,9 @@
  * metric: see perf_samples.h; level: bootstrap
  * interval coverage; resamples: bootstrap resamples; max_reruns: how many
  * times `ab` reruns the inconclusive benchmarks; ir_band: the band of the
- * instruction-count mode (callgrind Ir per iteration, deterministic).  "metric" is read from
+ * instruction-count mode (callgrind Ir per iteration, deterministic);
+ * ir_iterations: N of that mode, Ir per iteration = (Ir(N) - Ir(N/2)) / (N - N/2)
+ * (bg-perf --iterations overrides it for every benchmark; RandomX: 2, one hash).  "metric" is read from
  * "defaults" only (one metric per run; a per-benchmark one is an error).  For a benchmark the longest
  * matching name prefix wins, then the defaults, then the built-in values above.
  * retired: benchmarks (exact names) deliberately gone from the head: one in
@@ -31,15 +34,15 @@
 
 typedef struct perf_budget {
     double band, alpha, level, ir_band, min_time;
-    int min_repetitions, resamples, max_reruns;
+    int min_repetitions, resamples, max_reruns, ir_iterations;
     char metric[64];
 } perf_budget;
 
 /* Loads and validates a budgets file (path NULL: built-in defaults only).
  * BG_E_IO, BG_E_PARSE (bad JSON, schema != 1, a value out of range: band in
  * (0, 1), alpha in (0, 0.5], level in (0.5, 1), min_repetitions >= 2,
- * resamples >= 100, max_reruns in 0..10, min_time in (0, 60]; "retired" not
- * an object, or a retirement without a reason).  *out owned by the caller. */
+ * resamples >= 100, max_reruns in 0..10, ir_iterations >= 2, min_time in (0, 60]; "retired"
+ * not an object, or a retirement without a reason).  *out owned by the caller. */
 bg_status perf_budgets_load(const char *path, cJSON **out);
 
 /* The budget of benchmark name (budgets may be NULL: built-ins). */

@@ -77,7 +77,10 @@ static bg_status one_ir(const perf_cmd *cmd, const char *tag, size_t idx, const 
     snprintf(a_out, sizeof a_out, "--callgrind-out-file=%s", cg_out);
     snprintf(a_iter, sizeof a_iter, "--bg_iterations=%lld", iters);
     iter_filter(name, filter, sizeof filter);
-    const char *prefix[] = {"valgrind", "--tool=callgrind", a_out, NULL};
+    /* --smc-check=all: every write to code is seen, in anonymous mappings (a JIT buffer,
+     * RandomX's) and file-backed ones; the x86 default all-non-file would cover the JIT
+     * too, other architectures' default (stack) relies on cache flushes: so it is explicit. */
+    const char *prefix[] = {"valgrind", "--tool=callgrind", "--smc-check=all", a_out, NULL};
     const char *args[] = {a_iter, NULL};
     perf_cmd c = {cmd->exe, prefix, cmd->env, args};
     snprintf(json, sizeof json, "%s/cg-%s-%zu-%lld.json", work_dir, tag, idx, iters);
@@ -108,9 +111,12 @@ bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, con
 {
     *out = NULL;
     *n_out = 0;
+#ifdef __APPLE__
+    return bg_fail(BG_E_UNSUPPORTED, "callgrind", "valgrind does not run on macOS (arm64): no instruction counts here");
+#endif
     if (!have_valgrind())
         return bg_fail(BG_E_UNSUPPORTED, "callgrind", "valgrind is not installed (Debian: apt-get install valgrind)");
-    if (iterations < 2)
+    if (iterations != 0 && iterations < 2)
         return bg_fail(BG_E_USAGE, "callgrind", "--iterations must be >= 2");
     /* the names: --benchmark_list_tests of the head (no runner prefix) */
     perf_cmd lc = {head->exe, NULL, head->env, NULL};
@@ -125,9 +131,10 @@ bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, con
         x->name = names->s[i].name;
         perf_budget_for(budgets, x->name, &x->budget);
         snprintf(x->budget.metric, sizeof x->budget.metric, "instructions");
-        st = ir_per_iteration(base, "base", i, x->name, iterations, work_dir, &x->med_base);
+        long long it = iterations ? iterations : x->budget.ir_iterations;
+        st = ir_per_iteration(base, "base", i, x->name, it, work_dir, &x->med_base);
         if (st == BG_OK)
-            st = ir_per_iteration(head, "head", i, x->name, iterations, work_dir, &x->med_head);
+            st = ir_per_iteration(head, "head", i, x->name, it, work_dir, &x->med_head);
         if (st != BG_OK)
             break;
         x->n_base = x->n_head = 1;

@@ -144,6 +144,11 @@ static int unmeasured(const perf_series *a, const perf_series *h, const cJSON *b
     return 1;
 }
 
+int perf_result_unresolved(const perf_result *r)
+{
+    return r->outcome == PERF_INCONCLUSIVE && !isnan(r->lo) && r->lo > 1.0 + r->budget.band;
+}
+
 bg_status perf_gate_compare(const perf_set *base, const perf_set *head, const cJSON *budgets,
                             perf_result **out, size_t *n_out)
 {

@@ -75,6 +75,13 @@ const char *perf_outcome_name(perf_outcome o);
 bg_status perf_gate_compare(const perf_set *base, const perf_set *head, const cJSON *budgets,
                             perf_result **out, size_t *n_out);
 
+/* 1 when r is an unresolved slowdown: inconclusive although its whole
+ * interval lies above 1 + band (lo > 1 + band) -- a clear shift that is not
+ * significant (q >= alpha) or has fewer than min_repetitions processes.  The
+ * judge confirms it with more rounds and, if it stays, reports it first
+ * (docs/perf_budgets.md "No silent pass of a clear shift"). */
+int perf_result_unresolved(const perf_result *r);
+
 /* Frees results from perf_gate_compare (and their process medians). */
 void perf_results_free(perf_result *r, size_t n);
 

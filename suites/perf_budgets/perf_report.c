@@ -10,6 +10,33 @@
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_fragment.h"
 
+static char decide_prefix[3072] = "bg-perf ab --base-exe <base perf-bench> --head-exe <head perf-bench>";
+
+void perf_report_set_decide(const char *cmd_prefix)
+{
+    snprintf(decide_prefix, sizeof decide_prefix, "%s",
+             cmd_prefix ? cmd_prefix : "bg-perf ab --base-exe <base perf-bench> --head-exe <head perf-bench>");
+}
+
+/* The command that decides r: more processes of just this benchmark. */
+static void decide_cmd(const perf_result *r, char *buf, size_t n)
+{
+    size_t p = r->np_base > r->np_head ? r->np_base : r->np_head;
+    snprintf(buf, n, "%s --filter '^%s$' --rounds %zu", decide_prefix, r->name, 2 * (p ? p : 5));
+}
+
+/* The one-line notice of an unresolved slowdown (perf_report.h). */
+static void unresolved_line(const perf_result *r, int reruns, char *buf, size_t n)
+{
+    char cmd[3400];
+    decide_cmd(r, cmd, sizeof cmd);
+    snprintf(buf, n,
+             "UNRESOLVED SLOWDOWN: %s ratio %.4f [%.4f, %.4f] is wholly above 1 + band (%.4f) but not "
+             "confirmed (q=%.2g, alpha %.3g, processes %zu/%zu, min %d) after %d rerun(s); decide it: %s",
+             r->name, r->ratio, r->lo, r->hi, 1 + r->budget.band, r->q, r->budget.alpha, r->np_base,
+             r->np_head, r->budget.min_repetitions, reruns, cmd);
+}
+
 static bg_verdict verdict_of(perf_outcome o)
 {
     switch (o) {
@@ -61,6 +88,12 @@ static cJSON *details_of(const perf_result *r, int reruns)
     cJSON_AddNumberToObject(d, "reruns", reruns);
     if (r->outcome == PERF_IMPROVED)
         cJSON_AddStringToObject(d, "note", "improved: the whole interval is below 1 - band");
+    if (perf_result_unresolved(r)) {
+        char cmd[3400];
+        decide_cmd(r, cmd, sizeof cmd);
+        cJSON_AddTrueToObject(d, "unresolved_slowdown");
+        cJSON_AddStringToObject(d, "decide", cmd);
+    }
     return d;
 }
 
@@ -86,12 +119,18 @@ static void chart(const perf_result *r, char *buf)
 #undef COL
 }
 
-static void write_md(const char *mode, const perf_result *r, size_t n)
+static void write_md(const char *mode, const perf_result *r, size_t n, int reruns)
 {
     const char *test = bg_test_name(NULL);
     FILE *f = bg_fragment_open("perf_budgets", test ? test : mode);
     if (!f)
         return;
+    for (size_t i = 0; i < n; i++)
+        if (perf_result_unresolved(&r[i])) {
+            char u[4096];
+            unresolved_line(&r[i], reruns, u, sizeof u);
+            fprintf(f, "**%s**\n\n", u);
+        }
     fprintf(f, "#### perf %s%s%s\n\n| benchmark | base | head | ratio [interval] | band | p (q) | "
                "processes | sd between / within | verdict |\n"
                "|---|---|---|---|---|---|---|---|---|\n", mode, test ? ": " : "", test ? test : "");
@@ -163,16 +202,23 @@ int perf_report(const char *mode, const perf_result *r, size_t n, int reruns)
     bg_checks *c = bg_checks_open("perf_budgets");
     if (!c)
         return BG_EXIT_IO;
+    for (size_t i = 0; i < n; i++) /* first: nothing clear passes silently */
+        if (perf_result_unresolved(&r[i])) {
+            char u[4096];
+            unresolved_line(&r[i], reruns, u, sizeof u);
+            printf("bg-perf: %s\n", u);
+        }
     for (size_t i = 0; i < n; i++) {
-        char name[512], line[768], exp[160];
+        char name[512], line[800], exp[160];
         snprintf(name, sizeof name, "perf.%s.%s", mode, r[i].name);
-        perf_result_line(&r[i], line, sizeof line);
+        int k = perf_result_unresolved(&r[i]) ? snprintf(line, sizeof line, "unresolved slowdown: ") : 0;
+        perf_result_line(&r[i], line + k, sizeof line - (size_t)k);
         printf("bg-perf: %s\n", line);
         expected_of(&r[i], exp, sizeof exp);
         bg_check_emit_str(c, name, verdict_of(r[i].outcome), exp, line, details_of(&r[i], reruns));
     }
     no_common(c, mode, r, n);
-    write_md(mode, r, n);
+    write_md(mode, r, n, reruns);
     return bg_checks_close(c);
 }
 

@@ -11,8 +11,19 @@
 
 /* Emits one check per result, "perf.<mode>.<name>"; writes
  * $(dirname $BG_CHECKS_FILE)/perf_budgets--<BG_TEST_NAME>.md when
- * BG_CHECKS_FILE is set.  Returns the exit code: 1 any fail, 77 all skip, 0. */
+ * BG_CHECKS_FILE is set.  Unresolved slowdowns (perf_result_unresolved) come
+ * FIRST, on stdout and in the Markdown, one line each:
+ *   "UNRESOLVED SLOWDOWN: <name> ratio R [lo, hi] is wholly above 1 + band ...;
+ *    decide it: <decide> --filter '^<name>$' --rounds 2P"
+ * (P = the processes per side so far); their checks stay `inconclusive`
+ * with observed starting "unresolved slowdown: " and details
+ * unresolved_slowdown = true, decide = the command.
+ * Returns the exit code: 1 any fail, 77 all skip, 0. */
 int perf_report(const char *mode, const perf_result *r, size_t n, int reruns);
+
+/* The start of the command that decides an unresolved slowdown (e.g.
+ * "bg-perf ab --base-exe B --head-exe H"); copied; NULL: a generic one. */
+void perf_report_set_decide(const char *cmd_prefix);
 
 /* The `skip` of a host without a baseline: names the host key and the
  * command that records one.  Returns 77. */

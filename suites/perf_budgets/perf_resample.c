@@ -27,7 +27,8 @@ static const char usage_text[] =
     "each (default all), call K of them base and K head, and judge them as\n"
     "`bg-perf compare` would (perf_gate.h; --unit sample: every sample\n"
     "independent, the judge before processes were the unit).  Prints per\n"
-    "benchmark: fail (false alarms), inconclusive, pass, how often the interval\n"
+    "benchmark: fail (false alarms), inconclusive (of which unresolved slowdowns:\n"
+    "interval wholly above 1 + band, perf_gate.h), pass, how often the interval\n"
     "covers 1.0, the median interval width; and the suite runs with any fail.\n"
     "--head-scale X multiplies the head's samples by X (a planted shift, e.g.\n"
     "1.03 = 3 %% slower in time): the detection rate on the same processes.\n"
@@ -88,7 +89,7 @@ static bg_status add_proc(perf_set *dst, const perf_set *src, size_t reps, doubl
 
 typedef struct tally {
     const char *name;
-    size_t fail, inconclusive, pass, cover;
+    size_t fail, inconclusive, pass, cover, unresolved;
     double *width;
 } tally;
 
@@ -180,6 +181,7 @@ int main(int argc, char **argv)
             t[i].inconclusive += r[i].outcome == PERF_INCONCLUSIVE;
             t[i].pass += r[i].outcome == PERF_PASS || r[i].outcome == PERF_IMPROVED;
             t[i].cover += r[i].lo <= 1.0 && r[i].hi >= 1.0;
+            t[i].unresolved += (size_t)perf_result_unresolved(&r[i]);
             t[i].width[d] = r[i].hi - r[i].lo;
             if (verbose) {
                 perf_result_line(&r[i], line, sizeof line);
@@ -200,8 +202,8 @@ int main(int argc, char **argv)
         printf("  R = %ld\n", reps);
     for (size_t i = 0; i < nt; i++) {
         qsort(t[i].width, (size_t)draws, sizeof(double), cmp_double);
-        printf("  %s: fail %zu, inconclusive %zu, pass %zu; interval covers 1.0 in %zu/%ld = %.1f %%; "
-               "median interval width %.4f\n", t[i].name, t[i].fail, t[i].inconclusive, t[i].pass,
+        printf("  %s: fail %zu, inconclusive %zu (unresolved slowdown %zu), pass %zu; interval covers 1.0 in %zu/%ld = %.1f %%; "
+               "median interval width %.4f\n", t[i].name, t[i].fail, t[i].inconclusive, t[i].unresolved, t[i].pass,
                t[i].cover, draws, 100.0 * (double)t[i].cover / (double)draws, t[i].width[draws / 2]);
     }
     printf("  suite draws with any fail: %zu/%ld\n", suite_fail, draws);

@@ -11,6 +11,14 @@ key=$("$bin/../../lib/bg-host" --key)
 good() { "$bench" --benchmark_filter='^synth/chain$' --benchmark_repetitions=6 \
            --benchmark_min_time=0.01 --benchmark_out="$w/good.json" >/dev/null; }
 name="perf.selftest.$case_"
+# mkproc FACTOR OUT: good.json's samples, their spread shrunk 20x around the
+# first one (a loaded machine's noise would hide small offsets), times FACTOR.
+mkproc() {
+  awk -v f="$1" '/"(real|cpu)_time":/ { match($0, /[-0-9.e+]+,?$/); v = substr($0, RSTART);
+    c = (v ~ /,$/); sub(/,$/, "", v); key = $1; if (!(key in ref)) ref[key] = v;
+    v = ref[key] * (1 + (v / ref[key] - 1) / 20);
+    $0 = substr($0, 1, RSTART - 1) sprintf("%.6f", v * f) (c ? "," : "") } { print }' "$w/good.json" >"$2"
+}
 # baseline_mutated SED-EXPR TEXT: records a real baseline, mutates it, and
 # expects `bg-perf baseline` to refuse it (exit 5, TEXT) without touching it.
 baseline_mutated() {
@@ -37,11 +45,7 @@ case "$case_" in
     for k in 0 1 2 3 4 5; do
       for side in base head; do
         f=$(awk -v k="$k" -v s="$shift" -v side="$side" 'BEGIN { print 1 + (1.5 * k + (side == "head" ? s : 0)) / 100 }')
-        awk -v f="$f" '/"(real|cpu)_time":/ { match($0, /[-0-9.e+]+,?$/); v = substr($0, RSTART);
-          c = (v ~ /,$/); sub(/,$/, "", v); key = $1; if (!(key in ref)) ref[key] = v;
-          v = ref[key] * (1 + (v / ref[key] - 1) / 20);
-          $0 = substr($0, 1, RSTART - 1) sprintf("%.6f", v * f) (c ? "," : "") } { print }' \
-          "$w/good.json" >"$w/$side-$k.json"
+        mkproc "$f" "$w/$side-$k.json"
         args+=(--"$side" "$w/$side-$k.json")
       done
     done
@@ -56,11 +60,48 @@ case "$case_" in
     exec "$expect" --name "$name" --exit 1 --contains "synth/chain: fail ratio 1.00" --contains "(deterministic, instructions per iteration" -- \
       "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=0.5 \
       --filter '^synth/chain$' --work-dir "$w" --budgets "$budgets" ;;
+  callgrind_randomx1)  # 1% more work per RandomX hash (the knob's filler) must fail the Ir mode
+    exec "$expect" --name "$name" --exit 1 --contains "randomx/hash/light-jit-hard: fail ratio 1.0" -- \
+      "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=1 \
+      --filter '^randomx/hash/light-jit-hard$' --work-dir "$w" --budgets "$budgets" ;;
   no_valgrind)  # no valgrind on PATH: one line, a skip (77)
     mkdir -p "$w/path"; ln -s "$(command -v env)" "$w/path/env"
     exec "$expect" --name "$name" --exit 77 --contains "valgrind is not installed" -- \
       env PATH="$w/path" "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --filter '^synth/chain$' \
       --work-dir "$w" --budgets "$budgets" ;;
+  unresolved_top|unresolved_aa)
+    # A clear shift with too few processes to be significant (3 per side,
+    # below min_repetitions: +11 %, the interval wholly above the 1 % band)
+    # must not pass silently: the FIRST line of the output says
+    # UNRESOLVED SLOWDOWN with the command that decides it, the check says
+    # "unresolved slowdown: ..." (perf_gate.h).  The A/A control (no shift)
+    # must not say it.
+    good; shift=1.11; [ "$case_" = unresolved_aa ] && shift=1.0
+    args=()
+    for k in 0 1 2; do
+      mkproc "$(awk -v k="$k" 'BEGIN { print 1 + 0.002 * k }')" "$w/base-$k.json"
+      mkproc "$(awk -v k="$k" -v s="$shift" 'BEGIN { print s * (1 + 0.002 * k) }')" "$w/head-$k.json"
+      args+=(--base "$w/base-$k.json" --head "$w/head-$k.json")
+    done
+    "$perf" compare "${args[@]}" --budgets "$budgets" >"$w/out" 2>&1 || true
+    if [ "$case_" = unresolved_aa ]; then
+      exec "$expect" --name "$name" --exit 0 --contains "bg-perf: synth/chain: inconclusive ratio" -- \
+        bash -c 'cat "$0"; ! grep -qi unresolved "$0"' "$w/out"
+    fi
+    exec "$expect" --name "$name" --exit 0 --contains "bg-perf: UNRESOLVED SLOWDOWN: synth/chain ratio 1.1" \
+      --contains "decide it: bg-perf ab --base-exe <base perf-bench> --head-exe <head perf-bench> --budgets $budgets --filter '^synth/chain\$' --rounds 6" \
+      --check perf.compare.synth/chain --verdict inconclusive --observed "unresolved slowdown: synth/chain: inconclusive ratio 1.1" -- \
+      bash -c 'BG_CHECKS_FILE="$BG_CHECKS_FILE" "$@" >"$0"; rc=$?; head -n 1 "$0"; exit $rc' "$w/out2" \
+      "$perf" compare "${args[@]}" --budgets "$budgets" ;;
+  unresolved_confirm)
+    # Real processes, +25 % by the knob (clear even under this machine's
+    # load), 2 rounds, one ordinary rerun (4 processes per side, still below
+    # min_repetitions 5): the interval is wholly above the band, so the judge
+    # confirms it with one more rerun (6 per side) and fails it.
+    sed 's/"max_reruns": 2/"max_reruns": 1/' "$budgets" >"$w/budgets.json"
+    exec "$expect" --name "$name" --exit 1 --contains "confirmation rerun 1/1" --contains "synth/chain: fail ratio" -- \
+      "$perf" ab --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=25 \
+      --filter '^synth/chain$' --rounds 2 --reps 3 --min-time 0.03 --work-dir "$w" --budgets "$w/budgets.json" ;;
   truncated)
     good; head -c 700 "$w/good.json" >"$w/t.json"
     exec "$expect" --name "$name" --exit 4 --contains "buildgate: bg-perf: benchmark results:" -- \
