@@ -37,8 +37,9 @@ int nan_context_rules(const char *context, const nan_context_rule **out)
 }
 
 const char *const nan_contexts[] = {
-    "main_thread", "pthread", "pooled_thread", "signal_raise", "signal_pthread_kill", "after_handler",
-    "sigaltstack", "siglongjmp", "mxcsr_write", "mxcsr_write_pthread", "fork", "exec", "trap", "initial",
+#define NAN_CONTEXT(name, run) #name,
+#include "nan_contexts.def"
+#undef NAN_CONTEXT
     NULL,
 };
 

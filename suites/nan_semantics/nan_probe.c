@@ -462,24 +462,16 @@ static void ctx_exec_self(void) { ctx_exec(self_path); }
 
 static void ctx_exec_child(void) { run_phase(add_phase("exec_child", -1)); }
 
-/* Contexts that run the table in phases (main_thread and trap are special). */
+/* Contexts that run the table in phases: nan_contexts.def (main_thread and
+ * trap, run 0 there, are handled in main), and exec's child. */
 static const struct {
     const char *name;
     void (*run)(void);
 } contexts[] = {
-    {"pthread", ctx_pthread},
-    {"pooled_thread", ctx_pooled_thread},
-    {"signal_raise", ctx_signal_raise},
-    {"signal_pthread_kill", ctx_signal_pthread_kill},
-    {"after_handler", ctx_after_handler},
-    {"sigaltstack", ctx_sigaltstack},
-    {"siglongjmp", ctx_siglongjmp},
-    {"mxcsr_write", ctx_mxcsr_write},
-    {"mxcsr_write_pthread", ctx_mxcsr_write_pthread},
-    {"fork", ctx_fork},
-    {"exec", ctx_exec_self},
+#define NAN_CONTEXT(name, run) {#name, run},
+#include "nan_contexts.def"
+#undef NAN_CONTEXT
     {"exec_child", ctx_exec_child},
-    {"initial", ctx_initial},
 };
 
 static int parse_modes(const char *spec)
@@ -534,7 +526,8 @@ int main(int argc, char **argv)
     } else {
         self_path = argv[0];
         unsigned i = 0;
-        while (i < sizeof contexts / sizeof contexts[0] && strcmp(contexts[i].name, context) != 0)
+        while (i < sizeof contexts / sizeof contexts[0] &&
+               (strcmp(contexts[i].name, context) != 0 || !contexts[i].run))
             i++;
         if (i == sizeof contexts / sizeof contexts[0])
             die(2, "--context", "unknown context (see nan-probe --help)");
