@@ -9,11 +9,17 @@
 # 600 s) and records a fail check when the command crashes, hangs or records
 # nothing.  Exit code 77 is a skip (interface: ARCHITECTURE.md "CTest names").
 #
+# Sanitizer builds (asan preset, cmake/BuildgateSanitizers.cmake): every test
+# gets the sanitizers' options; a test listed in BG_NO_ASAN gets the label
+# `no-asan` in every build and, in a sanitizer build, records a skip with the
+# reason instead of running.
+#
 # Cross-built configurations (aarch64-qemu preset): CTest would run the foreign
 # bg-run under CMAKE_CROSSCOMPILING_EMULATOR, but bg-run under qemu-user never
 # sees its child exit (it times out even on /bin/true), so tests run through a
 # host bg-run instead: BG_HOST_RUN, by default compiled here at configure time
 # with the host's cc from lib/ (needs the host's cJSON).
+include(BuildgateSanitizers)
 if(CMAKE_CROSSCOMPILING)
   set(BG_HOST_RUN "" CACHE FILEPATH "bg-run built for the build host (cross-built configurations)")
   if(NOT BG_HOST_RUN)
@@ -40,6 +46,14 @@ function(bg_add_test)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 600)
   endif()
+  bg_no_asan_reason(no_asan ${T_NAME})
+  if(no_asan)
+    list(APPEND T_LABELS no-asan)
+    if(BG_SANITIZE)
+      set(T_COMMAND ${PROJECT_SOURCE_DIR}/cmake/no_asan_skip.sh $<TARGET_FILE:bg-check>
+                    ${T_SUITE} ${T_NAME} "${no_asan}")
+    endif()
+  endif()
   list(POP_FRONT T_COMMAND exe)
   if(TARGET ${exe})
     set(exe "$<TARGET_FILE:${exe}>")
@@ -62,6 +76,10 @@ function(bg_add_test)
   set(user_runners "")
   if(BG_X86_RUNNERS)
     string(REPLACE ";" "\\;" user_runners "BG_X86_RUNNERS=${BG_X86_RUNNERS}")
+  endif()
+  bg_sanitizer_env(san_env)
+  if(san_env)
+    set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT_MODIFICATION "${san_env}")
   endif()
   set_tests_properties(${T_NAME} PROPERTIES
     SKIP_RETURN_CODE 77

@@ -1,0 +1,61 @@
+# BuildgateSanitizers — tests of a sanitizer build (the asan preset: ASan +
+# UBSan, Debug; docs/ci.md "Sanitizers").  Included by BuildgateTest.cmake.
+#
+#   BG_SANITIZE        TRUE when CMAKE_C_FLAGS has -fsanitize=address or
+#                      -fsanitize=undefined (a sanitizer build), else FALSE
+#   BG_NO_ASAN         the tests that cannot run under the sanitizers: one
+#                      "<regex on the test name> | <reason>" per entry (below;
+#                      docs/ci.md lists them).  bg_add_test gives each one the
+#                      CTest label `no-asan` in every build; in a sanitizer build
+#                      it records a skip with the reason instead of running it.
+#   bg_sanitizer_env(<out>)         the ENVIRONMENT_MODIFICATION entries of a test
+#                                   in a sanitizer build ("" otherwise)
+#   bg_no_asan_reason(<out> <name>) the reason <name> cannot run under the
+#                                   sanitizers, "" when it can
+set(BG_SANITIZE FALSE)
+if(CMAKE_C_FLAGS MATCHES "-fsanitize=[^ ]*(address|undefined)")
+  set(BG_SANITIZE TRUE)
+endif()
+
+# The sanitizers' run-time options, ahead of the user's own (a later option
+# wins, so ASAN_OPTIONS/UBSAN_OPTIONS in the environment can still override):
+#   halt_on_error=1    stop at the first finding (ASan's default; UBSan's with
+#                      -fno-sanitize-recover=all, which the preset compiles in)
+#   abort_on_error=1   a finding ends the process with SIGABRT, which bg-run
+#                      records as a crash: never exit 1, which a self-test
+#                      expecting a tool's `fail` exit could take for its answer
+#   detect_leaks=1     LeakSanitizer at exit (Linux; macOS's ASan has none):
+#                      the tools are short-lived, a leak is a missing free
+#   print_stacktrace=1 UBSan prints where (its default is the line only)
+#   disable_coredump=1 no core file per finding in the build tree
+set(_bg_leaks ":detect_leaks=1")
+if(APPLE)
+  set(_bg_leaks "")
+endif()
+set(BG_ASAN_OPTIONS "halt_on_error=1:abort_on_error=1:disable_coredump=1${_bg_leaks}")
+set(BG_UBSAN_OPTIONS "halt_on_error=1:abort_on_error=1:print_stacktrace=1:disable_coredump=1")
+
+function(bg_sanitizer_env out)
+  set(env "")
+  if(BG_SANITIZE)
+    set(env "ASAN_OPTIONS=string_prepend:${BG_ASAN_OPTIONS}:"
+            "UBSAN_OPTIONS=string_prepend:${BG_UBSAN_OPTIONS}:")
+  endif()
+  set(${out} "${env}" PARENT_SCOPE)
+endfunction()
+
+# Tests that cannot run under ASan/UBSan, each with its reason.
+set(BG_NO_ASAN
+)
+
+function(bg_no_asan_reason out name)
+  set(${out} "" PARENT_SCOPE)
+  foreach(entry IN LISTS BG_NO_ASAN)
+    string(REGEX REPLACE "[ \t]*\\|.*$" "" re "${entry}")
+    string(REGEX REPLACE "^[^|]*\\|[ \t]*" "" why "${entry}")
+    if(name MATCHES "${re}")
+      set(${out} "${why}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+endfunction()
