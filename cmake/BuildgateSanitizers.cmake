@@ -8,6 +8,10 @@
 #                      docs/ci.md lists them).  bg_add_test gives each one the
 #                      CTest label `no-asan` in every build; in a sanitizer build
 #                      it records a skip with the reason instead of running it.
+#   BG_SANITIZER_TIMEOUT_FACTOR  a sanitizer build multiplies every test's
+#                      TIMEOUT by it (default 3: Debug -O0 with ASan + UBSan
+#                      runs our code several times slower; RandomX's own code,
+#                      not instrumented, is at Debug speed)
 #   bg_sanitizer_env(<out>)         the ENVIRONMENT_MODIFICATION entries of a test
 #                                   in a sanitizer build ("" otherwise)
 #   bg_no_asan_reason(<out> <name>) the reason <name> cannot run under the
@@ -15,6 +19,12 @@
 set(BG_SANITIZE FALSE)
 if(CMAKE_C_FLAGS MATCHES "-fsanitize=[^ ]*(address|undefined)")
   set(BG_SANITIZE TRUE)
+endif()
+
+set(BG_SANITIZER_TIMEOUT_FACTOR 3 CACHE STRING
+    "Sanitizer builds: every test's TIMEOUT is multiplied by this (cmake/BuildgateSanitizers.cmake)")
+if(NOT BG_SANITIZER_TIMEOUT_FACTOR MATCHES "^[1-9][0-9]*$")
+  message(FATAL_ERROR "buildgate: BG_SANITIZER_TIMEOUT_FACTOR: '${BG_SANITIZER_TIMEOUT_FACTOR}' is not a positive whole number")
 endif()
 
 # The sanitizers' run-time options, ahead of the user's own (a later option
@@ -46,6 +56,8 @@ endfunction()
 
 # Tests that cannot run under ASan/UBSan, each with its reason.
 set(BG_NO_ASAN
+  "^digest\\.selftest\\.wx_host$ | W+X LD_PRELOAD: the sanitizer runtime must be the first library loaded, so the test's deny_wx.so cannot be preloaded"
+  "^perf\\.selftest\\.wx_host_ | W+X LD_PRELOAD: the sanitizer runtime must be the first library loaded, so bg-deny-wx cannot be preloaded"
 )
 
 function(bg_no_asan_reason out name)

@@ -10,7 +10,8 @@
 # nothing.  Exit code 77 is a skip (interface: ARCHITECTURE.md "CTest names").
 #
 # Sanitizer builds (asan preset, cmake/BuildgateSanitizers.cmake): every test
-# gets the sanitizers' options; a test listed in BG_NO_ASAN gets the label
+# gets the sanitizers' options and BG_SANITIZER_TIMEOUT_FACTOR times its
+# TIMEOUT; a test listed in BG_NO_ASAN gets the label
 # `no-asan` in every build and, in a sanitizer build, records a skip with the
 # reason instead of running.
 #
@@ -45,6 +46,9 @@ function(bg_add_test)
   endif()
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 600)
+  endif()
+  if(BG_SANITIZE)
+    math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${BG_SANITIZER_TIMEOUT_FACTOR}")
   endif()
   bg_no_asan_reason(no_asan ${T_NAME})
   if(no_asan)
