@@ -14,6 +14,7 @@ set -u
 check=$1 citest=$2 work=$3
 mkdir -p "$work" || exit 3
 if [ "${4:-}" = --selftest ]; then
+  rm -f "$work/mutant.jsonl"  # a re-run in the same tree counts this run's checks only
   printf '#!/bin/sh\nexit 0\n' >"$work/mutant-test" && chmod +x "$work/mutant-test"
   BG_CHECKS_FILE="$work/mutant.jsonl" sh "$0" "$check" "$work/mutant-test" "$work/mutant"
   rc=$?

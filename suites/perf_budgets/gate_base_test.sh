@@ -14,6 +14,7 @@ set -u
 check=$1 gate=$2 work=$3
 mkdir -p "$work" || exit 3
 if [ "${4:-}" = --selftest ]; then
+  rm -f "$work/mutant.jsonl"  # a re-run in the same tree counts this run's checks only
   printf '#!/bin/sh\nexit 0\n' >"$work/mutant-gate" && chmod +x "$work/mutant-gate"
   BG_CHECKS_FILE="$work/mutant.jsonl" sh "$0" "$check" "$work/mutant-gate" "$work/mutant"
   rc=$?
