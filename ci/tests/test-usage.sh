@@ -14,14 +14,8 @@ set -u
 check=$1 citest=$2 work=$3
 mkdir -p "$work" || exit 3
 if [ "${4:-}" = --selftest ]; then
-  rm -f "$work/mutant.jsonl"  # a re-run in the same tree counts this run's checks only
-  printf '#!/bin/sh\nexit 0\n' >"$work/mutant-test" && chmod +x "$work/mutant-test"
-  BG_CHECKS_FILE="$work/mutant.jsonl" sh "$0" "$check" "$work/mutant-test" "$work/mutant"
-  rc=$?
-  fails=$(grep -c '"verdict": *"fail"' "$work/mutant.jsonl" 2>/dev/null)
-  "$check" --suite ci --name "${BG_TEST_NAME:-test_usage}.mutant_caught" \
-    --expect-equal "exit 1, 4 failing checks" "exit $rc, ${fails:-0} failing checks"
-  exit $?
+  exec "$(dirname "$0")/../../lib/tests/mutant_caught.sh" "$check" ci 4 "$work" \
+       "$0" "$check" "{mutant}" "$work/mutant"
 fi
 n=${BG_TEST_NAME:-test_usage} r=0
 # refused <check name> <args...>: exit 2 and one 'buildgate: test: --preset' line
