@@ -10,13 +10,14 @@
 # (--preset), <test>.option_as_value (--preset --build-dir X): each "exit 2,
 # 1 line: buildgate: test: --preset ..."; <test>.help (--help names --preset asan).
 set -u
-[ $# -ge 3 ] || { echo "buildgate: test-usage.sh: want BG_CHECK CI_TEST WORK [--selftest]" >&2; exit 2; }
+case "$#:${4:-}" in
+  3:) ;;
+  4:--selftest) exec "$(dirname "$0")/../../lib/tests/mutant_caught.sh" "$1" ci 4 "$3" \
+                     "$0" "$1" "{mutant}" "$3/mutant" ;;
+  *) echo "buildgate: test-usage.sh: want BG_CHECK CI_TEST WORK [--selftest]" >&2; exit 2 ;;
+esac
 check=$1 citest=$2 work=$3
 mkdir -p "$work" || exit 3
-if [ "${4:-}" = --selftest ]; then
-  exec "$(dirname "$0")/../../lib/tests/mutant_caught.sh" "$check" ci 4 "$work" \
-       "$0" "$check" "{mutant}" "$work/mutant"
-fi
 n=${BG_TEST_NAME:-test_usage} r=0
 # refused <check name> <args...>: exit 2 and one 'buildgate: test: --preset' line
 refused() {
