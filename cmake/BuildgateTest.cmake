@@ -7,7 +7,7 @@
 # Registers a CTest test run through bg-run, which exports BG_CHECKS_FILE
 # (${BG_CHECKS_DIR}/<NAME>.jsonl) and BG_TEST_NAME, enforces TIMEOUT (default
 # 600 s) and records a fail check when the command crashes, hangs or records
-# nothing.  Exit code 77 is a skip (interface: ARCHITECTURE.md "CTest names").
+# nothing.  Exit code 77 is a skip (interface: docs/architecture.md "Interfaces").
 #
 # Sanitizer builds (asan preset, cmake/BuildgateSanitizers.cmake): every test
 # gets the sanitizers' options and BG_SANITIZER_TIMEOUT_FACTOR times its
@@ -46,6 +46,21 @@ function(bg_add_test)
   endif()
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 600)
+  endif()
+  # Self-tests are named <suite>.selftest.<case> and carry label selftest, both
+  # or neither (docs/architecture.md "Self-tests"): ci/gate leaves them out by
+  # label, readers of a report tell them apart by name.
+  set(named_self FALSE)
+  if(T_NAME MATCHES "^[a-z_]+\\.selftest\\.[A-Za-z0-9_+.-]+$")
+    set(named_self TRUE)
+  endif()
+  set(labelled_self FALSE)
+  if("selftest" IN_LIST T_LABELS)
+    set(labelled_self TRUE)
+  endif()
+  if(NOT named_self STREQUAL labelled_self)
+    message(FATAL_ERROR "bg_add_test: ${T_NAME}: a self-test is named <suite>.selftest.<case> "
+                        "and has label selftest (one without the other here); use bg_add_selftest()")
   endif()
   if(BG_SANITIZE)
     math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${BG_SANITIZER_TIMEOUT_FACTOR}")
@@ -98,4 +113,41 @@ function(bg_add_test)
   if(T_RUN_SERIAL)
     set_tests_properties(${T_NAME} PROPERTIES RUN_SERIAL TRUE)
   endif()
+endfunction()
+
+# bg_add_selftest(NAME <suite>.selftest.<case> SUITE <suite>
+#                 [EXPECT bg-expect options...] COMMAND <exe-or-target> [args...]
+#                 [TIMEOUT seconds] [ENVIRONMENT VAR=value...] [RUN_SERIAL])
+#
+# A self-test: proves that a check fails when it should (docs/architecture.md
+# "Self-tests").  With EXPECT, COMMAND runs under the one self-test driver
+# bg-expect (lib/tools/bg_expect.c) with those options, e.g.
+#   EXPECT --exit 2 --stderr "buildgate: litmus-check:"
+#          --check .forbidden --verdict fail --observed "per million"
+# and the test records one check named NAME; without EXPECT, COMMAND is its
+# own driver (a script that calls bg-expect).  Label selftest is added.
+function(bg_add_selftest)
+  cmake_parse_arguments(S "RUN_SERIAL" "NAME;SUITE;TIMEOUT" "EXPECT;COMMAND;ENVIRONMENT" ${ARGN})
+  if(NOT S_NAME MATCHES "^[a-z_]+\\.selftest\\.")
+    message(FATAL_ERROR "bg_add_selftest: '${S_NAME}' is not <suite>.selftest.<case>")
+  endif()
+  set(cmd ${S_COMMAND})
+  if(S_EXPECT)
+    list(POP_FRONT cmd exe)
+    if(TARGET ${exe})
+      set(exe "$<TARGET_FILE:${exe}>")
+    endif()
+    set(cmd bg-expect ${S_EXPECT} -- ${exe} ${cmd})
+  endif()
+  set(extra "")
+  if(S_RUN_SERIAL)
+    set(extra RUN_SERIAL)
+  endif()
+  if(S_TIMEOUT)
+    list(APPEND extra TIMEOUT ${S_TIMEOUT})
+  endif()
+  if(S_ENVIRONMENT)
+    list(APPEND extra ENVIRONMENT ${S_ENVIRONMENT})
+  endif()
+  bg_add_test(NAME ${S_NAME} SUITE ${S_SUITE} LABELS selftest ${extra} COMMAND ${cmd})
 endfunction()

@@ -60,7 +60,7 @@ static void group_parse(void)
 
 static void group_slug(void)
 {
-    /* Host-key slugs documented in bg_host.h and ARCHITECTURE.md. */
+    /* Host-key slugs documented in bg_host.h and docs/architecture.md "Interfaces". */
     static const char *const cases[][2] = {
         {"AMD EPYC 7B13 64-Core Processor", "amd-epyc"},
         {"Intel(R) Xeon(R) Processor", "intel-xeon"},

@@ -117,8 +117,6 @@ bg_add_test(NAME digest.selftest.bad_input SUITE digest_agreement LABELS selftes
 # A host that forbids W+X memory, simulated with an LD_PRELOAD library (Linux only;
 # docs/digest_agreement.md "Hosts that forbid W+X memory").
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
-  add_library(bg-deny-wx MODULE selftest/deny_wx.c)
-  bg_target_warnings(bg-deny-wx)
   add_executable(bg-wx-mutant selftest/wx_mutant.c)
   target_link_libraries(bg-wx-mutant PRIVATE RandomX::RandomX)
   bg_target_warnings(bg-wx-mutant)

@@ -1,4 +1,4 @@
-/* rx_chain.h — the dependent digest chain (docs/chain.md, ARCHITECTURE.md).
+/* rx_chain.h — the dependent digest chain (docs/chain.md, docs/architecture.md "Interfaces").
  *
  * message i (68 bytes) = ASCII "buildgate-chain1" (16) || 12 zero bytes
  *                        || uint64 i little-endian (8) || digest i-1 (32; zero for i = 0)

@@ -1,7 +1,8 @@
 # Self-tests (label selftest): each proves that a check of this suite fails
-# when it should, with the right message (litmus-expect, check/litmus_expect_main.c).
+# when it should, with the right message (the driver: bg-expect,
+# lib/tools/bg_expect.c; names memory_order.selftest.<case>).
 
-# bg_mo_selftest(NAME name EXIT code [STDERR prefix]
+# bg_mo_selftest(NAME case EXIT code [STDERR prefix]
 #                [CHECK suffix VERDICT v CONTAINS text...] COMMAND cmd...)
 # (texts cannot hold ';': CMake lists; give the parts of a message instead)
 function(bg_mo_selftest)
@@ -11,14 +12,10 @@ function(bg_mo_selftest)
     list(APPEND args --stderr ${S_STDERR})
   endif()
   foreach(text IN LISTS S_CONTAINS)
-    list(APPEND args --check ${S_CHECK} --verdict ${S_VERDICT} --contains ${text})
+    list(APPEND args --check ${S_CHECK} --verdict ${S_VERDICT} --observed ${text})
   endforeach()
-  list(POP_FRONT S_COMMAND exe)
-  if(TARGET ${exe})
-    set(exe $<TARGET_FILE:${exe}>)
-  endif()
-  bg_add_test(NAME memory_order.${S_NAME} SUITE memory_order LABELS selftest TIMEOUT 120
-              RUN_SERIAL COMMAND litmus-expect ${args} -- ${exe} ${S_COMMAND})
+  bg_add_selftest(NAME memory_order.selftest.${S_NAME} SUITE memory_order TIMEOUT 120 RUN_SERIAL
+                  EXPECT ${args} COMMAND ${S_COMMAND})
 endfunction()
 
 set(probe $<TARGET_FILE:litmus-probe>)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Self-test: on a host that forbids W+X memory (simulated by the LD_PRELOAD
-# library selftest/deny_wx.c) a JIT variant is a skip naming the cause, never
+# library lib/tools/bg_deny_wx.c) a JIT variant is a skip naming the cause, never
 # signal 6; an interpreter variant still passes; a RandomX failure that no
 # probe predicted is exit 7 with one line "buildgate: <tool>: RandomX failed: ...".
 # Each judgement is also applied once to bg-wx-mutant (RandomX called without
@@ -16,7 +16,7 @@ unset BG_CHECKS_FILE
 check() { BG_CHECKS_FILE=$outer "$bin/bg-check" --suite digest_agreement --name "digest.selftest.wx_host.$1" \
           --expect-equal "$2" "$3" || true; }
 rm -rf "$work" && mkdir -p "$work" || exit 3
-# deny MODE CMD...: CMD on a host that forbids what BG_DENY_WX=MODE names (deny_wx.c)
+# deny MODE CMD...: CMD on a host that forbids what BG_DENY_WX=MODE names (lib/tools/bg_deny_wx.c)
 deny() { BG_DENY_WX=$1 LD_PRELOAD=$preload "${@:2}"; }
 if ! deny exec "$bin/bg-chain" --help >/dev/null 2>&1; then
   echo "buildgate: wx_host.sh: $preload cannot be preloaded here (a sanitizer build?)" >&2

@@ -1,4 +1,4 @@
-/* deny_wx.c — test-only LD_PRELOAD library (Linux): a host that forbids W+X memory.
+/* bg_deny_wx.c (bg-deny-wx) — test-only LD_PRELOAD library (Linux): a host that forbids W+X memory.
  *
  * Interposes mmap/mmap64/mprotect and refuses, with EACCES (as SELinux
  * execmem does; systemd's MemoryDenyWriteExecute seccomp filter gives
@@ -13,7 +13,8 @@
  *   big             PROT_EXEC in mprotect only for regions larger than 64 KiB:
  *                   the page-sized bg_wx.h probe passes, RandomX's JIT buffer
  *                   is refused — a RandomX failure no probe predicted
- * Used by selftest/wx_host.sh.  The system calls are made with syscall(2),
+ * Used by suites/digest_agreement/selftest/wx_host.sh and perf_budgets'
+ * perf.selftest.wx_host_* tests.  The system calls are made with syscall(2),
  * so nothing is looked up with dlsym.  Not built on other systems.
  */
 #define _GNU_SOURCE
