@@ -62,6 +62,7 @@ set(BG_NO_ASAN
   "^(nan|memory_order)\\.(selftest\\.)?valgrind(-trixie)?\\. | valgrind cannot run an ASan binary (the x86-64 probe of this build): ASan's runtime must come first in the library list and its shadow memory does not fit valgrind's address space"
   "^(nan|memory_order)\\.qemu-x86_64(-trixie)?\\. | qemu-x86_64 cannot run an ASan binary (the x86-64 probe of this build) in time: mapping ASan's terabytes of shadow memory in the guest times out (240 s)"
   "^nan\\.selftest\\.known_removed$ | it runs the x86-64 probe of this build (ASan) under qemu-x86_64, which does not finish in time (ASan's shadow memory in the guest)"
+  "^perf\\.xratio\\.qemu_quick$ | it runs xkern of this build (ASan) under qemu-x86_64: the same shadow-memory cost as the nan rows (here still on its first kernel after 90 s)"
   "^perf\\.(callgrind\\.aa|selftest\\.callgrind_) | valgrind (callgrind) cannot run an ASan binary (perf-bench of this build)"
 )
 
