@@ -9,11 +9,18 @@
 # 600 s) and records a fail check when the command crashes, hangs or records
 # nothing.  Exit code 77 is a skip (interface: docs/architecture.md "Interfaces").
 #
+# Sanitizer builds (asan preset, cmake/BuildgateSanitizers.cmake): every test
+# gets the sanitizers' options and BG_SANITIZER_TIMEOUT_FACTOR times its
+# TIMEOUT; a test listed in BG_NO_ASAN gets the label
+# `no-asan` in every build and, in a sanitizer build, records a skip with the
+# reason instead of running.
+#
 # Cross-built configurations (aarch64-qemu preset): CTest would run the foreign
 # bg-run under CMAKE_CROSSCOMPILING_EMULATOR, but bg-run under qemu-user never
 # sees its child exit (it times out even on /bin/true), so tests run through a
 # host bg-run instead: BG_HOST_RUN, by default compiled here at configure time
 # with the host's cc from lib/ (needs the host's cJSON).
+include(BuildgateSanitizers)
 if(CMAKE_CROSSCOMPILING)
   set(BG_HOST_RUN "" CACHE FILEPATH "bg-run built for the build host (cross-built configurations)")
   if(NOT BG_HOST_RUN)
@@ -55,6 +62,17 @@ function(bg_add_test)
     message(FATAL_ERROR "bg_add_test: ${T_NAME}: a self-test is named <suite>.selftest.<case> "
                         "and has label selftest (one without the other here); use bg_add_selftest()")
   endif()
+  if(BG_SANITIZE)
+    math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${BG_SANITIZER_TIMEOUT_FACTOR}")
+  endif()
+  bg_no_asan_reason(no_asan ${T_NAME})
+  if(no_asan)
+    list(APPEND T_LABELS no-asan)
+    if(BG_SANITIZE)
+      set(T_COMMAND ${PROJECT_SOURCE_DIR}/cmake/no_asan_skip.sh $<TARGET_FILE:bg-check>
+                    ${T_SUITE} ${T_NAME} "${no_asan}")
+    endif()
+  endif()
   list(POP_FRONT T_COMMAND exe)
   if(TARGET ${exe})
     set(exe "$<TARGET_FILE:${exe}>")
@@ -77,6 +95,10 @@ function(bg_add_test)
   set(user_runners "")
   if(BG_X86_RUNNERS)
     string(REPLACE ";" "\\;" user_runners "BG_X86_RUNNERS=${BG_X86_RUNNERS}")
+  endif()
+  bg_sanitizer_env(san_env)
+  if(san_env)
+    set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT_MODIFICATION "${san_env}")
   endif()
   set_tests_properties(${T_NAME} PROPERTIES
     SKIP_RETURN_CODE 77

@@ -14,14 +14,8 @@ set -u
 check=$1 gate=$2 work=$3
 mkdir -p "$work" || exit 3
 if [ "${4:-}" = --selftest ]; then
-  rm -f "$work/mutant.jsonl"  # a rerun counts only its own checks
-  printf '#!/bin/sh\nexit 0\n' >"$work/mutant-gate" && chmod +x "$work/mutant-gate"
-  BG_CHECKS_FILE="$work/mutant.jsonl" sh "$0" "$check" "$work/mutant-gate" "$work/mutant"
-  rc=$?
-  fails=$(grep -c '"verdict": *"fail"' "$work/mutant.jsonl" 2>/dev/null)
-  "$check" --suite perf_budgets --name "${BG_TEST_NAME:-gate_base}.mutant_caught" \
-    --expect-equal "exit 1, 3 failing checks" "exit $rc, ${fails:-0} failing checks"
-  exit $?
+  exec "$(dirname "$0")/../../lib/tests/mutant_caught.sh" "$check" perf_budgets 3 "$work" \
+       "$0" "$check" "{mutant}" "$work/mutant"
 fi
 n=${BG_TEST_NAME:-gate_base}
 "$gate" --base no-such-ref-xyz --no-provision --build-dir "$work/never" >"$work/out" 2>"$work/err"
