@@ -294,6 +294,10 @@ int main(int argc, char **argv)
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
     char *rname, *rdir;
+    if (argc >= 2 && argv[1][0] == '-' && strcmp(argv[1], "--reference") != 0) {
+        bg_errorf("bg-jit-compare", "unknown option '%s' (see bg-jit-compare --help)", argv[1]);
+        return BG_EXIT_USAGE;
+    }
     if (argc < 3 || strcmp(argv[1], "--reference") || split(argv[2], &rname, &rdir)) {
         bg_errorf("bg-jit-compare", "usage: bg-jit-compare --reference NAME=DIR [NAME=DIR ...] (see bg-jit-compare --help)");
         return BG_EXIT_USAGE;
