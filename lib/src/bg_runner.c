@@ -473,10 +473,71 @@ int bg_version_cmp(const int a[3], const int b[3])
     return 0;
 }
 
+/* One bound "<op><version>" at *p (up to ',' or the end): its op into op[3]
+ * and version into v; returns the end, or NULL when malformed. */
+static const char *range_bound(const char *p, char op[3], int v[3])
+{
+    int k = 0;
+    while (k < 2 && (p[k] == '<' || p[k] == '>' || p[k] == '='))
+        op[k] = p[k], k++;
+    op[k] = '\0';
+    if (strcmp(op, ">=") && strcmp(op, ">") && strcmp(op, "<=") && strcmp(op, "<") && strcmp(op, "="))
+        return NULL;
+    p += k;
+    v[0] = v[1] = v[2] = 0;
+    for (int i = 0; i < 3; i++) {
+        size_t d = strspn(p, "0123456789");
+        if (d == 0 || d > 6)
+            return NULL;
+        v[i] = atoi(p);
+        p += d;
+        if (*p != '.')
+            return *p == ',' || *p == '\0' ? p : NULL;
+        p++;
+    }
+    return NULL; /* a fourth component */
+}
+
+int bg_version_range_valid(const char *range)
+{
+    if (!range || !*range)
+        return 0;
+    if (strcmp(range, "*") == 0)
+        return 1;
+    int lo[3], hi[3], v[3], nlo = 0, nhi = 0, neq = 0, lo_incl = 0, hi_incl = 0;
+    char op[3];
+    for (const char *p = range;;) {
+        p = range_bound(p, op, v);
+        if (!p)
+            return 0;
+        if (op[0] == '>') {
+            memcpy(lo, v, sizeof lo), lo_incl = op[1] == '=', nlo++;
+        } else if (op[0] == '<') {
+            memcpy(hi, v, sizeof hi), hi_incl = op[1] == '=', nhi++;
+        } else {
+            neq++;
+        }
+        if (!*p)
+            break;
+        p++;
+    }
+    if (neq)
+        return neq == 1 && nlo == 0 && nhi == 0;
+    if (nlo > 1 || nhi > 1)
+        return 0;
+    if (nlo && nhi) {
+        int d = bg_version_cmp(lo, hi);
+        return d < 0 || (d == 0 && lo_incl && hi_incl);
+    }
+    return 1;
+}
+
 int bg_version_in_range(const char *ver, const char *range)
 {
     if (strcmp(range, "*") == 0)
         return 1;
+    if (!bg_version_range_valid(range))
+        return -1;
     int v[3];
     if (!bg_version_parse(ver, v))
         return 0;

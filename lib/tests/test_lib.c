@@ -13,6 +13,7 @@
 #include "buildgate/bg_host.h"
 #include "buildgate/bg_json.h"
 #include "buildgate/bg_parse.h"
+#include "buildgate/bg_runner.h"
 
 static bg_checks *C;
 
@@ -55,6 +56,26 @@ static void group_parse(void)
         char name[64];
         snprintf(name, sizeof name, "parse.refuses.%zu", i);
         expect_int(name, BG_E_USAGE, bg_parse_u64(bad[i], 1, 100, &v));
+    }
+    /* version ranges (bg_runner.h): the known lists' and expectations' forms
+     * are valid; overflow, letters, inverted/empty/duplicated bounds are not
+     * (a fresh user adopted ">=99999999999999999999.1", which matched 3.19) */
+    static const char *const good_ranges[] = {"*", ">=7.2,<7.3", ">=3.19,<3.20", "=3.19.0", ">=10.0",
+                                              "<8", ">=3.19,<=3.19"};
+    for (size_t i = 0; i < sizeof good_ranges / sizeof good_ranges[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "parse.range_valid.%zu", i);
+        expect_int(name, 1, bg_version_range_valid(good_ranges[i]));
+    }
+    static const char *const bad_ranges[] = {">=99999999999999999999.1", ">=7.x", ">=3.20,<3.19",
+                                             ">=3.19,<3.19", ">=3.19,<3.20,<3.21", "7.2", "", ">=1.2.3.4",
+                                             "=3.19,<4", ">=4294967296.19,<4294967296.20"};
+    for (size_t i = 0; i < sizeof bad_ranges / sizeof bad_ranges[0]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "parse.range_refused.%zu", i);
+        expect_int(name, 0, bg_version_range_valid(bad_ranges[i]));
+        snprintf(name, sizeof name, "parse.range_not_matched.%zu", i);
+        expect_int(name, -1, bg_version_in_range("3.19.0", bad_ranges[i]));
     }
 }
 

@@ -140,6 +140,26 @@ bg_status nan_fixture_load(const char *path, nan_fixture *f)
             memcpy(f->exp[m], f->exp[b], total * sizeof(nan_rec));
             st = apply_diff(path, nan_modes[m].name, diff, f->exp[m]);
         }
+        /* complete: every MXCSR mode, and every op of nan_ops.def unless the
+         * recording host lacked its feature (skipped_ops): a deleted op or
+         * mode would otherwise silently drop out of every comparison */
+        for (int m = 0; st == BG_OK && m < NAN_MODE_COUNT; m++)
+            if (!f->exp[m]) {
+                snprintf(why, sizeof why, "mode %s is missing (all %d MXCSR modes are recorded)",
+                         nan_modes[m].name, NAN_MODE_COUNT);
+                st = bad(path, why);
+            }
+        const cJSON *skipped = cJSON_GetObjectItemCaseSensitive(doc, "skipped_ops"), *e;
+        for (int k = 0; st == BG_OK && k < nan_op_count; k++) {
+            int listed = 0;
+            cJSON_ArrayForEach(e, skipped)
+                listed |= cJSON_IsString(e) && strcmp(e->valuestring, nan_ops[k].name) == 0;
+            if (!f->has_op[k] && !listed) {
+                snprintf(why, sizeof why, "op %s has no records and is not in \"skipped_ops\"",
+                         nan_ops[k].name);
+                st = bad(path, why);
+            }
+        }
     }
     cJSON_Delete(doc);
     if (st != BG_OK)

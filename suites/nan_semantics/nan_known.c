@@ -117,25 +117,6 @@ static const char *ops_unknown(const char *ops, char *bad, size_t n)
     }
 }
 
-/* 1 when every "<op><digits>[.<digits>...]" bound of a range is digits and
- * dots: bg_version_in_range reads ">=7.x" as ">=7" (a wider range than
- * written), so such a bound is refused here. */
-static int range_strict(const char *range)
-{
-    if (strcmp(range, "*") == 0)
-        return 1;
-    for (const char *p = range; *p;) {
-        while (*p == '<' || *p == '>' || *p == '=')
-            p++;
-        size_t digits = strspn(p, "0123456789.");
-        if (digits == 0 || p[digits - 1] == '.' || (p[digits] && p[digits] != ','))
-            return 0;
-        p += digits;
-        p += *p == ',';
-    }
-    return 1;
-}
-
 /* Reads path; lines applying to version/context are kept (all of them when
  * version is NULL). */
 static bg_status load(const char *path, const char *file, const char *version, const char *context,
@@ -186,10 +167,10 @@ static bg_status load(const char *path, const char *file, const char *version, c
             break;
         }
         int in = bg_version_in_range(version ? version : "0", col[1]);
-        if (in < 0 || !range_strict(col[1])) {
+        if (in < 0) {
             char why[200];
-            snprintf(why, sizeof why, "malformed version range '%.80s' (use *, or >=x.y,<x.y with "
-                     "digits and dots only)", col[1]);
+            snprintf(why, sizeof why, "malformed version range '%.80s' (use *, =X.Y.Z or >=X.Y,<X.Y+1: "
+                     "digits and dots only, the lower bound below the upper)", col[1]);
             st = bad(kd->path, lineno, why);
             break;
         }

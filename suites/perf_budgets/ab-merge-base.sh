@@ -9,11 +9,12 @@
 #   --work DIR      default: build/perf-ab (base worktree, both build trees, runs)
 #   --head-build D  an existing RelWithDebInfo build tree of this checkout to
 #                   use as the head (ci/gate --base: its own tree), not DIR/head
-#   --filter RE     default: synth, aes and light-mode RandomX hashing
+#   --filter RE     default: the gate "pr_judge" of budgets.json "gates" (synth,
+#                   aes and light-mode RandomX hashing; docs/perf_budgets.md)
 #   --ir-filter RE  the benchmarks judged first by instruction counts (bg-perf
 #                   callgrind, checks perf.callgrind.<benchmark>, band ir_band):
-#                   default light-mode RandomX hashing, JIT and interpreter
-#                   (hard AES); '' turns it off.  No valgrind (macOS): one skip
+#                   default the gate "pr_judge_ir" (light-mode RandomX hashing,
+#                   JIT and interpreter, hard AES); '' turns it off.  No valgrind (macOS): one skip
 #                   check perf.callgrind.valgrind naming why
 #   --rounds N, --reps K  default: bg-perf's automatic plan (processes enough
 #                   for the per-process U test to reach alpha after BH over
@@ -37,15 +38,15 @@
 # installed RandomX, the from-source variants are not built here.
 set -uo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || { echo "buildgate: ab: not in a git checkout" >&2; exit 3; }
-ref="" work="$root/build/perf-ab" filter='^(synth/chain|aes/rounds/real_time/threads:[0-9]+|randomx/hash/light-jit-hard)$'
-irfilter='^randomx/hash/light-(jit|interp)-hard$'
+ref="" work="$root/build/perf-ab" filter="" irfilter=""
+select=(--gates pr_judge) irselect=(--gates pr_judge_ir) # budgets.json "gates"
 rounds="" reps="" keep=0 extra=() headdir=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --base-ref) ref=${2:?}; shift 2 ;;
     --work) work=${2:?}; shift 2 ;;
-    --filter) filter=${2:?}; shift 2 ;;
-    --ir-filter) irfilter=${2?}; shift 2 ;;
+    --filter) filter=${2:?}; select=(--filter "$filter"); shift 2 ;;
+    --ir-filter) irfilter=${2?}; irselect=(--filter "$irfilter"); [ -n "$irfilter" ] || irselect=(); shift 2 ;;
     --rounds) rounds=${2:?}; shift 2 ;;
     --reps) reps=${2:?}; shift 2 ;;
     --keep-worktree) keep=1; shift ;;
@@ -92,15 +93,15 @@ fi
 perf=$headdir/suites/perf_budgets/bg-perf budgets=$root/suites/perf_budgets/budgets.json
 exes=(--base-exe "$work/base/suites/perf_budgets/perf-bench" --head-exe "$headdir/suites/perf_budgets/perf-bench")
 ir_rc=0
-if [ -n "$irfilter" ]; then
-  echo "ab: instruction counts first (bg-perf callgrind, filter $irfilter)"
-  "$perf" callgrind "${exes[@]}" --filter "$irfilter" --budgets "$budgets" --work-dir "$work/ir"
+if [ ${#irselect[@]} -gt 0 ]; then
+  echo "ab: instruction counts first (bg-perf callgrind ${irselect[*]})"
+  "$perf" callgrind "${exes[@]}" "${irselect[@]}" --budgets "$budgets" --work-dir "$work/ir"
   ir_rc=$?
   [ "$ir_rc" = 77 ] && ir_rc=0 # no valgrind: its skip check says why
 fi
-echo "ab: time (bg-perf ab, filter $filter)"
+echo "ab: time (bg-perf ab ${select[*]})"
 "$perf" ab "${exes[@]}" \
-  --filter "$filter" ${rounds:+--rounds "$rounds"} ${reps:+--reps "$reps"} --budgets "$budgets" \
+  "${select[@]}" ${rounds:+--rounds "$rounds"} ${reps:+--reps "$reps"} --budgets "$budgets" \
   --work-dir "$work/runs" ${extra[@]+"${extra[@]}"}
 rc=$?
 if [ "$ir_rc" = 1 ] || [ "$rc" = 1 ]; then exit 1; fi

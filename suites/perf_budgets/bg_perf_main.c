@@ -15,6 +15,7 @@
 #include "buildgate/bg_host.h"
 #include "perf_baseline.h"
 #include "perf_budget.h"
+#include "perf_gates.h"
 #include "perf_callgrind.h"
 #include "perf_gate.h"
 #include "perf_plan.h"
@@ -69,6 +70,9 @@ static const char usage_text[] =
     "bg-perf calibrate --exe EXE [--filter RE] [--rounds N] [--reps K]\n"
     "    [--min-time S] [--work-dir D]\n"
     "    A/A: runs EXE against itself and prints proposed bands.\n"
+    "bg-perf gated --exe EXE --budgets B\n"
+    "    One check per benchmark EXE lists: pass naming the gate (budgets.json\n"
+    "    \"gates\") that holds it, skip when retired, fail when no gate does.\n"
     "\n"
     "Units and ranges: --rounds N and --reps K 1..1000; --iterations N 2..10^9;\n"
     "--min-time S seconds in (0, 60] (Google Benchmark --benchmark_min_time;\n"
@@ -76,7 +80,8 @@ static const char usage_text[] =
     "(default: from the clock and pid);\n"
     "--budgets B a budgets JSON (default: built-in defaults; the suite's is\n"
     "suites/perf_budgets/budgets.json); --work-dir D where runs write their JSON\n"
-    "(default bg-perf-work); --filter RE a --benchmark_filter regex; repeated\n"
+    "(default bg-perf-work); --filter RE a --benchmark_filter regex; --gates G\n"
+    "instead: the benchmarks budgets.json \"gates\" lists for G (perf_gates.h); repeated\n"
     "options take up to 256 values.  -h, --help: this text.\n"
     "\n"
     "Checks: one per benchmark, \"perf.<mode>.<benchmark>\", into $BG_CHECKS_FILE\n"
@@ -95,7 +100,7 @@ typedef struct opts {
         *prefix[MAX_LIST + 1];
     unsigned long long seed;
     int nbase, nhead, nbenv, nhenv, nprefix;
-    const char *base_exe, *head_exe, *filter, *work_dir, *budgets_path, *baseline, *out, *reason,
+    const char *base_exe, *head_exe, *filter, *gates, *work_dir, *budgets_path, *baseline, *out, *reason,
         *commit, *flags, *build_type, *unit;
     int rounds, reps, force, check_only, iterations;
     double min_time;
@@ -130,7 +135,7 @@ static int is_value_option(const char *a)
 {
     static const char *const names[] = {
         "--base", "--head", "--from", "--base-env", "--head-env", "--env", "--prefix",
-        "--base-exe", "--head-exe", "--exe", "--filter", "--work-dir", "--budgets", "--unit",
+        "--base-exe", "--head-exe", "--exe", "--filter", "--gates", "--work-dir", "--budgets", "--unit",
         "--baseline", "--out", "--reason", "--commit", "--flags", "--build-type", "--rounds",
         "--reps", "--iterations", "--seed", "--min-time"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
@@ -171,6 +176,7 @@ static bg_status parse(int argc, char **argv, opts *o)
         else if (!strcmp(a, "--base-exe")) o->base_exe = v;
         else if (!strcmp(a, "--head-exe") || !strcmp(a, "--exe")) o->head_exe = v;
         else if (!strcmp(a, "--filter")) o->filter = v;
+        else if (!strcmp(a, "--gates")) o->gates = v;
         else if (!strcmp(a, "--work-dir")) o->work_dir = v;
         else if (!strcmp(a, "--budgets")) o->budgets_path = v;
         else if (!strcmp(a, "--unit")) {
@@ -555,8 +561,22 @@ int main(int argc, char **argv)
     st = perf_budgets_load(o.budgets_path, &budgets);
     if (st != BG_OK)
         return bg_exit_code(st);
+    char gate_filter[4096];
+    if (o.gates) { /* the gate's benchmarks from budgets.json (perf_gates.h) */
+        st = o.filter ? usage("--filter and --gates exclude each other")
+             : !budgets ? usage("--gates needs --budgets")
+                        : perf_gates_filter(budgets, o.gates, gate_filter, sizeof gate_filter);
+        if (st != BG_OK) {
+            cJSON_Delete(budgets);
+            return bg_exit_code(st);
+        }
+        o.filter = gate_filter;
+    }
     int rc;
-    if (!strcmp(o.mode, "compare"))
+    if (!strcmp(o.mode, "gated"))
+        rc = !o.head_exe || !budgets ? bg_exit_code(usage("gated needs --exe and --budgets"))
+                                     : perf_gates_check(o.head_exe, budgets);
+    else if (!strcmp(o.mode, "compare"))
         rc = mode_compare(&o, budgets);
     else if (!strcmp(o.mode, "ab"))
         rc = mode_ab(&o, budgets, 0);

@@ -1,5 +1,6 @@
 /* perf_budget.c — see perf_budget.h. */
 #include "perf_budget.h"
+#include "perf_gates.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -146,6 +147,8 @@ bg_status perf_budgets_load(const char *path, cJSON **out)
     }
     if (!why)
         why = invalid_retired(doc, &where);
+    if (!why)
+        why = perf_gates_invalid(doc, &where);
     if (why) {
         /* where points into doc: print before freeing it */
         st = bg_fail(BG_E_PARSE, "budgets", "%s: %s: %s", path, where, why);

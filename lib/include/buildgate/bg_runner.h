@@ -84,9 +84,15 @@ int bg_version_parse(const char *s, int v[3]);
 /* Compares versions a, b: <0, 0, >0. */
 int bg_version_cmp(const int a[3], const int b[3]);
 
+/* 1 when range is well formed: "*", "=X[.Y[.Z]]" alone, or at most one lower
+ * bound (">=", ">") and at most one upper bound ("<=", "<"), comma-separated,
+ * each version 1-3 components of 1-6 digits (no overflow, no "7.x"), the
+ * lower below the upper (a range that admits some version).  0 otherwise. */
+int bg_version_range_valid(const char *range);
+
 /* 1 when version string ver satisfies range: "*", or comma-separated
  * constraints ">=7.2", "<8.0", "=3.19.0" (all must hold); -1 on a malformed
- * range, 0 otherwise. */
+ * range (bg_version_range_valid), 0 otherwise. */
 int bg_version_in_range(const char *ver, const char *range);
 
 #endif
