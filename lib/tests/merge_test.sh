@@ -18,6 +18,8 @@
 #                               (not comparable: a disagreement, never "the same")
 #              malformed        the second results.json cut short: exit 4, one line
 #              empty            no host folder: exit 2, one line
+#              copied_host      --expect-hosts 2, the second folder a copy of the first
+#                               (same host key and generation time): agree.hosts fails
 #              missing_host     --expect-hosts 2, the second host's folder holds
 #                               only an INCOMPLETE report.md: exit 1, agree.hosts
 #                               names it (one host alone never "agrees")
@@ -145,6 +147,13 @@ missing_host)
     merge --expect-hosts 2
     expected="exit 1; agree.hosts; without results.json: $b_name"
     seen=$(printf '%s' "$first" | grep -o "without results.json: $b_name" | head -n 1)
+    observed="exit $rc; $(check_name); ${seen:-said nothing of it}"
+    ;;
+copied_host)
+    cp "$a" "$b" || exit 3 # the same run uploaded twice stands in for no host
+    merge --expect-hosts 2
+    expected="exit 1; agree.hosts; copies of another host's run (same host key and time): $b_name"
+    seen=$(printf '%s' "$first" | grep -o "copies of another host's run (same host key and time): $b_name" | head -n 1)
     observed="exit $rc; $(check_name); ${seen:-said nothing of it}"
     ;;
 empty)

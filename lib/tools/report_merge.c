@@ -223,11 +223,31 @@ static void agree_hosts(merge *m, const char *dir, int expect)
     }
     if (d)
         closedir(d);
-    snprintf(o, sizeof o, "%d host%s%s%s%s", m->n, m->n == 1 ? "" : "s",
+    /* distinct runs: a folder whose results.json has the host key and the
+     * generation time of an earlier one is a copy, not another host */
+    int distinct = 0;
+    char copies[600] = "";
+    for (int i = 0; i < m->n; i++) {
+        const char *key = bg_json_str(cJSON_GetObjectItemCaseSensitive(m->h[i].doc, "host"), "key");
+        const char *gen = bg_json_str(m->h[i].doc, "generated");
+        int dup = 0;
+        for (int j = 0; j < i && !dup; j++) {
+            const char *k2 = bg_json_str(cJSON_GetObjectItemCaseSensitive(m->h[j].doc, "host"), "key");
+            const char *g2 = bg_json_str(m->h[j].doc, "generated");
+            dup = key && gen && k2 && g2 && !strcmp(key, k2) && !strcmp(gen, g2);
+        }
+        if (dup) {
+            size_t l = strlen(copies);
+            snprintf(copies + l, sizeof copies - l, "%s%s", l ? ", " : "", m->h[i].name);
+        }
+        distinct += !dup;
+    }
+    snprintf(o, sizeof o, "%d host%s%s%s%s%s%s", distinct, distinct == 1 ? "" : "s",
              *missing ? "; without results.json: " : "", missing,
-             m->n < expect ? " (a job failed before its report, was interrupted, or uploaded "
-                             "nothing: see its log)" : "");
-    mg_add_check(m, "agree.hosts", m->n < expect ? BG_FAIL : BG_PASS, e, o, NULL, NULL, NULL, "hosts");
+             *copies ? "; copies of another host's run (same host key and time): " : "", copies,
+             distinct < expect ? " (a job failed before its report, was interrupted, or uploaded "
+                                 "nothing: see its log)" : "");
+    mg_add_check(m, "agree.hosts", distinct < expect ? BG_FAIL : BG_PASS, e, o, NULL, NULL, NULL, "hosts");
 }
 
 /* ---- outputs ---------------------------------------------------------- */
