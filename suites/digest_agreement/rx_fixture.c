@@ -205,6 +205,10 @@ bg_status rx_chain_fixture_precheck(const char *path, const char *algorithm, con
         cJSON *doc;
         bg_status st = load_schema(path, &doc);
         const cJSON *e, *chains = st ? NULL : cJSON_GetObjectItemCaseSensitive(doc, "chains");
+        if (!st && !cJSON_IsArray(chains))
+            st = bg_fail(BG_E_FIXTURE, "fixture",
+                         "%s is not a chains fixture (no \"chains\" array; e.g. "
+                         "fixtures/randomx/chains.json): not written (nothing computed)", path);
         cJSON_ArrayForEach(e, chains) {
             if (!replace && entry_matches(e, algorithm, key, n, k)) {
                 st = bg_fail(BG_E_EXISTS, "fixture",
@@ -254,6 +258,11 @@ bg_status rx_chain_fixture_record(const char *path, const char *algorithm, const
         return st;
     }
     cJSON *chains = cJSON_GetObjectItemCaseSensitive(doc, "chains");
+    if (!cJSON_IsArray(chains)) {
+        cJSON_Delete(doc);
+        cJSON_Delete(provenance);
+        return bg_fail(BG_E_FIXTURE, "fixture", "%s is not a chains fixture (no \"chains\" array)", path);
+    }
     char hex[65];
     bg_hex_encode(r->digest, 32, hex);
     int idx = 0, found = -1;
