@@ -16,6 +16,15 @@ step() {
   printf '\n== [%s] %s  (elapsed %ds)\n' "$1" "$2" $((now - BG_T0))
 }
 
+# bg_log_cause <log>: the first error line of a configure log, for the one-line
+# message (a buildgate line, else the text under the first "CMake Error").
+bg_log_cause() {
+  local why
+  why=$(grep -m 1 -o 'buildgate: .*' "$1" 2>/dev/null)
+  [ -n "$why" ] || why=$(grep -m 1 -A 1 'CMake Error' "$1" 2>/dev/null | tail -n 1 | sed 's/^ *//')
+  printf '%s' "${why:-see the log}"
+}
+
 # bg_configure_build <build-dir> [cmake -D args...]: configure with Ninja and build.
 # The configure log goes inside the build tree (<build-dir>/configure.log), never
 # beside it; its path is printed.
@@ -25,7 +34,7 @@ bg_configure_build() {
   local log="$dir/configure.log"
   cmake -S "$BG_ROOT" -B "$dir" -G Ninja "$@" >"$log" 2>&1 || {
     cat "$log" >&2
-    echo "buildgate: configure: cmake failed (log above, also in $log)" >&2
+    echo "buildgate: configure: cmake failed: $(bg_log_cause "$log") (log above, also in $log)" >&2
     return 3
   }
   grep -E '^-- buildgate' "$log" || true
