@@ -360,23 +360,29 @@ static void regen_ops(ctx *c, result *res)
 /* Op-family mutants: mutation (nan-mutate), expected rule, detail prefix or
  * NULL, and the op the failing group must list. */
 static const struct {
-    const char *scenario, *mutation, *rule, *detail, *op;
+    const char *scenario, *mutation, *rule, *detail, *op, *known;
 } op_mutants[] = {
-    {"mutant_cvt_source", "source-clobber:cvttpd2dq", "source-modified", NULL, "cvttpd2dq"},
+    {"mutant_cvt_source", "source-clobber:cvttpd2dq", "source-modified", NULL, "cvttpd2dq", NULL},
     {"mutant_cvt_upper", "dirty-upper:cvtpd2ps", "upper-lanes", "zeroed destination elements not zero",
-     "cvtpd2ps"},
-    {"mutant_bitwise", "quiet-snan:andnps", "bitwise", "NaN payload or sign changed", "andnps"},
-    {"mutant_round_imm", "copy:roundps.4:roundps.1", "rounding", "imm RC=down", "roundps.1"},
-    {"mutant_signmask", "signmask-float:movmskps", "sign-mask", NULL, "movmskps"},
-    {"mutant_addsub", "copy:addps:addsubps", "value", NULL, "addsubps"},
-    {"mutant_hsub", "copy:haddpd:hsubpd", "value", NULL, "hsubpd"},
-    {"mutant_dpps", "copy:dpps.ff:dpps.f1", "value", NULL, "dpps.f1"},
+     "cvtpd2ps", NULL},
+    {"mutant_bitwise", "quiet-snan:andnps", "bitwise", "NaN payload or sign changed", "andnps", NULL},
+    {"mutant_round_imm", "copy:roundps.4:roundps.1", "rounding", "imm RC=down", "roundps.1", NULL},
+    {"mutant_signmask", "signmask-float:movmskps", "sign-mask", NULL, "movmskps", NULL},
+    {"mutant_addsub", "copy:addps:addsubps", "value", NULL, "addsubps", NULL},
+    {"mutant_hsub", "copy:haddpd:hsubpd", "value", NULL, "hsubpd", NULL},
+    {"mutant_dpps", "copy:dpps.ff:dpps.f1", "value", NULL, "dpps.f1", NULL},
     {"mutant_vex_upper", "vex-upper-dirty:vaddss", "upper-lanes", "VEX.128 write did not zero bits 255:128",
-     "vaddss"},
+     "vaddss", NULL},
     {"mutant_vex_merge", "vex-merge-dest:vaddss", "upper-lanes", "VEX: bits above the scalar not from the first",
-     "vaddss"},
+     "vaddss", NULL},
     {"mutant_vex_fma_upper", "vex-upper-dirty:vfmadd231sd", "upper-lanes", "VEX.128 write did not zero",
-     "vfmadd231sd"},
+     "vfmadd231sd", NULL},
+    /* minps returning the max, under a known line for QEMU's min/max-under-DAZ
+     * deviation (same family, same context): must fail as a new `value`
+     * group, not be absorbed (fresh-user trial, issue 12 §2) */
+    {"mutant_minmax_beside_known", "copy:maxps:minps", "value", NULL, "minps",
+     "opmutant\t*\tmain_thread\tminmax-ps\tdaz-ftz\tDAZ: min/max returned an operand unflushed\t"
+     "self-test: QEMU 7.2's line\n"},
 };
 
 /* 1 when check ch's details list op among the ops its group touched. */
@@ -406,6 +412,12 @@ static int op_mutant(ctx *c, const char *name, result *res, const char *probe)
              op_mutants[i].mutation);
     if (make_root(c, name, NULL, 0) != 0)
         return -1;
+    if (op_mutants[i].known) {
+        char list[1400];
+        snprintf(list, sizeof list, "%s/nan_semantics/known/opmutant.tsv", c->root);
+        if (write_file(list, op_mutants[i].known, strlen(op_mutants[i].known)) != 0)
+            return -1;
+    }
     char *args[] = {"--runner", "opmutant", "--context", "main_thread", "--probe", (char *)probe, NULL};
     outcome o = run_check(c, args, env);
     expect_group(res, &o, 1, "fail", op_mutants[i].rule, op_mutants[i].detail);
@@ -446,6 +458,66 @@ static void initial_mutant(ctx *c, result *res, const char *probe)
         snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
                  ", and a fail check for context-fact x87_cw_default");
     }
+    cJSON_Delete(o.checks);
+}
+
+/* QEMU 7.2 with minps returning the max (runners/op-mutant-runner.sh piping
+ * qemu's output through nan-mutate), under QEMU 7.2's real known lines (runner
+ * renamed): the wrong minps values must be a fail `value` group of minps
+ * alone, and QEMU's own min/max-under-DAZ cases stay their listed daz-ftz
+ * group.  Before the detail of its own (issue 12 §2), both were one `value`
+ * group that the line absorbed (fresh-user trial: exit 0 in fork).  Skips
+ * without qemu-x86_64 7.2. */
+static void qemu_minmax_value(ctx *c, result *res, const char *probe)
+{
+    char qemu[1024], ver[200] = "", src[1400], dst[1400], mutate[1300], env[4200];
+    snprintf(res->exp, sizeof res->exp, "exit 1; a fail value group listing minps and no other op");
+    if (bg_proc_which("qemu-x86_64", qemu, sizeof qemu) != BG_OK) {
+        res->v = BG_SKIP;
+        snprintf(res->obs, sizeof res->obs, "qemu-x86_64 not installed");
+        return;
+    }
+    char *vargv[] = {qemu, "--version", NULL};
+    bg_proc_result vr;
+    if (bg_proc_run(vargv, NULL, 30, 0, &vr) == BG_OK) {
+        snprintf(ver, sizeof ver, "%.199s", vr.out);
+        bg_proc_result_free(&vr);
+    }
+    if (!strstr(ver, "version 7.2.")) {
+        res->v = BG_SKIP;
+        snprintf(res->obs, sizeof res->obs, "the known lines are QEMU 7.2's; this is %.100s", ver);
+        return;
+    }
+    if (make_root(c, "qemu_minmax_value", NULL, 0) != 0) {
+        res->v = BG_FAIL;
+        snprintf(res->obs, sizeof res->obs, "cannot set up %s", c->work);
+        return;
+    }
+    snprintf(src, sizeof src, "%s/nan_semantics/known/qemu-x86_64.tsv", c->fixtures);
+    snprintf(dst, sizeof dst, "%s/nan_semantics/known/qmut.tsv", c->root);
+    size_t n;
+    char *text = read_file(src, &n);
+    FILE *f = text ? fopen(dst, "w") : NULL;
+    for (char *line = f ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n"))
+        if (strncmp(line, "qemu-x86_64\t>=7.2,<7.3\t", 23) == 0)
+            fprintf(f, "qmut\t*\t%s\n", line + 23);
+    if (f)
+        fclose(f);
+    free(text);
+    snprintf(mutate, sizeof mutate, "%s", c->check);
+    char *slash = strrchr(mutate, '/');
+    snprintf(slash ? slash + 1 : mutate, sizeof mutate - (size_t)(slash ? slash + 1 - mutate : 0), "nan-mutate");
+    snprintf(env, sizeof env, "BG_X86_RUNNERS=qmut=%s/op-mutant-runner.sh %s copy:maxps:minps %s", c->runners,
+             mutate, qemu);
+    char *args[] = {"--runner", "qmut", "--context", "fork", "--probe", (char *)probe, NULL};
+    outcome o = run_check(c, args, env);
+    const cJSON *v = find(&o, "fail", "value", NULL);
+    char *ops = v ? cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(
+                        cJSON_GetObjectItemCaseSensitive(v, "details"), "op_list"))
+                  : NULL;
+    res->v = o.code == 1 && ops && strcmp(ops, "[\"minps\"]") == 0 ? BG_PASS : BG_FAIL;
+    snprintf(res->obs, sizeof res->obs, "exit %d; value group ops %s", o.code, ops ? ops : "(no fail value group)");
+    free(ops);
     cJSON_Delete(o.checks);
 }
 
@@ -644,7 +716,9 @@ static int scenario(ctx *c, const char *name, result *res)
     }
     outcome o = {0};
     char env[1400];
-    if (strcmp(name, "known_removed") == 0 || strcmp(name, "known_not_observed") == 0) {
+    if (strcmp(name, "qemu_minmax_value") == 0) {
+        qemu_minmax_value(c, res, probe_arg);
+    } else if (strcmp(name, "known_removed") == 0 || strcmp(name, "known_not_observed") == 0) {
         int removed = strcmp(name, "known_removed") == 0;
         const char *runner = removed ? "qemu-x86_64" : "native";
         char src[1400], dst[1400];
