@@ -39,6 +39,8 @@ endif()
 #                      the tools are short-lived, a leak is a missing free
 #   print_stacktrace=1 UBSan prints where (its default is the line only)
 #   disable_coredump=1 no core file per finding in the build tree
+#   LSAN_OPTIONS suppressions: cmake/sanitizers/lsan.supp, third-party leaks only,
+#                      each with its reason (RandomX's randomx_alloc_cache)
 set(_bg_leaks ":detect_leaks=1")
 if(APPLE)
   set(_bg_leaks "")
@@ -50,7 +52,8 @@ function(bg_sanitizer_env out)
   set(env "")
   if(BG_SANITIZE)
     set(env "ASAN_OPTIONS=string_prepend:${BG_ASAN_OPTIONS}:"
-            "UBSAN_OPTIONS=string_prepend:${BG_UBSAN_OPTIONS}:")
+            "UBSAN_OPTIONS=string_prepend:${BG_UBSAN_OPTIONS}:"
+            "LSAN_OPTIONS=string_prepend:suppressions=${PROJECT_SOURCE_DIR}/cmake/sanitizers/lsan.supp:")
   endif()
   set(${out} "${env}" PARENT_SCOPE)
 endfunction()
