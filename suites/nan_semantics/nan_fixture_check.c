@@ -5,7 +5,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_fixtures.h"
