@@ -9,7 +9,9 @@
  *       marker, NAN_X87_SLOT_MARK, where the store did not write).
  *   s   s[0] bits 15:0 = the status word after the op (FNSTSW: IE DE ZE OE
  *       UE PE SF ES C0 C1 C2 TOP C3 B, Intel SDM Vol.1 8.1.3), bits 31:16 =
- *       the control word (FNSTCW) after it; s[1] = 0.
+ *       the control word bits the op changed (FNSTCW after XOR the word
+ *       loaded: 0 on x86, and the same in every mode, so the fixture's
+ *       other modes stay small); s[1] = 0.
  *   flags  status word bits 5:0 (IE DE ZE OE UE PE: the MXCSR order, so the
  *       status-flag rule reads them alike).
  *   eflags FCOMI / FUCOMI: ZF PF CF (Vol.2A FCOMI "Operation"), else the

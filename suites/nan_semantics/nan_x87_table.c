@@ -81,7 +81,7 @@ void nan_x87_run(int k, const nan_case *c, uint32_t mx, nan_rec *out)
         out->d[0] = r.st0[0], out->d[1] = r.st0[1] & 0xffff;
     else
         out->d[0] = r.slot, out->d[1] = 0;
-    out->s[0] = (uint64_t)r.sw | (uint64_t)r.cw << 16;
+    out->s[0] = (uint64_t)r.sw | (uint64_t)(uint16_t)(r.cw ^ in.cw) << 16; /* CW bits the op changed */
     out->s[1] = 0;
     out->u[0] = out->u[1] = 0;
     out->flags = (uint8_t)(r.sw & 0x3f);
