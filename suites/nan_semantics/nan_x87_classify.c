@@ -107,6 +107,13 @@ static void st0_value(int k, int n_in, const uint16_t *se, const uint64_t *f, co
         nan_classify_add(out, n, "precision-control", d);
         return;
     }
+    /* a 64-bit-precision result cut to 53 bits: x87 computed in double
+       precision (the valgrind manual's documented limitation) */
+    if (pc == 64 && (ose & 0x7fff) != 0x7fff && (ef & 0x7ff) != 0 && (of & 0x7ff) == 0 && ose == ese &&
+        (of >> 63) && (ef >> 11) - (of >> 11) + 1 <= 2) {
+        nan_classify_add(out, n, "precision-control", "64-bit precision computed in 53 bits");
+        return;
+    }
     for (int j = 0; j < n_in; j++)
         if ((se[j] & 0x7fff) == 0 && f[j] != 0) {
             nan_classify_add(out, n, "value", (f[j] >> 63) ? "x87: pseudo-denormal operand" : "x87: denormal operand");
