@@ -57,7 +57,7 @@ static const char usage_text[] =
     "  -h, --help         this text\n"
     "\n"
     "Output: {\"probe\":\"nan_semantics\",\"schema\":1,\"context\":C,\"os\":\"linux\",\n"
-    "  \"case_table\":\"<fnv64 hex>\",\"features\":{\"sse41\":0|1,\"fma\":0|1,\"avx\":0|1},\n"
+    "  \"case_table\":\"<fnv64 hex>\",\"features\":{\"sse41\":0|1,\"fma\":0|1,\"avx\":0|1,\"f16c\":0|1},\n"
     "  \"phases\":[{\"phase\":P,\"mode\":M|null,\"mxcsr\":\"0x1f80\",\n"
     "             \"results\":{\"<op>\":\"<records, 68 hex digits each; VEX.128\n"
     "                        ops 100: ymm0 bits 255:128 first>\",...},\n"
