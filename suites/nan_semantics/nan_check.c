@@ -142,7 +142,7 @@ static void compare_phase(const cJSON *ph, const char *phase, int m, const nan_f
 {
     size_t total = nan_case_total();
     nan_rec *obs = calloc(total, sizeof *obs);
-    int present[256];
+    int present[NAN_OP_MAX];
     if (!obs) {
         add_simple(gs, "probe-failed", "checker out of memory", phase, "-", "-");
         return;

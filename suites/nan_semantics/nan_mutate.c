@@ -39,9 +39,34 @@ static const char usage_text[] =
     "  x87-cw:PHASE:HEX      phase PHASE reports x87 control word HEX, e.g.\n"
     "                        x87-cw:handler:0x0c7f = a handler that keeps the\n"
     "                        interrupted word instead of the FNINIT one\n"
+    "  vex-l-ignored:OP      a VEX.256 op (name .256) run as VEX.128: ymm0 bits\n"
+    "                        255:128 zero, the upper elements lost\n"
+    "  default-nan:OP        every NaN destination element (f16/f32/f64, the whole\n"
+    "                        ymm0 for VEX.256) becomes the default NaN: payloads\n"
+    "                        lost (a slow path or a half-precision helper)\n"
     "Exit: 0 written; 2 usage; 3 I/O; 4 the input is not a probe document.\n";
 
-typedef enum mut { M_SOURCE, M_UPPER, M_QUIET, M_SIGNMASK, M_COPY, M_VEX_UPPER, M_VEX_MERGE, M_X87_UNQUIET } mut;
+typedef enum mut {
+    M_SOURCE, M_UPPER, M_QUIET, M_SIGNMASK, M_COPY, M_VEX_UPPER, M_VEX_MERGE, M_X87_UNQUIET, M_VEX_L,
+    M_DEFAULT_NAN
+} mut;
+
+/* Every NaN element of the destination (d, then u) becomes the default NaN
+ * (sign, exponent and quiet bit set: Intel SDM Vol.1 4.8.3.7). */
+static void default_nans(int k, nan_rec *r)
+{
+    int bits = nan_dst_bits(k);
+    uint64_t v[4] = {r->d[0], r->d[1], r->u[0], r->u[1]};
+    uint64_t exp = bits == 64 ? 0x7ff0000000000000ull : bits == 32 ? 0x7f800000u : 0x7c00u;
+    uint64_t qbit = bits == 64 ? 0x0008000000000000ull : bits == 32 ? 0x00400000u : 0x0200u;
+    uint64_t sign = bits == 64 ? 0x8000000000000000ull : 1ull << (bits - 1);
+    for (int l = 0; l < nan_dst_width(k) / bits; l++) {
+        uint64_t e = nan_elem(v, bits, l);
+        if ((e & exp) == exp && (e & ~(sign | exp)))
+            nan_elem_set(v, bits, l, sign | exp | qbit);
+    }
+    r->d[0] = v[0], r->d[1] = v[1], r->u[0] = v[2], r->u[1] = v[3];
+}
 
 /* Quiets every SNaN element of a 128-bit value (width 32 or 64). */
 static void quiet_snans(uint64_t d[2], int width)
@@ -102,6 +127,8 @@ static void mutate(mut m, int k, int i, nan_rec *r)
         if (width == 32)
             r->d[0] = (r->d[0] & 0xffffffffull) | (nan_vex_dst_mark[0] & ~0xffffffffull);
         break;
+    case M_VEX_L: r->u[0] = r->u[1] = 0; break;
+    case M_DEFAULT_NAN: default_nans(k, r); break;
     }
 }
 
@@ -139,6 +166,7 @@ static int parse_mutation(const char *spec, mut *m, int *from, int *to)
         {"source-clobber:", M_SOURCE}, {"dirty-upper:", M_UPPER}, {"quiet-snan:", M_QUIET},
         {"signmask-float:", M_SIGNMASK}, {"copy:", M_COPY}, {"vex-upper-dirty:", M_VEX_UPPER},
         {"vex-merge-dest:", M_VEX_MERGE}, {"x87-snan-unquiet:", M_X87_UNQUIET},
+        {"vex-l-ignored:", M_VEX_L}, {"default-nan:", M_DEFAULT_NAN},
     };
     *from = -1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -160,6 +188,8 @@ static int parse_mutation(const char *spec, mut *m, int *from, int *to)
                 return -1;
         }
         *to = nan_op_find(op);
+        if (*to >= 0 && *m == M_VEX_L && nan_ops[*to].ymm != 2)
+            return -1; /* only a VEX.256 op has elements in bits 255:128 */
         return *to >= 0 && (*from < 0 || nan_case_count(*from) == nan_case_count(*to)) ? 0 : -1;
     }
     return -1;

@@ -382,6 +382,31 @@ static const struct {
      "vaddss", NULL},
     {"mutant_vex_fma_upper", "vex-upper-dirty:vfmadd231sd", "upper-lanes", "VEX.128 write did not zero",
      "vfmadd231sd", NULL},
+    /* VEX.256 and F16C (vex256): one mutant per new op family */
+#define Y_VEX_L "VEX.256 result only in bits 127:0"
+#define Y_DFLT "default NaN instead of operand NaN"
+    {"mutant_y_arith_ps", "vex-l-ignored:vaddps.256", "upper-lanes", Y_VEX_L, "vaddps.256", NULL},
+    {"mutant_y_arith_pd", "default-nan:vdivpd.256", "nan-propagation", Y_DFLT, "vdivpd.256", NULL},
+    {"mutant_y_sqrt_ps", "default-nan:vsqrtps.256", "nan-propagation", Y_DFLT, "vsqrtps.256", NULL},
+    {"mutant_y_sqrt_pd", "vex-l-ignored:vsqrtpd.256", "upper-lanes", Y_VEX_L, "vsqrtpd.256", NULL},
+    {"mutant_y_minmax_ps", "copy:vmaxps.256:vminps.256", "value", NULL, "vminps.256", NULL},
+    {"mutant_y_minmax_pd", "default-nan:vmaxpd.256", "nan-propagation", Y_DFLT, "vmaxpd.256", NULL},
+    {"mutant_y_cmp_ps", "copy:vcmpeq_oqps.256:vcmpeq_osps.256", "status-flag", "missing IE", "vcmpeq_osps.256",
+     NULL},
+    {"mutant_y_cmp_pd", "copy:vcmplt_oqpd.256:vcmplt_ospd.256", "status-flag", "missing IE", "vcmplt_ospd.256",
+     NULL},
+    {"mutant_y_cvt_ps", "source-clobber:vcvttps2dq.256", "source-modified", NULL, "vcvttps2dq.256", NULL},
+    {"mutant_y_cvt_pd", "vex-upper-dirty:vcvtpd2ps.256", "upper-lanes", "zeroed destination elements not zero",
+     "vcvtpd2ps.256", NULL},
+    {"mutant_y_fma_ps", "vex-l-ignored:vfmadd231ps.256", "upper-lanes", Y_VEX_L, "vfmadd231ps.256", NULL},
+    {"mutant_y_fma_pd", "default-nan:vfnmadd231pd.256", "nan-propagation", Y_DFLT, "vfnmadd231pd.256", NULL},
+    {"mutant_f16c_ph2ps", "default-nan:vcvtph2ps", "nan-propagation", Y_DFLT, "vcvtph2ps", NULL},
+    {"mutant_f16c_ph2ps256", "vex-l-ignored:vcvtph2ps.256", "upper-lanes", Y_VEX_L, "vcvtph2ps.256", NULL},
+    {"mutant_f16c_ps2ph", "copy:vcvtps2ph.4:vcvtps2ph.1", "rounding", "imm RC=down", "vcvtps2ph.1", NULL},
+    {"mutant_f16c_ps2ph256", "default-nan:vcvtps2ph.256.0", "nan-propagation", Y_DFLT, "vcvtps2ph.256.0",
+     NULL},
+#undef Y_VEX_L
+#undef Y_DFLT
     /* minps returning the max, under a known line for QEMU's min/max-under-DAZ
      * deviation (same family, same context): must fail as a new `value`
      * group, not be absorbed (fresh-user trial, issue 12 §2) */

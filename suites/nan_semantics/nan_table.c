@@ -58,7 +58,8 @@ typedef void (*nan_kernel)(const nan_case *c, uint32_t mx, nan_raw *r);
                            [ora] "i"(offsetof(nan_raw, rax)), [orc] "i"(offsetof(nan_raw, rcx)) \
                          : "rax", "rcx", "rdx", "xmm0", "xmm1", "xmm2", "cc", "memory");        \
     }
-/* VEX.128 kernels: ymm0-ymm3 loaded whole from nan_vex_images (so bits
+/* VEX kernels (NAN_VOP; NAN_YOP rows, VEX.256 and F16C, use them too:
+ * nan_ops.def defaults NAN_YOP to NAN_VOP): ymm0-ymm3 loaded whole from nan_vex_images (so bits
  * 255:128 hold markers), the op, then ymm0 stored whole; vzeroupper last, as
  * compiled AVX code does before returning to SSE code. */
 #define NAN_VOP(name, kind, dst, lanes, feat, text)                                              \
@@ -105,6 +106,7 @@ int nan_table_op_supported(int k)
     case F_SSE41: return f.sse41;
     case F_FMA: return f.fma;
     case F_AVX: return f.avx;
+    case F_F16C: return f.f16c;
     default: return 1;
     }
 }
