@@ -107,9 +107,23 @@ static perf_outcome decide(const perf_result *r)
     return PERF_PASS;
 }
 
-/* Decides a benchmark that cannot be measured on both sides (base a, head h,
- * either may be NULL); 0 when it can be measured. */
-static int unmeasured(const perf_series *a, const perf_series *h, const cJSON *budgets, perf_result *r)
+/* Writes "<side>: missing from N of M processes ..." into why when s has rows
+ * in fewer processes of its side than it should (perf_series_want); 0 when
+ * it is in all of them (or the count is unknown). */
+static int missing(const perf_set *set, const perf_series *s, const char *side, char *why, size_t n)
+{
+    size_t want = s ? perf_series_want(set, s) : 0;
+    if (!s || s->docs >= want)
+        return 0;
+    snprintf(why, n, "%s: missing from %zu of %zu processes (a benchmark is judged only when "
+             "every process of a side ran it)", side, want - s->docs, want);
+    return 1;
+}
+
+/* Decides a benchmark that cannot be measured on both sides (base a of set
+ * base, head h of set head, either may be NULL); 0 when it can be measured. */
+static int unmeasured(const perf_set *base, const perf_series *a, const perf_set *head,
+                      const perf_series *h, const cJSON *budgets, perf_result *r)
 {
     const char *retired;
     r->one_side = !h ? PERF_BASE_ONLY : !a ? PERF_HEAD_ONLY : 0;
@@ -135,6 +149,9 @@ static int unmeasured(const perf_series *a, const perf_series *h, const cJSON *b
         snprintf(r->why, sizeof r->why,
                  "vanished: in the base, not in the head (deleted, renamed or filtered away; "
                  "retire it in budgets.json \"retired\" with a reason if that is intended)");
+    } else if (missing(head, h, "head", r->why, sizeof r->why) ||
+               missing(base, a, "base", r->why, sizeof r->why)) {
+        r->outcome = PERF_FAIL;
     } else if (a->n == 0 || h->n == 0) {
         r->outcome = PERF_SKIP;
         snprintf(r->why, sizeof r->why, "no samples");
@@ -179,7 +196,7 @@ bg_status perf_gate_compare(const perf_set *base, const perf_set *head, const cJ
         }
         r[i].name = h ? h->name : a->name;
         perf_budget_for(budgets, r[i].name, &r[i].budget);
-        if (unmeasured(a, h, budgets, &r[i]))
+        if (unmeasured(base, a, head, h, budgets, &r[i]))
             continue;
         r[i].measured = 1;
         st = measure(a, h, &r[i]);

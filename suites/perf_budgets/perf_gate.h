@@ -29,6 +29,9 @@
  *   fail  in the base only: "vanished: in the base, not in the head" ...
  *   skip  ... unless budgets.json retires it with a reason (perf_budget.h)
  *   skip  in the head only: "new, no reference"
+ *   fail  missing from some processes of a side: "<side>: missing from N of
+ *         M processes" (perf_set_expect, perf_samples.h): never judged on
+ *         the few processes that ran it
  */
 #ifndef PERF_GATE_H
 #define PERF_GATE_H
