@@ -51,6 +51,8 @@ int main(int argc, char **argv)
             continue;
         }
         if (!strcmp(a, "--expect-equal")) {
+            if (equal_mode)
+                return bg_help_bad_value(a, "given twice");
             if (i + 2 >= argc)
                 return usage("--expect-equal needs EXPECTED and OBSERVED");
             equal_mode = 1;
@@ -64,16 +66,18 @@ int main(int argc, char **argv)
                             : !strcmp(a, "--expected") ? &exp
                             : !strcmp(a, "--observed") ? &obs
                                                        : NULL;
-        if (!slot) {
-            bg_errorf("bg-check", "unknown option '%s' (see bg-check --help)", a);
-            return BG_EXIT_USAGE;
-        }
-        if (i + 1 >= argc) {
-            bg_errorf("bg-check", "%s: missing value (see bg-check --help)", a);
-            return BG_EXIT_USAGE;
-        }
+        if (!slot)
+            return bg_help_unknown_option(a);
+        if (i + 1 >= argc)
+            return bg_help_missing_value(a);
+        if (*slot)
+            return bg_help_bad_value(a, "given twice ('%s', then '%s')", *slot, argv[i + 1]);
+        if ((slot == &suite || slot == &name) && !*argv[i + 1])
+            return bg_help_bad_value(a, "must not be empty");
         *slot = argv[++i];
     }
+    if (verdict && equal_mode)
+        return usage("give either --verdict or --expect-equal, not both");
     if (!suite || !name || (!verdict && !equal_mode))
         return usage("--suite, --name and a verdict are required");
     bg_verdict v = BG_PASS;

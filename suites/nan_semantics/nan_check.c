@@ -517,11 +517,8 @@ int main(int argc, char **argv)
             break;
         } else if (more || !bg_option_in(a, value_options))
             return bg_help_unknown_option(a);
-        else {
-            char why[300];
-            snprintf(why, sizeof why, "%s needs a value", a);
-            return usage(why);
-        }
+        else
+            return bg_help_missing_value(a);
     }
     if (o.validate) {
         nan_known kd;
