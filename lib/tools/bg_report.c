@@ -385,8 +385,13 @@ int main(int argc, char **argv)
         }
         bg_report_model_free(&model);
     }
-    if (!st && junit) /* CTest's empty <failure message=""/>: the failing check's words */
-        st = bg_report_junit_messages(junit, checks);
+    if (!st && junit) { /* CTest's empty <failure message=""/>: the failing check's words */
+        const char *labels = bg_json_str(meta, "labels");
+        char suite_name[600];
+        snprintf(suite_name, sizeof suite_name, "buildgate%s%s", labels && *labels ? ": " : "",
+                 labels && *labels ? labels : "");
+        st = bg_report_junit_messages(junit, checks, suite_name);
+    }
     if (!st)
         bg_report_print_summary(doc, stdout);
     int nchecks = cJSON_GetArraySize(checks);

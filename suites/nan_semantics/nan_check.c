@@ -390,11 +390,11 @@ static cJSON *run_probe(const bg_runner *rn, const opts *o, const char *context,
             snprintf(how, sizeof how, "output is not JSON (%zu bytes)", pr.out_len);
     }
     if (!doc) {
-        char err[200];
-        snprintf(err, sizeof err, "stderr: %.*s", (int)strcspn(pr.err, "\n"), pr.err);
-        add_simple(gs, "probe-failed", how, context, "exit status 0 and a JSON document", how);
-        if (*pr.err)
-            note(gs, err);
+        /* how it ended, and the last lines of its stderr as bg-run quotes them */
+        char tail[600], observed[1000];
+        bg_proc_stderr_tail(&pr, BG_PROC_TAIL_LINES, tail, sizeof tail);
+        snprintf(observed, sizeof observed, "%s%s%s", how, *tail ? "; stderr: " : "", tail);
+        add_simple(gs, "probe-failed", how, context, "exit status 0 and a JSON document", observed);
         fprintf(stderr, "buildgate: nan-check: runner %s, context %s: the probe %s\n", rn->name,
                 context, how);
     }

@@ -229,6 +229,15 @@ void perf_results_free(perf_result *r, size_t n)
     free(r);
 }
 
+void perf_result_sd(const perf_result *r, int between, char *buf, size_t n)
+{
+    double v = between ? r->between : r->within;
+    if (isnan(v))
+        snprintf(buf, n, "%s", between ? "n/a (one process a side)" : "n/a (one sample a process)");
+    else
+        snprintf(buf, n, "%.2f%%", 100 * v);
+}
+
 void perf_result_line(const perf_result *r, char *buf, size_t n)
 {
     if (!r->measured && r->why[0]) {
@@ -241,10 +250,13 @@ void perf_result_line(const perf_result *r, char *buf, size_t n)
                  r->budget.metric, r->med_base, r->med_head);
         return;
     }
+    char sb[40], sw[40];
+    perf_result_sd(r, 1, sb, sizeof sb);
+    perf_result_sd(r, 0, sw, sizeof sw);
     snprintf(buf, n,
              "%s: %s ratio %.4f [%.4f, %.4f] band +-%.1f%% p=%.2g q=%.2g alpha=%.3g (processes "
-             "%zu/%zu, samples %zu/%zu, median %.6g -> %.6g %s, sd between %.2f%% within %.2f%%)",
+             "%zu/%zu, samples %zu/%zu, median %.6g -> %.6g %s, sd between %s within %s)",
              r->name, perf_outcome_name(r->outcome), r->ratio, r->lo, r->hi, 100 * r->budget.band,
              r->p, r->q, r->budget.alpha, r->np_base, r->np_head, r->n_base, r->n_head, r->med_base,
-             r->med_head, r->budget.metric, 100 * r->between, 100 * r->within);
+             r->med_head, r->budget.metric, sb, sw);
 }

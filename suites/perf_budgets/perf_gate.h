@@ -91,6 +91,11 @@ void perf_results_free(perf_result *r, size_t n);
 /* The cap on reps_advice (and on bg-perf ab's chosen repetitions). */
 #define PERF_MAX_REPS 10
 
+/* One of r's standard deviations as text: "1.23%", or, when it cannot be
+ * estimated (NaN), "n/a (one process a side)" (between) or "n/a (one
+ * sample a process)" (within), never "nan%". */
+void perf_result_sd(const perf_result *r, int between, char *buf, size_t n);
+
 /* One line: "<name>: <outcome> ratio 1.103 [1.095, 1.112] band +-5.0% p=2e-04 q=4e-04
  * (processes 7/7, samples 21/21, ...)". */
 void perf_result_line(const perf_result *r, char *buf, size_t n);
