@@ -44,10 +44,10 @@ case "$case" in
   malformed)
     printf 'qemu-x86_64\t>=99.1,<99.2\tmain_thread\tdefault-nan\t-\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
     run --approve "self-test" --fixtures "$fx" "$prop"
-    exp="exit 4, one line 'buildgate: adopt-known: <file>:1: needs 7 tab-separated columns', fixtures unchanged"
+    exp="exit 4, one line 'buildgate: ci/adopt-known: <file>:1: needs 7 tab-separated columns', fixtures unchanged"
     obs="exit $rc: $out"
     [ "$rc" = 4 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
-      [[ "$out" == "buildgate: adopt-known: "*"qemu-x86_64.tsv:1: needs 7 tab-separated columns"* ]] &&
+      [[ "$out" == "buildgate: ci/adopt-known: "*"qemu-x86_64.tsv:1: needs 7 tab-separated columns"* ]] &&
       [ "$(snapshot)" = "$before" ] && ok=1 ;;
   unknown)
     # each passes the script's own column checks; only the checker's parser knows them
@@ -57,7 +57,7 @@ case "$case" in
       printf 'qemu-x86_64\t>=99.1,<99.2\t%s\t-\t%s\n' "${bad%|*}" "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
       run --approve "self-test" --fixtures "$fx" "$prop"
       obs="$obs exit $rc: $out;"
-      { [ "$rc" = 4 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && [[ "$out" == "buildgate: adopt-known: "*"qemu-x86_64.tsv:1: "*"${bad#*|}"* ]]; } || ok=0
+      { [ "$rc" = 4 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && [[ "$out" == "buildgate: ci/adopt-known: "*"qemu-x86_64.tsv:1: "*"${bad#*|}"* ]]; } || ok=0
     done
     exp="exit 4 and one line naming qemu-x86_64.tsv:1 and the cause for an unknown rule, an unknown context and an unknown op; fixtures unchanged"
     [ "$(snapshot)" = "$before" ] || ok=0 ;;
