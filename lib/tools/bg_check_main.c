@@ -25,6 +25,8 @@ static const char usage_text[] =
     "  --expect-equal EXPECTED OBSERVED\n"
     "                   records pass when the two texts are equal, else fail\n"
     "  --stdout         print the check only, record nothing (BG_CHECKS_FILE unset)\n"
+    "Each option at most once; --suite and --name not empty; --verdict or\n"
+    "--expect-equal, not both.\n"
     "  -h, --help       this text\n"
     "\n"
     "Exit: 0 the recorded verdict is not fail/xpass; 1 it is; 2 usage (one line\n"
