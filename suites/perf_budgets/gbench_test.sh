@@ -114,6 +114,12 @@ case "$case_" in
       --base "$w/both.json" --base "$w/both.json" --base "$w/both.json" --base "$w/both.json" \
       --base "$w/both.json" --head "$w/both.json" --head "$w/nan.json" --head "$w/nan.json" \
       --head "$w/nan.json" --head "$w/nan.json" ;;
+  one_process)  # one process a side: the between-process sd cannot be estimated and says
+    # so ("n/a (one process a side)"), never "nan%" (the verdict: too few processes)
+    rows '^BM_sec$' "$w/one.json"
+    c BM_sec inconclusive
+    exec "$expect" --name "$name" --exit 0 "${A[@]}" --contains "sd between n/a (one process a side) within " \
+      -- "$perf" compare --budgets "$w/budgets.json" --base "$w/one.json" --head "$w/one.json" ;;
   bad_time_unit)  # a time_unit Google Benchmark never writes: exit 4 naming the value
     rows '^BM_sec$' "$w/base.json"
     sed 's/"time_unit": "s"/"time_unit": "min"/' "$w/base.json" >"$w/head.json"
