@@ -27,14 +27,14 @@ r1=$?
 "$gate" --no-provision --base >"$work/out" 2>"$work/err"
 rc=$?
 "$check" --suite perf_budgets --name "$n.missing_value" \
-  --expect-equal "exit 2, 1 line: buildgate: ci/gate: --base needs a value" \
-  "exit $rc, $(wc -l <"$work/err" | tr -d ' ') line: $(cut -c1-40 "$work/err" | head -1)"
+  --expect-equal "exit 2, 1 line: buildgate: ci/gate: --base: missing value" \
+  "exit $rc, $(wc -l <"$work/err" | tr -d ' ') line: $(cut -c1-41 "$work/err" | head -1)"
 r2=$?
 # an option where the value should be is not taken as the ref
 "$gate" --base --build-dir "$work/never" >"$work/out" 2>"$work/err"
 rc=$?
 "$check" --suite perf_budgets --name "$n.option_as_value" \
-  --expect-equal "exit 2, 1 line: buildgate: ci/gate: --base needs a value" \
-  "exit $rc, $(wc -l <"$work/err" | tr -d ' ') line: $(cut -c1-40 "$work/err" | head -1)"
+  --expect-equal "exit 2, 1 line: buildgate: ci/gate: --base: missing value" \
+  "exit $rc, $(wc -l <"$work/err" | tr -d ' ') line: $(cut -c1-41 "$work/err" | head -1)"
 r3=$?
 [ "$r1" = 0 ] && [ "$r2" = 0 ] && [ "$r3" = 0 ]
