@@ -113,6 +113,12 @@ mo_selftest(NAME runner.crash EXIT 1
   COMMAND env "BG_X86_RUNNERS=crash=sh -c 'kill -SEGV $$' --"
           $<TARGET_FILE:litmus-check> --test SB --access plain --runner crash --arch x86_64
           --probe ${probe})
+# A runner that fails is quoted: the last lines of its stderr (lib bg_proc_explain).
+mo_selftest(NAME runner.stderr-tail EXIT 1
+  CHECK .probe VERDICT fail CONTAINS "exit status 3; stderr: first | second | last words"
+  COMMAND env "BG_X86_RUNNERS=noisy=sh -c 'echo zero >&2 && echo first >&2 && echo second >&2 && echo last words >&2 && exit 3' --"
+          $<TARGET_FILE:litmus-check> --test SB --access plain --runner noisy --arch x86_64
+          --probe ${probe})
 
 # 6b. `taskset -c 0` as a runner: the probe pins its threads only inside the
 #     affinity mask it inherits, so both threads share CPU 0 and the power

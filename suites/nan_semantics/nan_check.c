@@ -401,11 +401,11 @@ static cJSON *run_probe(const bg_runner *rn, const opts *o, const char *context,
             snprintf(how, sizeof how, "output is not JSON (%zu bytes)", pr.out_len);
     }
     if (!doc) {
-        char err[200];
-        snprintf(err, sizeof err, "stderr: %.*s", (int)strcspn(pr.err, "\n"), pr.err);
-        add_simple(gs, "probe-failed", how, context, "exit status 0 and a JSON document", how);
-        if (*pr.err)
-            note(gs, err);
+        /* how it ended, and the last lines of its stderr as bg-run quotes them */
+        char tail[600], observed[1000];
+        bg_proc_stderr_tail(&pr, BG_PROC_TAIL_LINES, tail, sizeof tail);
+        snprintf(observed, sizeof observed, "%s%s%s", how, *tail ? "; stderr: " : "", tail);
+        add_simple(gs, "probe-failed", how, context, "exit status 0 and a JSON document", observed);
         fprintf(stderr, "buildgate: nan-check: runner %s, context %s: the probe %s\n", rn->name,
                 context, how);
     }
@@ -528,11 +528,8 @@ int main(int argc, char **argv)
             break;
         } else if (more || !bg_option_in(a, value_options))
             return bg_help_unknown_option(a);
-        else {
-            char why[300];
-            snprintf(why, sizeof why, "%s needs a value", a);
-            return usage(why);
-        }
+        else
+            return bg_help_missing_value(a);
     }
     if (o.validate) {
         nan_known kd;

@@ -528,12 +528,14 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--modes") == 0 && i + 1 < argc)
             modes = argv[++i];
         else if (strcmp(argv[i], "--context") == 0 || strcmp(argv[i], "--modes") == 0)
-            die(2, argv[i], "needs a value (see nan-probe --help)");
-        else
-            die(2, argv[i], "unknown option (see nan-probe --help)");
+            die(2, argv[i], "missing value (see nan-probe --help)");
+        else {
+            bg_errorf("nan-probe", "unknown option '%s' (see nan-probe --help)", argv[i]);
+            exit(2);
+        }
     }
     if (!context)
-        die(2, "--context", "required (see nan-probe --help)");
+        die(2, "--context", "is required (see nan-probe --help)");
     (void)nan_table_op_supported(0); /* CPUID once, outside any handler */
     const char *shown = strcmp(context, "exec_child") == 0 ? "exec" : context;
     if (strcmp(context, "main_thread") == 0) {

@@ -132,9 +132,10 @@ static bg_status parse_args(int argc, char **argv, opts *o)
             bg_help_unknown_option(a);
             return BG_E_USAGE;
         }
-        if (!v)
-            return bg_fail(BG_E_USAGE, "litmus-check", "%s needs a value (see litmus-check --help)",
-                           a);
+        if (!v) {
+            bg_help_missing_value(a);
+            return BG_E_USAGE;
+        }
         i++;
         if (strcmp(a, "--test") == 0)
             o->test = v;
