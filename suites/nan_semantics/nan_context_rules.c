@@ -23,7 +23,7 @@ static const nan_context_rule rules[] = {
     {"fork", "child", NAN_MXCSR_WRITTEN, "mxcsr-inheritance", "ymm_fork_inherited"},
     {"exec", "exec_child", NAN_MXCSR_DEFAULT, "mxcsr-inheritance", ""},
     {"initial", "initial", NAN_MXCSR_DEFAULT, "mxcsr-initial", "x87_cw_default"},
-    {"vzeroupper", "after_vzero", NAN_MXCSR_DEFAULT, "mxcsr-readback",
+    {"vzeroupper", NULL, NAN_MXCSR_DEFAULT, "mxcsr-readback",
      "ymm_vzeroupper_zero,ymm_vzeroupper_ops,ymm_vzeroall_zero,ymm_vzeroupper_signal"},
     {"dispatch_worker", "worker", NAN_MXCSR_DEFAULT, "mxcsr-inheritance", "on_dispatch_worker,ymm_thread_private"},
 };

@@ -28,7 +28,7 @@
 
 typedef struct nan_context_rule {
     const char *context;   /* nan-probe --context value */
-    const char *phase;     /* phase name in the probe's output */
+    const char *phase;     /* phase name in the probe's output; NULL: facts only */
     uint32_t mxcsr;        /* MXCSR the phase must start with */
     const char *rule;      /* rule id when it does not */
     const char *facts;     /* comma-separated booleans that must be true, or "" */
