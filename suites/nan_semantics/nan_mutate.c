@@ -33,6 +33,9 @@ static const char usage_text[] =
     "                        (its upper-half marker) instead of zeroing them\n"
     "  vex-merge-dest:OP     a VEX scalar op takes the bits above the scalar from\n"
     "                        the old destination (the legacy SSE rule), not xmm1\n"
+    "  fact-false:FACT       the document's fact FACT (e.g. ymm_fork_inherited) reads\n"
+    "                        false, as a translator that lost the YMM upper halves\n"
+    "                        across a fork / a thread / VZEROUPPER would make it\n"
     "Exit: 0 written; 2 usage; 3 I/O; 4 the input is not a probe document.\n";
 
 typedef enum mut { M_SOURCE, M_UPPER, M_QUIET, M_SIGNMASK, M_COPY, M_VEX_UPPER, M_VEX_MERGE } mut;
@@ -144,17 +147,28 @@ static int parse_mutation(const char *spec, mut *m, int *from, int *to)
     return -1;
 }
 
+/* fact-false:FACT: the fact must be in the document (a YMM fact of a guest
+ * without AVX is not); 0, or -1. */
+static int fact_false(cJSON *doc, const char *fact)
+{
+    cJSON *facts = cJSON_GetObjectItemCaseSensitive(doc, "facts");
+    if (!cJSON_GetObjectItemCaseSensitive(facts, fact))
+        return -1;
+    return cJSON_ReplaceItemInObjectCaseSensitive(facts, fact, cJSON_CreateFalse()) ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
-    mut m;
-    int from, to;
+    mut m = M_COPY;
+    int from = -1, to = -1;
     if (argc == 2 && argv[1][0] == '-') {
         bg_errorf("nan-mutate", "unknown option '%s' (see nan-mutate --help)", argv[1]);
         return BG_EXIT_USAGE;
     }
-    if (argc != 2 || parse_mutation(argv[1], &m, &from, &to) != 0) {
+    const char *fact = argc == 2 && strncmp(argv[1], "fact-false:", 11) == 0 ? argv[1] + 11 : NULL;
+    if (argc != 2 || (!fact && parse_mutation(argv[1], &m, &from, &to) != 0)) {
         bg_errorf("nan-mutate", "%s: not a known mutation of a known op (see nan-mutate --help)",
                   argc > 1 ? argv[1] : "MUTATION");
         return BG_EXIT_USAGE;
@@ -166,12 +180,18 @@ int main(int argc, char **argv)
     cJSON *doc = cJSON_Parse(text);
     free(text);
     cJSON *phases = cJSON_GetObjectItemCaseSensitive(doc, "phases"), *ph;
-    if (!cJSON_IsArray(phases)) {
+    if (!cJSON_IsArray(phases) && !(fact && doc)) {
         cJSON_Delete(doc);
         bg_errorf("nan-mutate", "stdin: not a nan-probe document (no phases array)");
         return BG_EXIT_PARSE;
     }
-    cJSON_ArrayForEach(ph, phases) {
+    if (fact && fact_false(doc, fact) != 0) {
+        cJSON_Delete(doc);
+        bg_errorf("nan-mutate", "stdin: the document has no fact %s", fact);
+        return BG_EXIT_PARSE;
+    }
+    cJSON *rewritten = fact ? NULL : phases; /* a fact mutation leaves the records */
+    cJSON_ArrayForEach(ph, rewritten) {
         cJSON *results = cJSON_GetObjectItemCaseSensitive(ph, "results");
         if (rewrite(results, m, from, to) != 0) {
             cJSON_Delete(doc);
