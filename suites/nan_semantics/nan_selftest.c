@@ -400,18 +400,36 @@ static int check_names_op(const cJSON *ch, const char *op)
     return found;
 }
 
+/* The path of file `name` beside nan-check, into buf[n]. */
+static void beside_check(const ctx *c, const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", c->check);
+    char *slash = strrchr(buf, '/');
+    snprintf(slash ? slash + 1 : buf, n - (size_t)(slash ? slash + 1 - buf : 0), "%s", name);
+}
+
+/* Index of the row of a scenario table (rows of `size` bytes whose first
+ * member is the const char *scenario) named name; n when none is. */
+static size_t row_named(const void *rows, size_t n, size_t size, const char *name)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *scenario;
+        memcpy(&scenario, (const char *)rows + i * size, sizeof scenario);
+        if (strcmp(scenario, name) == 0)
+            return i;
+    }
+    return n;
+}
+#define ROW_NAMED(table, name) row_named(table, sizeof table / sizeof table[0], sizeof table[0], name)
+
 /* One op-family mutant: its rule must fail, naming the mutated op. */
 static int op_mutant(ctx *c, const char *name, result *res, const char *probe)
 {
-    size_t i = 0;
-    while (i < sizeof op_mutants / sizeof op_mutants[0] && strcmp(op_mutants[i].scenario, name) != 0)
-        i++;
+    size_t i = ROW_NAMED(op_mutants, name);
     if (i == sizeof op_mutants / sizeof op_mutants[0])
         return -2;
     char mutate[1300], env[4200];
-    snprintf(mutate, sizeof mutate, "%s", c->check);
-    char *slash = strrchr(mutate, '/');
-    snprintf(slash ? slash + 1 : mutate, sizeof mutate - (size_t)(slash ? slash + 1 - mutate : 0), "nan-mutate");
+    beside_check(c, "nan-mutate", mutate, sizeof mutate);
     snprintf(env, sizeof env, "BG_X86_RUNNERS=opmutant=%s/op-mutant-runner.sh %s %s", c->runners, mutate,
              op_mutants[i].mutation);
     if (make_root(c, name, NULL, 0) != 0)
@@ -441,9 +459,7 @@ static int op_mutant(ctx *c, const char *name, result *res, const char *probe)
 static void initial_mutant(ctx *c, result *res, const char *probe)
 {
     char lib[1300], env[4200];
-    snprintf(lib, sizeof lib, "%s", c->check);
-    char *slash = strrchr(lib, '/');
-    snprintf(slash ? slash + 1 : lib, sizeof lib - (size_t)(slash ? slash + 1 - lib : 0), "libnan-ftzdaz.so");
+    beside_check(c, "libnan-ftzdaz.so", lib, sizeof lib);
     if (access(lib, R_OK) != 0) {
         res->v = BG_SKIP;
         snprintf(res->obs, sizeof res->obs, "no %s (built on x86-64 Linux only)", lib);
@@ -485,19 +501,9 @@ static const struct {
     {"mutant_ymm_ops", NULL, "vzeroupper", "ymm_vzeroupper_ops"},
 };
 
-/* path of `name` beside nan-check into buf */
-static void beside_check(const ctx *c, const char *name, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s", c->check);
-    char *slash = strrchr(buf, '/');
-    snprintf(slash ? slash + 1 : buf, n - (size_t)(slash ? slash + 1 - buf : 0), "%s", name);
-}
-
 static int ymm_mutant(ctx *c, const char *name, result *res, const char *probe)
 {
-    size_t i = 0;
-    while (i < sizeof ymm_mutants / sizeof ymm_mutants[0] && strcmp(ymm_mutants[i].scenario, name) != 0)
-        i++;
+    size_t i = ROW_NAMED(ymm_mutants, name);
     if (i == sizeof ymm_mutants / sizeof ymm_mutants[0])
         return -2;
     bg_cpu_features f;
