@@ -74,7 +74,7 @@ case "$case" in
     added=$(diff "$root/fixtures/nan_semantics/known/qemu-x86_64.tsv" "$fx/nan_semantics/known/qemu-x86_64.tsv" | grep -c '^>')
     joined=$(grep -c $'^qemu-x86_64\t>=99.1,<99.2\tmain_thread,pthread\taddss,subss\tdefault-nan\t-\tadopted [0-9-]* by .*: self-test reason; observed 2026-11-30 on self-test' "$fx/nan_semantics/known/qemu-x86_64.tsv")
     removed=$(diff "$root/fixtures/memory_order/expectations.json" "$fx/memory_order/expectations.json" | grep -c '^<')
-    entry=$(jq -c '.known_deviations[] | select(.runner == "qemu-x86_64" and .versions == ">=99.1,<99.2" and .model == "sc") | .rate_per_million' "$fx/memory_order/expectations.json" 2>&1)
+    entry=$(jq -c '.known_deviations[] | select(.runner == "qemu-x86_64" and .versions == ">=99.1,<99.2" and .access == "sc") | .rate_per_million' "$fx/memory_order/expectations.json" 2>&1)
     exp="exit 0; one nan line added (contexts main_thread,pthread and ops addss,subss joined, provenance with the reason); one known_deviations entry {SB: 12}; no existing line removed or changed"
     obs="exit $rc; nan lines added $added, joined $joined; memory_order entry $entry, json lines removed/changed $removed; $out"
     [ "$rc" = 0 ] && [ "$added" = 1 ] && [ "$joined" = 1 ] && [ "$entry" = '{"SB":12}' ] && [ "$removed" -le 1 ] && ok=1 ;;

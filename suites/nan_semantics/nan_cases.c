@@ -2,16 +2,20 @@
 #include "nan_cases.h"
 
 #include "buildgate/bg_hex.h"
+#include "nan_x87.h"
 
 #include <stdio.h>
 #include <string.h>
 
 const nan_op nan_ops[] = {
-#define NAN_OP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 0},
-#define NAN_VOP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 1},
+#define NAN_OP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 0, 0},
+#define NAN_VOP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 1, 0},
 #include "nan_ops.def"
 #undef NAN_OP
 #undef NAN_VOP
+#define NAN_XOP(name, kind, dst, pc, text) {name, kind, dst, 1, F_NONE, 0, pc},
+#include "x87_ops.def"
+#undef NAN_XOP
 };
 const int nan_op_count = (int)(sizeof nan_ops / sizeof nan_ops[0]);
 
@@ -105,6 +109,8 @@ int nan_case_count(int k)
     case K_I2F_P32LO: return (NI + 1) / 2;
     case K_HADD64: return (NV * NV + 1) / 2;
     case K_DP32: case K_DP64: return NV * NV;
+    case K_X87_LD32: case K_X87_LD64: return NU;
+    case K_X87_BIN: case K_X87_UN: return nan_x87_case_count(nan_ops[k].kind);
     }
     return 0;
 }
@@ -210,6 +216,9 @@ void nan_case_get(int k, int i, nan_case *c)
             c->a[l] = f64[t / (NF * NF)], c->b[l] = f64[t / NF % NF], c->c[l] = f64[t % NF];
         }
         break;
+    case K_X87_LD32: c->a[0] = u32_at(i), c->a[1] = 0; break; /* FLD m32: the unary f32 values */
+    case K_X87_LD64: c->a[0] = u64_at(i), c->a[1] = 0; break;
+    case K_X87_BIN: case K_X87_UN: nan_x87_case_get(nan_ops[k].kind, i, c); break;
     }
 }
 

@@ -36,7 +36,8 @@
 typedef enum nan_kind {
     K_BIN_S32, K_BIN_S64, K_BIN_P32, K_BIN_P64, K_UN_S32, K_UN_S64, K_UN_P32, K_UN_P64,
     K_CVT2I_32, K_CVT2I_64, K_I2F_32, K_I2F_64, K_HADD, K_FMA_P32, K_FMA_P64,
-    K_UN_P32LO, K_CVTI_P64, K_I2F_P32, K_I2F_P32LO, K_HADD64, K_DP32, K_DP64, K_FMA_S32, K_FMA_S64
+    K_UN_P32LO, K_CVTI_P64, K_I2F_P32, K_I2F_P32LO, K_HADD64, K_DP32, K_DP64, K_FMA_S32, K_FMA_S64,
+    K_X87_BIN, K_X87_UN, K_X87_LD32, K_X87_LD64 /* x87_ops.def, nan_x87.h (issue 13 item 4) */
 } nan_kind;
 
 /* Destination kinds.  D_BITS32/D_BITS64: a bitwise op (andps...), compared
@@ -44,7 +45,8 @@ typedef enum nan_kind {
  * sign-bit mask in eax (zero-extended into rax). */
 typedef enum nan_dst {
     D_F32, D_F64, D_I32, D_MASK32, D_MASK64, D_EFLAGS, D_GPR32, D_GPR64, D_BITS32, D_BITS64,
-    D_SIGNMASK
+    D_SIGNMASK,
+    D_X87, D_X87_M32, D_X87_M64, D_X87_INT /* x87: ST0 (80 bits), a stored f32 / f64 / integer */
 } nan_dst;
 
 typedef enum nan_feat { F_NONE, F_SSE41, F_FMA, F_AVX } nan_feat;
@@ -59,6 +61,7 @@ typedef struct nan_op {
     int lanes;     /* active destination elements */
     nan_feat feat;
     int ymm;       /* 1: NAN_VOP, the record carries ymm0 bits 255:128 */
+    int x87;       /* x87_ops.def rows: the precision control, 24, 53 or 64 bits; else 0 */
 } nan_op;
 
 typedef struct nan_case {

@@ -22,6 +22,7 @@
 #include "nan_known.h"
 #include "nan_known_ops.h"
 #include "nan_report.h"
+#include "nan_x87.h"
 
 typedef struct opts {
     const char *runner, *context, *probe, *modes, *fixtures, *reason, *validate;
@@ -244,6 +245,16 @@ static void check_phase(const cJSON *ph, const char *phase, uint32_t want, const
         snprintf(e, sizeof e, "mxcsr=0x%04x", (unsigned)want);
         snprintf(o, sizeof o, "mxcsr=0x%04x", (unsigned)got);
         add_simple(gs, rule, d, phase, e, o);
+    }
+    const char *x87 = bg_json_str(ph, "x87_cw"); /* the context's x87 control word (nan_x87.h) */
+    uint16_t xw = nan_x87_cw_want(want, fixed_mode), xg = (uint16_t)hexu(x87);
+    gs->checked += x87 != NULL;
+    if (x87 && xg != xw) {
+        char d[96], e[48], o[48];
+        nan_x87_cw_diff(xw, xg, d, sizeof d);
+        snprintf(e, sizeof e, "x87_cw=0x%04x", (unsigned)xw);
+        snprintf(o, sizeof o, "x87_cw=0x%04x", (unsigned)xg);
+        add_simple(gs, nan_x87_cw_rule(rule), d, phase, e, o);
     }
     if (m < 0) {
         /* compare the arithmetic with the mode the runner really had, so a wrong

@@ -1,5 +1,6 @@
 /* nan_classify.c — see nan_classify.h. */
 #include "nan_classify.h"
+#include "nan_x87.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,14 +236,43 @@ static const char *upper_detail(int k)
     return nan_op_zeroes_upper(k) ? "zeroed destination elements not zero" : "unwritten destination elements changed";
 }
 
+int nan_classify_status(int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
+                        nan_finding *out, int n)
+{
+    char d[64];
+    unsigned missing = exp->flags & ~obs->flags & 0x3f, extra = obs->flags & ~exp->flags & 0x3f;
+    char names[32];
+    if ((missing || extra) && alt_gives(alt, m, FLUSH_BITS, SEL_FLAGS, 0, 0, 0, obs->flags & 0x3fu)) {
+        /* the flags x86 raises with the other FTZ/DAZ setting: same root cause */
+        snprintf(d, sizeof d, "%s (status flags)", mode_cause(m));
+        add(out, &n, "daz-ftz", d);
+        return n;
+    }
+    /* one finding per flag: a runner that never sets DE is one root cause */
+    for (unsigned b = 0; b < 6; b++) {
+        if (!((missing | extra) & (1u << b)))
+            continue;
+        nan_flag_names(1u << b, names, sizeof names);
+        snprintf(d, sizeof d, "%s %s", (missing & (1u << b)) ? "missing" : "spurious", names);
+        add(out, &n, "status-flag", d);
+    }
+    return n;
+}
+
+void nan_classify_add(nan_finding *out, int *n, const char *rule, const char *detail)
+{
+    add(out, n, rule, detail);
+}
+
 int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
                  nan_finding *out)
 {
     int n = 0;
     const nan_op *op = &nan_ops[k];
+    if (op->x87) /* x87_ops.def rows */
+        return nan_x87_classify(k, i, m, exp, obs, alt, out);
     nan_case c;
     nan_case_get(k, i, &c);
-    char d[64];
     int bits = (op->dst == D_F64 || op->dst == D_MASK64 || op->dst == D_GPR64 || op->dst == D_BITS64) ? 64
                                                                                                       : 32;
     int gpr32 = op->dst == D_GPR32 || op->dst == D_SIGNMASK;
@@ -291,6 +321,7 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, co
                 add(out, &n, "value", "integer result");
             break;
         }
+        case D_X87: case D_X87_M32: case D_X87_M64: case D_X87_INT: break; /* nan_x87_classify */
         }
     }
     if (exp->u[0] != obs->u[0] || exp->u[1] != obs->u[1]) /* Vol.1 14.1.2: VEX.128 zeroes 255:128 */
@@ -303,21 +334,5 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, co
         else
             add(out, &n, op->dst == D_EFLAGS ? "comis-eflags" : "eflags-clobbered", "");
     }
-    unsigned missing = exp->flags & ~obs->flags & 0x3f, extra = obs->flags & ~exp->flags & 0x3f;
-    char names[32];
-    if ((missing || extra) && alt_gives(alt, m, FLUSH_BITS, SEL_FLAGS, 0, 0, 0, obs->flags & 0x3fu)) {
-        /* the flags x86 raises with the other FTZ/DAZ setting: same root cause */
-        snprintf(d, sizeof d, "%s (status flags)", mode_cause(m));
-        add(out, &n, "daz-ftz", d);
-        return n;
-    }
-    /* one finding per flag: a runner that never sets DE is one root cause */
-    for (unsigned b = 0; b < 6; b++) {
-        if (!((missing | extra) & (1u << b)))
-            continue;
-        nan_flag_names(1u << b, names, sizeof names);
-        snprintf(d, sizeof d, "%s %s", (missing & (1u << b)) ? "missing" : "spurious", names);
-        add(out, &n, "status-flag", d);
-    }
-    return n;
+    return nan_classify_status(m, exp, obs, alt, out, n);
 }

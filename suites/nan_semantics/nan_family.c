@@ -21,6 +21,7 @@ static const char *shape(nan_kind k)
     case K_BIN_S64: case K_UN_S64: case K_CVT2I_64: return "sd";
     case K_BIN_P64: case K_UN_P64: case K_FMA_P64: return "pd";
     case K_I2F_32: case K_I2F_64: return "si";
+    case K_X87_BIN: case K_X87_UN: case K_X87_LD32: case K_X87_LD64: return "x87"; /* x87_ops.def */
     default: return "ps";
     }
 }

@@ -28,6 +28,12 @@ void nan_out_trap(nan_out *o, const char *exception, int delivered, int si_code,
     o->traps[o->ntraps++].saved_status = saved_status;
 }
 
+void nan_out_phase_x87(nan_out *o, uint16_t cw)
+{
+    if (o->nphases > 0)
+        o->phases[o->nphases - 1].x87_cw = cw;
+}
+
 void nan_out_phase(nan_out *o, const char *name, int mode, uint32_t mxcsr, const nan_rec *recs)
 {
     if (o->nphases >= NAN_OUT_MAX_PHASES)
@@ -133,6 +139,7 @@ int nan_out_print(const nan_out *o, FILE *f, const char *context)
         else
             fputs("null", f);
         fprintf(f, ",\"mxcsr\":\"0x%04x\"", (unsigned)o->phases[i].mxcsr);
+        fprintf(f, ",\"x87_cw\":\"0x%04x\"", (unsigned)o->phases[i].x87_cw);
         put_phase_results(f, o->phases[i].recs);
         fputc('}', f);
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buildgate/bg_cpu.h"
+#include "nan_x87.h"
 
 typedef struct nan_raw {
     uint64_t x0[4], x1[2], rax, rcx; /* x0[2..3]: ymm0 bits 255:128 (NAN_VOP kernels only) */
@@ -129,6 +130,10 @@ void nan_table_run(uint32_t control, nan_rec *out)
             nan_case c;
             nan_raw r;
             nan_case_get(k, i, &c);
+            if (nan_ops[k].x87) { /* x87_ops.def rows: nan_x87_table.c */
+                nan_x87_run(k, &c, mx, out);
+                continue;
+            }
             kernels[k](&c, mx, &r);
             int gpr_dst = nan_ops[k].dst == D_GPR32 || nan_ops[k].dst == D_GPR64 || nan_ops[k].dst == D_SIGNMASK;
             int gpr_src = nan_ops[k].kind == K_I2F_32 || nan_ops[k].kind == K_I2F_64;
