@@ -35,7 +35,11 @@ typedef uint64_t ymm_file[16][4]; /* YMM0-15, 64-bit words low to high: [2..3] =
  * cannot call libc without giving up the registers it checks. */
 #if defined(__APPLE__)
 #define NAN_SYM(x) "_" #x
-#define SYS_KILL_NR 0x2000025L /* XNU kill(pid, sig, posix): bsd/kern/syscalls.master 37 */
+/* XNU __pthread_kill(thread_port, sig): bsd/kern/syscalls.master 328.  A
+ * thread-directed signal, like Linux's tgkill: kill(2) is process-directed
+ * and may run the handler on another thread, whose registers are not the
+ * ones this check loaded. */
+#define SYS_KILL_NR 0x2000148L
 #define SYS_FORK_NR "0x2000002" /* XNU fork: rdx = 1 in the child (libSystem's fork wrapper) */
 #define SYS_EXIT_NR "0x2000001"
 #else
@@ -113,11 +117,11 @@ static int install(int sa_flags)
     return sigaction(SIGUSR2, &sa, NULL);
 }
 
-/* Arguments of the raw kill of this thread with SIGUSR2. */
+/* Arguments of the raw thread-directed kill of this thread with SIGUSR2. */
 static void kill_args(long a[3])
 {
 #if defined(__APPLE__)
-    a[0] = getpid(), a[1] = SIGUSR2, a[2] = 1;
+    a[0] = (long)pthread_mach_thread_np(pthread_self()), a[1] = SIGUSR2, a[2] = 0;
 #else
     a[0] = getpid(), a[1] = syscall(SYS_gettid), a[2] = SIGUSR2;
 #endif
