@@ -17,7 +17,7 @@
 int bg_build_matrix(cJSON *details, const char *variant, const char *col, const char *cell);
 
 /* For the tools whose other arguments are positional (bg-aes-flags,
- * bg-aes-insns): a leading "--variant NAME" is taken out of *argc/*argv (the
+ * bg-aes-insns): a leading "--variant NAME" is taken out of argc and argv (the
  * rest is parsed as if it were not there) into *variant (NULL without one).
  * Returns BG_OK, or BG_E_USAGE after one line "buildgate: <tool>: --variant: ..."
  * when NAME is missing or empty. */
