@@ -1,25 +1,53 @@
-# Dependency discovery shared by all suites.
-#   bg::cjson  — cJSON (Debian libcjson-dev, Homebrew cjson); required.
-# Suites find their own optional dependencies (RandomX, Capstone, Google Benchmark).
-
-find_path(BG_CJSON_INCLUDE_DIR cjson/cJSON.h)
-find_library(BG_CJSON_LIBRARY NAMES cjson)
-if(NOT BG_CJSON_INCLUDE_DIR OR NOT BG_CJSON_LIBRARY)
-  message(FATAL_ERROR "buildgate: cJSON not found: install libcjson-dev (Debian/Ubuntu) "
-                      "or cjson (Homebrew), or run ci/provision")
+# Dependency discovery, once, for every suite (and for the sub-projects that
+# build buildgate code with another toolchain).  Each dependency is an imported
+# target; suites test `if(TARGET ...)` and never call find_library/find_path.
+#   bg::cjson        cJSON (Debian libcjson-dev, Homebrew cjson); required.
+#   bg::yaml         libyaml (Debian libyaml-dev, Homebrew libyaml); optional:
+#                    without it bg-workflow-lint (ci/lint) is not built.
+#   RandomX::RandomX the installed RandomX (cmake/FindRandomX.cmake: also
+#                    RandomX_FOUND, RandomX_VERSION, RandomX_HAS_V2); optional:
+#                    without it the digest suite and perf's randomx/* benchmarks are left out.
+#   bg::capstone     Capstone (Debian libcapstone-dev, Homebrew capstone); optional:
+#                    bg-jit-compare and the variant probes' bg-aes-insns need it.
+#   benchmark::benchmark  Google Benchmark's own CMake package (libbenchmark-dev,
+#                    Homebrew google-benchmark); optional: lib's bg_bench and perf_budgets.
+# BG_DEPS (set before the include; default: all of cjson yaml randomx capstone
+# benchmark) limits the lookup, e.g. the variant probe, which links its own
+# RandomX, sets `cjson capstone`.
+if(NOT DEFINED BG_DEPS)
+  set(BG_DEPS cjson yaml randomx capstone benchmark)
 endif()
-add_library(bg::cjson UNKNOWN IMPORTED)
-set_target_properties(bg::cjson PROPERTIES
-  IMPORTED_LOCATION "${BG_CJSON_LIBRARY}"
-  INTERFACE_INCLUDE_DIRECTORIES "${BG_CJSON_INCLUDE_DIR}")
 
-#   bg::yaml   — libyaml (Debian libyaml-dev, Homebrew libyaml); optional: without
-#                it bg-workflow-lint (ci/lint) is not built.
-find_path(BG_YAML_INCLUDE_DIR yaml.h)
-find_library(BG_YAML_LIBRARY NAMES yaml)
-if(BG_YAML_INCLUDE_DIR AND BG_YAML_LIBRARY)
-  add_library(bg::yaml UNKNOWN IMPORTED)
-  set_target_properties(bg::yaml PROPERTIES
-    IMPORTED_LOCATION "${BG_YAML_LIBRARY}"
-    INTERFACE_INCLUDE_DIRECTORIES "${BG_YAML_INCLUDE_DIR}")
+# _bg_dep_library(<target> <header> <library name>): an UNKNOWN IMPORTED
+# target when both are found (cache: BG_<NAME>_INCLUDE_DIR, BG_<NAME>_LIBRARY).
+function(_bg_dep_library target header lib)
+  string(TOUPPER "${lib}" up)
+  find_path(BG_${up}_INCLUDE_DIR ${header})
+  find_library(BG_${up}_LIBRARY NAMES ${lib})
+  if(BG_${up}_INCLUDE_DIR AND BG_${up}_LIBRARY AND NOT TARGET ${target})
+    add_library(${target} UNKNOWN IMPORTED)
+    set_target_properties(${target} PROPERTIES
+      IMPORTED_LOCATION "${BG_${up}_LIBRARY}"
+      INTERFACE_INCLUDE_DIRECTORIES "${BG_${up}_INCLUDE_DIR}")
+  endif()
+endfunction()
+
+if("cjson" IN_LIST BG_DEPS)
+  _bg_dep_library(bg::cjson cjson/cJSON.h cjson)
+  if(NOT TARGET bg::cjson)
+    message(FATAL_ERROR "buildgate: cJSON not found: install libcjson-dev (Debian/Ubuntu) "
+                        "or cjson (Homebrew), or run ci/provision")
+  endif()
+endif()
+if("yaml" IN_LIST BG_DEPS)
+  _bg_dep_library(bg::yaml yaml.h yaml)
+endif()
+if("capstone" IN_LIST BG_DEPS)
+  _bg_dep_library(bg::capstone capstone/capstone.h capstone)
+endif()
+if("randomx" IN_LIST BG_DEPS)
+  find_package(RandomX)
+endif()
+if("benchmark" IN_LIST BG_DEPS)
+  find_package(benchmark QUIET)
 endif()

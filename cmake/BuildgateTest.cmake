@@ -18,23 +18,28 @@
 # Cross-built configurations (aarch64-qemu preset): CTest would run the foreign
 # bg-run under CMAKE_CROSSCOMPILING_EMULATOR, but bg-run under qemu-user never
 # sees its child exit (it times out even on /bin/true), so tests run through a
-# host bg-run instead: BG_HOST_RUN, by default compiled here at configure time
-# with the host's cc from lib/ (needs the host's cJSON).
+# host bg-run instead: BG_HOST_RUN, by default built here at configure time
+# with the host's cc from lib/host (libbuildgate's one function; needs the
+# host's cJSON).
 include(BuildgateSanitizers)
 if(CMAKE_CROSSCOMPILING)
   set(BG_HOST_RUN "" CACHE FILEPATH "bg-run built for the build host (cross-built configurations)")
   if(NOT BG_HOST_RUN)
-    file(GLOB bg_run_srcs "${PROJECT_SOURCE_DIR}/lib/src/bg_*.c")
-    set(bg_host_run "${PROJECT_BINARY_DIR}/host/bg-run")
-    file(MAKE_DIRECTORY "${PROJECT_BINARY_DIR}/host")
-    execute_process(COMMAND cc -std=c11 -O2 -I${PROJECT_SOURCE_DIR}/lib/include
-                            ${PROJECT_SOURCE_DIR}/lib/tools/bg_run.c ${bg_run_srcs} -lcjson -lm
-                            -o ${bg_host_run}
-                    RESULT_VARIABLE bg_rc ERROR_VARIABLE bg_err)
-    if(NOT bg_rc EQUAL 0)
-      message(FATAL_ERROR "buildgate: host bg-run: cc failed (install the host's cc and libcjson-dev): ${bg_err}")
+    set(bg_host_dir "${PROJECT_BINARY_DIR}/host")
+    # no toolchain file, the host's cc: the build host's own bg-run
+    execute_process(COMMAND ${CMAKE_COMMAND} -S ${PROJECT_SOURCE_DIR}/lib/host -B ${bg_host_dir}
+                            -G ${CMAKE_GENERATOR} -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=cc
+                            -DCMAKE_TOOLCHAIN_FILE= -DBG_WERROR=${BG_WERROR}
+                    COMMAND_ECHO NONE OUTPUT_VARIABLE bg_out ERROR_VARIABLE bg_err RESULT_VARIABLE bg_rc)
+    if(bg_rc EQUAL 0)
+      execute_process(COMMAND ${CMAKE_COMMAND} --build ${bg_host_dir}
+                      OUTPUT_VARIABLE bg_out ERROR_VARIABLE bg_err RESULT_VARIABLE bg_rc)
     endif()
-    set(BG_HOST_RUN "${bg_host_run}" CACHE FILEPATH "bg-run built for the build host" FORCE)
+    if(NOT bg_rc EQUAL 0)
+      message(FATAL_ERROR "buildgate: host bg-run: the build with the host's cc failed (install the host's "
+                          "cc and libcjson-dev): ${bg_out}${bg_err}")
+    endif()
+    set(BG_HOST_RUN "${bg_host_dir}/bg-run" CACHE FILEPATH "bg-run built for the build host" FORCE)
   endif()
 endif()
 
@@ -171,4 +176,23 @@ function(bg_add_unavailable)
   bg_add_test(NAME ${T_NAME} SUITE ${T_SUITE} LABELS ${T_LABELS} TIMEOUT 30
               COMMAND bg-check --suite ${T_SUITE} --name ${T_NAME} --verdict skip
                       --expected "${T_EXPECTED}" --observed "not run here: ${T_CAUSE}")
+endfunction()
+
+# bg_register_cli(<target> [MODES mode...])
+#
+# A user-facing CLI of this build: lib.unit.help_cli (lib/tests/help_test.sh)
+# checks that it answers -h/--help and refuses an unknown option in one line,
+# once per MODE too ("<target> <mode> --help", e.g. bg-perf compare).  Each
+# suite registers its own CLIs where it creates them (a target this build
+# does not create is simply not registered), so lib/tests names no suite
+# target; lib/tests is configured after the suites to read the list.
+function(bg_register_cli target)
+  cmake_parse_arguments(C "" "" "MODES" ${ARGN})
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "bg_register_cli: '${target}' is not a target of this build")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY BG_CLIS "${target}")
+  foreach(m IN LISTS C_MODES)
+    set_property(GLOBAL APPEND PROPERTY BG_CLIS "${target}|${m}")
+  endforeach()
 endfunction()

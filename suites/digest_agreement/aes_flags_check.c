@@ -1,14 +1,15 @@
 /* bg-aes-flags — the digest.aes_flags check.
  *
- * Usage: bg-aes-flags              judge this host and the linked RandomX
- *        bg-aes-flags --judge HOST_AES FLAGS ARCH
+ * Usage: bg-aes-flags [--variant NAME]  judge this host and the linked RandomX
+ *        bg-aes-flags [--variant NAME] --judge HOST_AES FLAGS ARCH
  *                                  judge given values (self-tests: the seed's
  *                                  macOS trap is `--judge 1 156 arm64`)
  * Records check digest.aes_flags: pass when randomx_get_flags() has HARD_AES
  * exactly when the CPU has AES (bg_cpu.h: CPUID.1:ECX.AES[25]; Linux arm64
  * HWCAP_AES; macOS hw.optional.arm.FEAT_AES), else fail with the flags seen
- * vs expected and the cause.  Under a build variant's test (BG_TEST_NAME
- * digest.build.<variant>.aes_flags) the check takes the test's name.
+ * vs expected and the cause.  With --variant NAME (a build variant's probe;
+ * CMake passes it) the check takes its test's name (BG_TEST_NAME, else
+ * digest.build.<NAME>.aes_flags) and fills the variant's Build variants row.
  * Exit 0 pass, 1 fail, 2 usage.
  */
 #include <stdio.h>
@@ -24,10 +25,14 @@
 #include "buildgate/bg_help.h"
 
 static const char usage_text[] =
-    "Usage: bg-aes-flags                          judge this host and the linked RandomX\n"
-    "       bg-aes-flags --judge HOST_AES FLAGS ARCH  judge given values (HOST_AES 0|1,\n"
+    "Usage: bg-aes-flags [--variant NAME]          judge this host and the linked RandomX\n"
+    "       bg-aes-flags [--variant NAME] --judge HOST_AES FLAGS ARCH\n"
+    "                                             judge given values (HOST_AES 0|1,\n"
     "                                             FLAGS >= 0, ARCH x86_64|arm64)\n"
-    "Records check digest.aes_flags (or $BG_TEST_NAME): pass when randomx_get_flags()\n"
+    "  --variant NAME  the build variant this probe was built for: the check is\n"
+    "                  $BG_TEST_NAME (else digest.build.NAME.aes_flags), in that\n"
+    "                  row of the Build variants table\n"
+    "Records check digest.aes_flags: pass when randomx_get_flags()\n"
     "has RANDOMX_FLAG_HARD_AES exactly when the CPU has AES, else fail with the flags\n"
     "seen vs expected and the cause.  The seed's macOS trap: --judge 1 156 arm64.\n"
     "Exit: 0 pass, 1 fail, 2 usage.  Docs: docs/digest_agreement.md \"AES flags\".\n";
@@ -37,7 +42,9 @@ int main(int argc, char **argv)
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
     int host_aes, flags;
-    const char *arch;
+    const char *arch, *variant;
+    if (bg_build_variant_arg(&argc, &argv, &variant) != BG_OK)
+        return BG_EXIT_USAGE;
     if (argc == 5 && strcmp(argv[1], "--judge") == 0) {
         char *e1, *e2;
         host_aes = (int)strtol(argv[2], &e1, 10);
@@ -73,14 +80,15 @@ int main(int argc, char **argv)
     cJSON_AddStringToObject(d, "why", why);
     cJSON_AddBoolToObject(d, "cpu_aes", host_aes);
     cJSON_AddStringToObject(d, "arch", arch);
-    const char *test = getenv("BG_TEST_NAME");
-    const char *name = test && !strncmp(test, "digest.build.", 13) ? test : "digest.aes_flags";
+    char fallback[300];
+    snprintf(fallback, sizeof fallback, "digest.build.%s.aes_flags", variant ? variant : "");
+    const char *name = variant ? bg_test_name(fallback) : "digest.aes_flags";
     char cell[64];
     if (ok)
         snprintf(cell, sizeof cell, "%d", flags);
     else
         snprintf(cell, sizeof cell, "%d, expected %d", flags, expected);
-    bg_build_matrix(d, test, "AES flags", cell);
+    bg_build_matrix(d, variant, "AES flags", cell);
     bg_check_emit_str(c, name, ok ? BG_PASS : BG_FAIL, exp_s, obs_s, d);
     return bg_checks_close(c);
 }

@@ -1,16 +1,26 @@
 /* build_matrix.h — the report.md cell of a build variant's check.
  *
- * Under a build variant's test (CTest name digest.build.<variant>[.<more>])
  * bg_build_matrix() adds to details {"matrix": {"table": "Build variants",
- * "row": <variant>, "col": col, "cell": cell}} (docs/results.schema.json
- * details.matrix, rendered by bg-report as one table) and returns 1; for any
- * other test name it adds nothing and returns 0.
+ * "row": variant, "col": col, "cell": cell}} (docs/results.schema.json
+ * details.matrix, rendered by bg-report as one table) and returns 1 when
+ * variant is a build variant's name (the tools get it from --variant, which
+ * CMake passes: builds/CMakeLists.txt); with variant NULL or "" (a tool run
+ * outside a build variant) it adds nothing and returns 0.
  */
 #ifndef BUILD_MATRIX_H
 #define BUILD_MATRIX_H
 
 #include <cjson/cJSON.h>
 
-int bg_build_matrix(cJSON *details, const char *test, const char *col, const char *cell);
+#include "buildgate/bg_error.h"
+
+int bg_build_matrix(cJSON *details, const char *variant, const char *col, const char *cell);
+
+/* For the tools whose other arguments are positional (bg-aes-flags,
+ * bg-aes-insns): a leading "--variant NAME" is taken out of argc and argv (the
+ * rest is parsed as if it were not there) into *variant (NULL without one).
+ * Returns BG_OK, or BG_E_USAGE after one line "buildgate: <tool>: --variant: ..."
+ * when NAME is missing or empty. */
+bg_status bg_build_variant_arg(int *argc, char ***argv, const char **variant);
 
 #endif

@@ -62,17 +62,18 @@ typedef struct ctx {
     bg_checks *c;
     char test[320]; /* check-name prefix: the CTest name, or digest.runtime.<slug> */
     char slug[256];
+    const char *variant; /* --variant: the build variant, NULL outside one */
 } ctx;
 
-/* The report-table cell of a check: table "Runtime variants" (row = slug); under a
- * build variant's test (digest.build.<variant>.<slug>) table "Build variants",
- * row = the build variant, column = "<col> (<slug>)" (build_matrix.h). */
+/* The report-table cell of a check: table "Runtime variants" (row = slug); with
+ * --variant NAME (a build variant's probe) table "Build variants", row = NAME,
+ * column = "<col> (<slug>)" (build_matrix.h). */
 static cJSON *matrix(const ctx *x, const char *col, const char *cell)
 {
     cJSON *d = cJSON_CreateObject();
     char c[320];
     snprintf(c, sizeof c, "%s (%s)", col, x->slug);
-    if (bg_build_matrix(d, x->test, c, cell))
+    if (bg_build_matrix(d, x->variant, c, cell))
         return d;
     cJSON *m = cJSON_AddObjectToObject(d, "matrix");
     cJSON_AddStringToObject(m, "table", "Runtime variants");
@@ -358,6 +359,7 @@ int main(int argc, char **argv)
     if (st || o.help)
         return bg_exit_code(st);
     ctx x;
+    x.variant = o.variant;
     x.c = bg_checks_open(SUITE);
     if (!x.c)
         return BG_EXIT_IO;

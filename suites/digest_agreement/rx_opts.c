@@ -55,6 +55,8 @@ static const opt_row rows[] = {
     {"--replace", NULL, RX_TOOL_CHAIN | RX_TOOL_OTHER, "with --record: replace the entry (needs --reason)"},
     {"--reason", "TEXT", RX_TOOL_CHAIN | RX_TOOL_OTHER, "with --replace: why the stored truth changes"},
     {"--progress", NULL, ALL, "progress lines on stderr about once a second"},
+    {"--variant", "NAME", RX_TOOL_DIGEST | RX_TOOL_OTHER,
+     "the build variant this probe was built for (CMake\npasses it): its checks fill that row of the\nBuild variants table (default: none)"},
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
@@ -178,6 +180,10 @@ bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts
             o->chains = v;
         } else if (!strcmp(a, "--record")) {
             o->record = v;
+        } else if (!strcmp(a, "--variant")) {
+            if (!*v)
+                return bg_fail(BG_E_USAGE, "--variant", "expected a build variant's name, got ''");
+            o->variant = v;
         } else {
             o->reason = v;
         }

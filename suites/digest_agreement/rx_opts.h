@@ -12,6 +12,7 @@
  *   --make-datasets DIR          bg-digest-check: build and save the shared datasets
  *   --remove-datasets DIR        bg-digest-check: delete the .rxds files in DIR (fixture cleanup)
  *   --progress                   progress lines on stderr about once a second
+ *   --variant NAME               the build variant the probe was built for (build_matrix.h)
  *   --help                       print the usage and set help (exit 0)
  * A bad value prints one line and returns BG_E_USAGE.  The option table in
  * rx_opts.c says which tool takes which option; it drives both the parser and
@@ -39,6 +40,7 @@ typedef struct rx_opts {
     const char *dataset_dir, *make_datasets, *remove_datasets;
     const char *kat, *chains;
     const char *record, *reason;
+    const char *variant; /* --variant: the build variant, NULL outside one */
     int replace, progress;
     int help; /* --help was given: usage printed, nothing else to do */
     char kat_buf[4096], chains_buf[4096];

@@ -26,6 +26,7 @@
 
 typedef struct opts {
     const char *runner, *context, *probe, *modes, *fixtures, *reason, *validate;
+    const char *name; /* --name: the check-name prefix (CMake passes the test's name) */
     double timeout;
     int write_fixture, replace, regen, migrate, check_fixture;
     char **files;   /* --regen-known-ops: the check files */
@@ -34,7 +35,7 @@ typedef struct opts {
 
 static const char usage_text[] =
     "Usage: nan-check --runner R --context C --probe PATH [--modes base|all]\n"
-    "                 [--fixtures DIR] [--timeout SECONDS]\n"
+    "                 [--fixtures DIR] [--timeout SECONDS] [--name NAME]\n"
     "       nan-check --write-fixture --reason TEXT [--replace] [--probe PATH]\n"
     "                 [--fixtures DIR]\n"
     "       nan-check --check-fixture [--fixtures DIR] [--probe PATH]\n"
@@ -57,6 +58,9 @@ static const char usage_text[] =
     "                     one tool share its file, version-ranged lines, e.g.\n"
     "                     qemu-x86_64-trixie reads qemu-x86_64.tsv)\n"
     "  --timeout SECONDS  wall-clock limit of the probe run (default 120 s)\n"
+    "  --name NAME        the prefix of the check names, e.g. nan.native.main_thread\n"
+    "                     (default $BG_TEST_NAME, else nan-check: CMake passes the\n"
+    "                     test's name; the runner and context never make it)\n"
     "  --write-fixture    record the golden fixture from a native run of the probe\n"
     "                     (main_thread, all modes) instead of checking\n"
     "  --reason TEXT      with --write-fixture: why the stored truth is written\n"
@@ -520,7 +524,7 @@ int main(int argc, char **argv)
     opts o = {.modes = "base", .timeout = 120, .fixtures = getenv("BG_FIXTURES_DIR")};
     static const char *const value_options[] = {"--runner", "--context", "--probe", "--modes",
                                                 "--fixtures", "--reason", "--timeout",
-                                                "--validate-known", NULL};
+                                                "--validate-known", "--name", NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -531,6 +535,7 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--fixtures") == 0 && more) o.fixtures = argv[++i];
         else if (strcmp(a, "--reason") == 0 && more) o.reason = argv[++i];
         else if (strcmp(a, "--timeout") == 0 && more) o.timeout = atof(argv[++i]);
+        else if (strcmp(a, "--name") == 0 && more) o.name = argv[++i];
         else if (strcmp(a, "--write-fixture") == 0) o.write_fixture = 1;
         else if (strcmp(a, "--replace") == 0) o.replace = 1;
         else if (strcmp(a, "--validate-known") == 0 && more) o.validate = argv[++i];
@@ -601,11 +606,9 @@ int main(int argc, char **argv)
     bg_checks *c = bg_checks_open("nan_semantics");
     if (!c)
         return BG_EXIT_IO;
-    char fallback[200];
-    snprintf(fallback, sizeof fallback, "nan.%s.%s", o.runner, o.context);
     char tool[64];
     bg_runner_known_tool(&rn, tool, sizeof tool);
-    nan_run_info ri = {.test = bg_test_name(fallback), .runner = o.runner, .known_list = tool,
+    nan_run_info ri = {.test = o.name && *o.name ? o.name : bg_test_name("nan-check"), .runner = o.runner, .known_list = tool,
                        .version = rn.version, .context = o.context, .probe_ok = 1};
     char unbuilt[600] = "";
     if (st == BG_OK && strncmp(o.probe, "none:", 5) != 0)

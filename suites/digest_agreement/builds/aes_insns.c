@@ -1,7 +1,7 @@
 /* bg-aes-insns — counts the AES instructions in the RandomX machine code
  * loaded in this process, with Capstone.
  *
- * Usage: bg-aes-insns --expect present|absent
+ * Usage: bg-aes-insns [--variant NAME] --expect present|absent
  *
  * What is "the RandomX code" (docs/digest_agreement.md "AES in the machine code"):
  * every executable segment of (a) the main program, into which a build
@@ -18,6 +18,8 @@
  *   x86-64 (Intel SDM Vol.2 "AESENC" ...): aesenc aesenclast aesdec aesdeclast
  *          aeskeygenassist aesimc, and the VEX/VAES forms v<same>
  *   arm64 (Arm ARM C6.2 "AESE" ...): aese aesd aesmc aesimc
+ * --variant NAME: the build variant this probe was built for (CMake passes
+ * it): the check fills that row of the Build variants table (build_matrix.h).
  * Check <BG_TEST_NAME> (default digest.aes_insns): pass when the count is > 0
  * for --expect present, == 0 for --expect absent; observed lists the counts
  * per mnemonic.  Exit 0 pass, 1 fail, 2 usage, 3 no code found, 77 Capstone
@@ -135,10 +137,12 @@ static void walk(counts *c)
 #endif
 
 static const char usage_text[] =
-    "Usage: bg-aes-insns --expect present|absent\n"
+    "Usage: bg-aes-insns [--variant NAME] --expect present|absent\n"
     "  Counts AES instructions (by Capstone mnemonic name) in the RandomX machine code\n"
     "  loaded in this process: x86-64 aesenc aesenclast aesdec aesdeclast\n"
     "  aeskeygenassist aesimc and their VEX forms; arm64 aese aesd aesmc aesimc.\n"
+    "  --variant NAME: the build variant this probe was built for (its row of the\n"
+    "  Build variants table).\n"
     "Check <BG_TEST_NAME> (default digest.aes_insns): present -> count > 0, absent -> 0.\n"
     "Exit: 0 pass, 1 fail, 2 usage, 3 no code found, 77 Capstone lacks this architecture.\n"
     "Docs: docs/digest_agreement.md \"AES in the machine code\".\n";
@@ -147,6 +151,9 @@ int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
+    const char *variant;
+    if (bg_build_variant_arg(&argc, &argv, &variant) != BG_OK)
+        return BG_EXIT_USAGE;
     if (argc != 3 || strcmp(argv[1], "--expect") ||
         (strcmp(argv[2], "present") && strcmp(argv[2], "absent"))) {
         bg_errorf("bg-aes-insns", "usage: bg-aes-insns --expect present|absent (see bg-aes-insns --help)");
@@ -203,7 +210,7 @@ int main(int argc, char **argv)
     int ok = want_present ? total > 0 : total == 0;
     char cell[64];
     snprintf(cell, sizeof cell, "%ld", total);
-    bg_build_matrix(d, name, "AES insns", cell);
+    bg_build_matrix(d, variant, "AES insns", cell);
     bg_check_emit_str(chk, name, ok ? BG_PASS : BG_FAIL,
                       want_present ? "> 0 AES instructions" : "0 AES instructions", observed, d);
     return bg_checks_close(chk);

@@ -2,7 +2,8 @@
 # Self-test: a trap build variant (the AES feature macro missing: x86-64
 # -mno-aes after RandomX's -maes; arm64 -march=armv8-a after its +crypto) on a
 # CPU with AES is caught by the gate's checks while its digest still agrees.
-# Usage: aes_trap.sh BG_CHECK RUN_VARIANT VARIANT_DIR EMULATOR ARCH N K
+# Usage: aes_trap.sh BG_CHECK RUN_VARIANT VARIANT VARIANT_DIR EMULATOR ARCH N K
+#   VARIANT: the trap variant's name (CMake passes it)
 #   N, K: the chain length and checkpoint interval (an entry of chains.json)
 # Asserts (checks digest.selftest.aes_trap.<variant>.*):
 #   flags:  the variant's aes_flags check fails, naming flags seen vs expected
@@ -10,8 +11,7 @@
 #   insns:  its aes_insns check (--expect present) fails with 0 AES instructions
 #   digest: its KATs and chain with the flags it recommends (auto) pass
 set -uo pipefail
-check=$1 run=$2 dir=$3 emu=$4 arch=$5 n=$6 k=$7
-v=$(basename "$dir")
+check=$1 run=$2 v=$3 dir=$4 emu=$5 arch=$6 n=$7 k=$8
 outer=${BG_CHECKS_FILE:-/dev/null} me=${BG_TEST_NAME:-digest.selftest.aes_trap.$v}
 inner=$(mktemp "${TMPDIR:-/tmp}/bg-trap.XXXXXX")
 trap 'rm -f "$inner"' EXIT
@@ -23,10 +23,10 @@ esac
 inner_run() { # <inner test name> <tool> [args]: output on stdout, exit status in $rc
   local t=$1; shift
   : >"$inner"
-  out=$(BG_CHECKS_FILE=$inner BG_TEST_NAME=$t "$run" "$check" "$dir" "$emu" "$@" 2>&1)
+  out=$(BG_CHECKS_FILE=$inner BG_TEST_NAME=$t "$run" --variant "$v" "$check" "$dir" "$emu" "$@" 2>&1)
   rc=$?
 }
-inner_run "digest.build.$v.aes_flags" bg-aes-flags
+inner_run "digest.build.$v.aes_flags" bg-aes-flags --variant "$v"
 if [ "$rc" = 77 ]; then
   BG_CHECKS_FILE=$outer "$check" --suite digest_agreement --name "$me" --verdict skip \
     --expected "variant $v runs here" --observed "$(printf '%s\n' "$out" | head -1)"
@@ -48,10 +48,10 @@ saw() {
 rec flags.exit 1 "$rc"
 saw flags.message "= [0-9]+, expected [0-9]+.*$macro" \
   "the variant's aes_flags check fails: flags seen = N, expected M (HARD_AES), naming the missing macro and its flag"
-inner_run "digest.build.$v.aes_insns" bg-aes-insns --expect present
+inner_run "digest.build.$v.aes_insns" bg-aes-insns --variant "$v" --expect present
 rec insns.exit 1 "$rc"
 saw insns.observed '^0 AES instructions' "the variant's aes_insns check fails: 0 AES instructions"
-inner_run "digest.build.$v.auto" bg-digest-check --flags auto --n "$n" --k "$k"
+inner_run "digest.build.$v.auto" bg-digest-check --variant "$v" --flags auto --n "$n" --k "$k"
 rec digest.exit 0 "$rc"
 rec digest.chain_pass 1 "$(grep -c '"name":"digest.build.'"$v"'.auto.chain","test":"[^"]*","verdict":"pass"' "$inner")"
 exit 0

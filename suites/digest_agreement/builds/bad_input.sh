@@ -41,12 +41,12 @@ v="$work/broken"
 cmake -DOUT="$v" -DWHAT=build -P "$root/cmake/BuildgateStep.cmake" -- cmake -E false >/dev/null 2>&1
 rec failed_step_exit 0 "$?"
 rec failed_step_line 1 "$(grep -c "^build failed (exit 1): .*(log: $v/build.log)" "$v/rx.FAILED" 2>/dev/null)"
-err=$(BG_CHECKS_FILE=/dev/null BG_TEST_NAME=x "$here/run_variant.sh" "$check" "$v" - bg-digest-check 2>&1 >/dev/null)
+err=$(BG_CHECKS_FILE=/dev/null BG_TEST_NAME=x "$here/run_variant.sh" --variant broken "$check" "$v" - bg-digest-check 2>&1 >/dev/null)
 rc=$?
 rec failed_variant_exit 1 "$rc"
 rec failed_variant_line "1 buildgate: build variant broken: build failed (exit 1)" \
   "$(printf '%s\n' "$err" | grep -c .) $(printf '%s\n' "$err" | head -1 | cut -c1-54)"
-err=$(BG_CHECKS_FILE=/dev/null BG_TEST_NAME=x "$here/run_variant.sh" "$check" "$work/none" \
+err=$(BG_CHECKS_FILE=/dev/null BG_TEST_NAME=x "$here/run_variant.sh" --variant none "$check" "$work/none" \
       '!aarch64-linux-gnu-gcc/g++ not found' bg-digest-check 2>&1 >/dev/null)
 rc=$?
 rec no_cross_compiler "77 buildgate: build variant none: aarch64-linux-gnu-gcc/g++ not found" "$rc $err"

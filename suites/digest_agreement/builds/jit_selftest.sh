@@ -8,7 +8,8 @@
 #   naming that byte's offset, its region and the instruction on both sides;
 #   an unmodified copy passes; the truncated copy fails (not skipped) naming
 #   both sizes.
-# jit_selftest.sh inject BG_CHECK RUN_VARIANT VARIANT_DIR EMULATOR MODE N K
+# jit_selftest.sh inject BG_CHECK RUN_VARIANT VARIANT VARIANT_DIR EMULATOR MODE N K
+#   (VARIANT: the profiled variant's name, passed by CMake)
 #   Runs the variant's bg-jit-profile with --inject MODE (missing-phase |
 #   extra-program).  Asserts: exit 1; .programs fails with the exact boundary
 #   counts the fault gives; missing-phase also fails .phases; the digest passes.
@@ -49,9 +50,9 @@ mutant)
   rec short.message 1 "$(observed digest.build.short.jit_equal | grep -c "$((size - 1)) bytes, its .json lists $size")"
   ;;
 inject)
-  run=$3 dir=$4 emu=$5 what=$6 n=$7 k=$8
-  v=$(basename "$dir") t=digest.build.$(basename "$dir").jit_phases
-  out=$(BG_CHECKS_FILE=$inner BG_TEST_NAME=$t "$run" "$check" "$dir" "$emu" bg-jit-profile \
+  run=$3 v=$4 dir=$5 emu=$6 what=$7 n=$8 k=$9
+  t=digest.build.$v.jit_phases
+  out=$(BG_CHECKS_FILE=$inner BG_TEST_NAME=$t "$run" --variant "$v" "$check" "$dir" "$emu" bg-jit-profile \
         --flags jit,secure,hard-aes --n "$n" --k "$k" --rounds 1 --inject "$what" 2>&1)
   rc=$?
   if [ "$rc" = 77 ]; then

@@ -1,7 +1,8 @@
 #!/bin/sh
 # run_variant.sh — runs one tool of a build variant, or says why it cannot.
 #
-# Usage: run_variant.sh BG_CHECK VARIANT_DIR EMULATOR TOOL [ARGS...]
+# Usage: run_variant.sh --variant NAME BG_CHECK VARIANT_DIR EMULATOR TOOL [ARGS...]
+#   NAME         the build variant (CMake passes it; never read from a path or test name)
 #   BG_CHECK     the host's bg-check (records the check when the tool cannot run)
 #   VARIANT_DIR  <build>/suites/digest_agreement/builds/<variant>
 #   EMULATOR     "-" (native) or the emulator command, e.g. "qemu-aarch64 -L /usr/aarch64-linux-gnu";
@@ -13,9 +14,12 @@
 # fail with that one line and exits 1.  When the tool was not built (e.g. no
 # Capstone for bg-aes-insns), records a skip and exits 77.  Otherwise execs
 # [EMULATOR] TOOL ARGS.
-check=$1 dir=$2 emu=$3 tool=$4
-shift 4
-v=$(basename "$dir")
+if [ "$#" -lt 6 ] || [ "$1" != --variant ]; then
+  echo "buildgate: run_variant.sh: usage: run_variant.sh --variant NAME BG_CHECK VARIANT_DIR EMULATOR TOOL [ARGS...]" >&2
+  exit 2
+fi
+v=$2 check=$3 dir=$4 emu=$5 tool=$6
+shift 6
 case "$emu" in
   !*)
     why=${emu#!}
