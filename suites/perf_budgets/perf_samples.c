@@ -251,6 +251,28 @@ bg_status perf_set_add_file(perf_set *set, const char *path, const char *metric)
     return st;
 }
 
+bg_status perf_set_add_file_after_warmup(perf_set *set, const char *path, const char *metric)
+{
+    cJSON *doc = NULL;
+    bg_status st = perf_gbjson_load(path, &doc);
+    if (st != BG_OK)
+        return st;
+    cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "benchmarks"), *row = rows ? rows->child : NULL;
+    while (row) {
+        cJSON *next = row->next;
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(row, "run_type"),
+                    *rep = cJSON_GetObjectItemCaseSensitive(row, "repetition_index"),
+                    *reps = cJSON_GetObjectItemCaseSensitive(row, "repetitions");
+        if (cJSON_IsString(type) && !strcmp(type->valuestring, "iteration") && cJSON_IsNumber(rep) &&
+            rep->valuedouble == 0 && cJSON_IsNumber(reps) && reps->valuedouble > 1)
+            cJSON_Delete(cJSON_DetachItemViaPointer(rows, row));
+        row = next;
+    }
+    st = perf_set_add_doc(set, doc, metric, path);
+    cJSON_Delete(doc);
+    return st;
+}
+
 static void series_free(perf_series *s)
 {
     free(s->name);
