@@ -2,8 +2,9 @@
 # duet-table.sh RUNS.tsv — the table of duet-study.sh's runs (docs/performance.md
 # "Duet runs"): per condition (tag), benchmark and mode: runs, the median A/A
 # interval width (hi - lo), A/A fails, detections (fail) of each injected
-# slowdown, median seconds per run, median load; then the A/A width ratio of
-# each mode against interleaved.
+# slowdown with, in brackets, the runs whose interval lay wholly above 1
+# (lo > 1: the shift resolved, whatever the band), median seconds per run,
+# median load; then the A/A width ratio of each mode against interleaved.
 set -euo pipefail
 awk -F'\t' '
 function median(key,   n, i, j, t, a) {
@@ -16,7 +17,7 @@ NR == 1 { next }
   c = $1 SUBSEP $2 SUBSEP $3
   if (!(c in seen)) { seen[c] = 1; order[++nc] = c }
   p = $4 + 0; pcts[p] = 1
-  n[c, p]++; if ($6 == "fail") f[c, p]++
+  n[c, p]++; if ($6 == "fail") f[c, p]++; if ($8 + 0 > 1) up[c, p]++
   if (p == 0) vals[c, "w"] = vals[c, "w"] " " $10
   vals[c, "s"] = vals[c, "s"] " " $11; vals[c, "l"] = vals[c, "l"] " " $12
 }
@@ -24,7 +25,7 @@ END {
   np = 0; for (p in pcts) pl[++np] = p + 0
   for (i = 2; i <= np; i++) for (j = i; j > 1 && pl[j-1] > pl[j]; j--) { t = pl[j]; pl[j] = pl[j-1]; pl[j-1] = t }
   printf "| condition | benchmark | mode | A/A width (median) | A/A fail |"
-  for (i = 1; i <= np; i++) if (pl[i] > 0) printf " +%g%% caught |", pl[i]
+  for (i = 1; i <= np; i++) if (pl[i] > 0) printf " +%g%% caught (lo>1) |", pl[i]
   printf " s/run | load |\n|---|---|---|---|---|"
   for (i = 1; i <= np; i++) if (pl[i] > 0) printf "---|"
   printf "---|---|\n"
@@ -32,7 +33,7 @@ END {
     c = order[k]; split(c, part, SUBSEP)
     w = median(c SUBSEP "w"); width[c] = w
     printf "| %s | %s | %s | %s | %d/%d |", part[1], part[2], part[3], w, f[c, 0], n[c, 0]
-    for (i = 1; i <= np; i++) if (pl[i] > 0) printf " %d/%d |", f[c, pl[i]], n[c, pl[i]]
+    for (i = 1; i <= np; i++) if (pl[i] > 0) printf " %d/%d (%d) |", f[c, pl[i]], n[c, pl[i]], up[c, pl[i]]
     printf " %s | %s |\n", median(c SUBSEP "s"), median(c SUBSEP "l")
   }
   print ""
