@@ -3,10 +3,11 @@
 # ab, and the noise controls (docs/performance.md "Duet runs" and "Noise
 # controls"; a measurement, not a test).  For each benchmark, mode and
 # injected slowdown (the project's knob BG_PERF_SLOWDOWN_PCT on the head),
-# RUNS runs of `bg-perf ab` with a fixed plan (--rounds, --reps, --min-time,
-# no reruns: budgets.json with max_reruns 0) and the same seed per run index
-# in every mode; the modes alternate within a run index so that load drifts
-# hit them alike.  Appends one line per run to OUTDIR/runs.tsv and prints the
+# RUNS runs of `bg-perf ab` with a fixed plan (--rounds, --reps, the
+# budget's min_time, no reruns: budgets.json with max_reruns 0) and the same
+# seed per run index in every mode; run index outermost, then slowdown, then
+# mode, so that load drifts hit every cell alike and a --until cut leaves
+# whole sweeps.  Appends one line per run to OUTDIR/runs.tsv and prints the
 # table: per benchmark and mode, the A/A interval width (median over runs),
 # A/A fails, detections of each slowdown, seconds per run, and the width
 # ratio interleaved / duet.
@@ -21,6 +22,8 @@
 #   --rounds R --reps K  the fixed plan (default 9 x 3; RandomX: reps 2)
 #   --loader N        run `stress-ng --cpu N` beside (a loader process), killed at the end
 #   --tag T           label of this condition in runs.tsv (default idle / loaded-N)
+#   --until EPOCH     start no run after this time (date +%s), e.g. the end of
+#                     a quiet window
 # Records `uptime` before and after each cell.  BINDIR: the build's
 # suites/perf_budgets (bg-perf, perf-bench).
 set -uo pipefail
@@ -28,7 +31,7 @@ bin=${1:?usage: duet-study.sh BINDIR OUTDIR [options]} out=${2:?usage: duet-stud
 shift 2
 src=$(cd "$(dirname "$0")" && pwd)
 benches=synth/chain,randomx/hash/light-jit-hard runs=5 pcts="0 2 3 5" modes="interleaved duet"
-rounds=9 reps="" loader=0 tag=""
+rounds=9 reps="" loader=0 tag="" until=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bench) benches=${2:?}; shift 2 ;;
@@ -39,6 +42,7 @@ while [ $# -gt 0 ]; do
     --reps) reps=${2:?}; shift 2 ;;
     --loader) loader=${2:?}; shift 2 ;;
     --tag) tag=${2:?}; shift 2 ;;
+    --until) until=${2:?}; shift 2 ;;
     *) echo "buildgate: duet-study: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -71,9 +75,12 @@ IFS=, read -r -a blist <<<"$benches"
 for b in "${blist[@]}"; do
   k=${reps:-3}; case "$b" in randomx/*) k=${reps:-2} ;; esac
   echo "== $tag $b: $runs run(s) per cell, $rounds rounds x $k reps, modes: $modes, slowdowns: $pcts; $(uptime)"
-  for pct in $pcts; do
-    for i in $(seq 1 "$runs"); do
+  for i in $(seq 1 "$runs"); do
+    for pct in $pcts; do
       for m in $modes; do
+        if [ "$until" != 0 ] && [ "$(date +%s)" -ge "$until" ]; then
+          echo "   --until reached: stopping"; break 3
+        fi
         if [ "$m" = noaslr ] && [ ${#noaslr[@]} = 0 ]; then
           echo "   noaslr: unavailable (setarch -R refused here)"; continue
         fi

@@ -19,20 +19,22 @@ NR == 1 { next }
   p = $4 + 0; pcts[p] = 1
   n[c, p]++; if ($6 == "fail") f[c, p]++; if ($8 + 0 > 1) up[c, p]++
   if (p == 0) vals[c, "w"] = vals[c, "w"] " " $10
+  vals[c, "wa"] = vals[c, "wa"] " " $10
   vals[c, "s"] = vals[c, "s"] " " $11; vals[c, "l"] = vals[c, "l"] " " $12
 }
 END {
   np = 0; for (p in pcts) pl[++np] = p + 0
   for (i = 2; i <= np; i++) for (j = i; j > 1 && pl[j-1] > pl[j]; j--) { t = pl[j]; pl[j] = pl[j-1]; pl[j-1] = t }
-  printf "| condition | benchmark | mode | A/A width (median) | A/A fail |"
+  printf "| condition | benchmark | mode | A/A width (median) | width, all runs | A/A fail |"
   for (i = 1; i <= np; i++) if (pl[i] > 0) printf " +%g%% caught (lo>1) |", pl[i]
-  printf " s/run | load |\n|---|---|---|---|---|"
+  printf " s/run | load |\n|---|---|---|---|---|---|"
   for (i = 1; i <= np; i++) if (pl[i] > 0) printf "---|"
   printf "---|---|\n"
   for (k = 1; k <= nc; k++) {
     c = order[k]; split(c, part, SUBSEP)
     w = median(c SUBSEP "w"); width[c] = w
-    printf "| %s | %s | %s | %s | %d/%d |", part[1], part[2], part[3], w, f[c, 0], n[c, 0]
+    wa = median(c SUBSEP "wa"); wall[c] = wa
+    printf "| %s | %s | %s | %s | %s | %d/%d |", part[1], part[2], part[3], w, wa, f[c, 0], n[c, 0]
     for (i = 1; i <= np; i++) if (pl[i] > 0) printf " %d/%d (%d) |", f[c, pl[i]], n[c, pl[i]], up[c, pl[i]]
     printf " %s | %s |\n", median(c SUBSEP "s"), median(c SUBSEP "l")
   }
@@ -40,6 +42,7 @@ END {
   for (k = 1; k <= nc; k++) {
     c = order[k]; split(c, part, SUBSEP); ref = part[1] SUBSEP part[2] SUBSEP "interleaved"
     if (part[3] != "interleaved" && (ref in width) && width[c] + 0 > 0)
-      printf "A/A width ratio interleaved / %s (%s, %s): %.2f\n", part[3], part[1], part[2], width[ref] / width[c]
+      printf "width ratio interleaved / %s (%s, %s): A/A %.2f, all runs %.2f\n", part[3], part[1], part[2],
+             width[ref] / width[c], wall[c] + 0 > 0 ? wall[ref] / wall[c] : 0
   }
 }' "$1"
