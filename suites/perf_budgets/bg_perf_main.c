@@ -565,7 +565,6 @@ static int mode_ab(opts *o, const cJSON *budgets, int aa)
         return bg_exit_code(usage(aa ? "calibrate needs --exe" : "ab needs --base-exe and --head-exe"));
     if (aa)
         o->base_exe = o->head_exe;
-    perf_cpus_probe(&o->cpus);
     if (o->duet && o->cpus.n < 2) {
         printf("bg-perf: duet: %d CPU in the affinity mask (duet needs 2): interleaved instead, one "
                "process at a time\n", o->cpus.n);
@@ -579,8 +578,6 @@ static int mode_ab(opts *o, const cJSON *budgets, int aa)
     else if (o->duet)
         printf("bg-perf: duet: base and head at the same time, unpinned (no CPU pinning API here), "
                "judged on per-pair ratios\n");
-    if (o->pin && !o->cpus.pinnable)
-        printf("bg-perf: note: --pin: no CPU pinning API here: processes run unpinned\n");
     bg_status st = make_work_dir(o->work_dir);
     perf_set base = {0}, head = {0};
     perf_plan pl = {0};
@@ -708,6 +705,9 @@ int main(int argc, char **argv)
     bg_status st = parse(argc, argv, &o);
     if (st != BG_OK)
         return bg_exit_code(st);
+    perf_cpus_probe(&o.cpus);
+    if (o.pin && !o.cpus.pinnable)
+        printf("bg-perf: note: --pin: no CPU pinning API here: processes run unpinned\n");
     cJSON *budgets = NULL;
     st = perf_budgets_load(o.budgets_path, &budgets);
     if (st != BG_OK)
