@@ -1,8 +1,10 @@
 /* perf_duet.c — see perf_duet.h. */
 #if defined(__linux__)
-#define _GNU_SOURCE /* cpu_set_t, sched_getaffinity, pthread_setaffinity_np */
+#define _GNU_SOURCE /* cpu_set_t, sched_getaffinity, sched_setaffinity */
+#elif defined(__APPLE__)
+#define _DARWIN_C_SOURCE /* sysconf(_SC_NPROCESSORS_ONLN) */
 #else
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
 #endif
 #include "perf_duet.h"
 
