@@ -240,23 +240,10 @@ bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, 
     return BG_OK;
 }
 
-bg_status perf_set_add_file(perf_set *set, const char *path, const char *metric)
+/* Drops each benchmark's first repetition (the iteration row with
+ * "repetition_index" 0 when "repetitions" > 1) from a parsed document. */
+static void drop_warmup(cJSON *doc)
 {
-    cJSON *doc = NULL;
-    bg_status st = perf_gbjson_load(path, &doc);
-    if (st != BG_OK)
-        return st;
-    st = perf_set_add_doc(set, doc, metric, path);
-    cJSON_Delete(doc);
-    return st;
-}
-
-bg_status perf_set_add_file_after_warmup(perf_set *set, const char *path, const char *metric)
-{
-    cJSON *doc = NULL;
-    bg_status st = perf_gbjson_load(path, &doc);
-    if (st != BG_OK)
-        return st;
     cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "benchmarks"), *row = rows ? rows->child : NULL;
     while (row) {
         cJSON *next = row->next;
@@ -268,9 +255,29 @@ bg_status perf_set_add_file_after_warmup(perf_set *set, const char *path, const 
             cJSON_Delete(cJSON_DetachItemViaPointer(rows, row));
         row = next;
     }
+}
+
+static bg_status add_file(perf_set *set, const char *path, const char *metric, int without_warmup)
+{
+    cJSON *doc = NULL;
+    bg_status st = perf_gbjson_load(path, &doc);
+    if (st != BG_OK)
+        return st;
+    if (without_warmup)
+        drop_warmup(doc);
     st = perf_set_add_doc(set, doc, metric, path);
     cJSON_Delete(doc);
     return st;
+}
+
+bg_status perf_set_add_file(perf_set *set, const char *path, const char *metric)
+{
+    return add_file(set, path, metric, 0);
+}
+
+bg_status perf_set_add_file_after_warmup(perf_set *set, const char *path, const char *metric)
+{
+    return add_file(set, path, metric, 1);
 }
 
 static void series_free(perf_series *s)
