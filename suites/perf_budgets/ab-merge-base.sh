@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ab-merge-base.sh — the pull-request judge: same-job A/B of HEAD against the
-# merge-base of HEAD and a base ref, built side by side, measured interleaved.
+# merge-base of HEAD and a base ref, built side by side, measured in duet
+# pairs (both at once, 2+ CPUs) or interleaved.
 #
 # Usage: suites/perf_budgets/ab-merge-base.sh [--base-ref REF] [--work DIR]
 #          [--filter RE] [--ir-filter RE] [--rounds N] [--reps K] [--keep-worktree]
@@ -16,11 +17,12 @@
 #                   default the gate "pr_judge_ir" (light-mode RandomX hashing,
 #                   JIT and interpreter, hard AES); '' turns it off.  No valgrind (macOS): one skip
 #                   check perf.callgrind.valgrind naming why
-#   --judge J       how bg-perf ab runs base and head: interleaved (one
-#                   process at a time, the default) or duet (both at once,
-#                   each pinned to its own CPU, judged on per-pair ratios;
-#                   with fewer than 2 CPUs bg-perf says so and interleaves:
-#                   docs/perf_budgets.md "Duet runs")
+#   --judge J       how bg-perf ab runs base and head: duet (the default:
+#                   both at once, each pinned to its own CPU of the affinity
+#                   mask, judged on per-pair ratios; with fewer than 2 CPUs
+#                   bg-perf says so and interleaves instead) or interleaved
+#                   (one process at a time); docs/perf_budgets.md "Duet
+#                   runs", figures in docs/performance.md
 #   --rounds N, --reps K  default: bg-perf's automatic plan (processes enough
 #                   for the per-process U test to reach alpha after BH over
 #                   the benchmarks; 3 repetitions; each benchmark's budget
@@ -29,7 +31,7 @@
 # -> configure + build perf-bench there and in this tree (RelWithDebInfo) ->
 # bg-perf callgrind (Ir per hash: deterministic, load-independent, the first
 # line for RandomX) -> bg-perf ab --base-exe <base perf-bench> --head-exe <head perf-bench>
-# (a random AB/BA order per round, bounded reruns of the inconclusive ones) -> the
+# (duet pairs, or interleaved with a random AB/BA order per round; bounded reruns of the inconclusive ones) -> the
 # worktree is removed again unless --keep-worktree.
 # Every benchmark of either build gets a check (bg-perf ab lists both programs):
 # one the head deleted or renamed fails as "vanished" unless the head's
@@ -45,7 +47,7 @@ set -uo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || { echo "buildgate: ab: not in a git checkout" >&2; exit 3; }
 ref="" work="$root/build/perf-ab" filter="" irfilter=""
 select=(--gates pr_judge) irselect=(--gates pr_judge_ir) # budgets.json "gates"
-rounds="" reps="" keep=0 extra=() headdir="" judge=interleaved
+rounds="" reps="" keep=0 extra=() headdir="" judge=duet
 while [ $# -gt 0 ]; do
   case "$1" in
     --base-ref) ref=${2:?}; shift 2 ;;

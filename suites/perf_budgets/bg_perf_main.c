@@ -348,7 +348,8 @@ static bg_status run_duet(const opts *o, perf_plan *pl, size_t c, int r, int hea
 
 /* The plan's rounds, numbered from first: per round a random order of the
  * sides (only head when !with_base), per side one process per class; in
- * duet mode both sides of a class at once. */
+ * duet mode both sides of a class at once (one after the other, in that
+ * order, for a multi-threaded class). */
 static bg_status run_rounds(const opts *o, perf_plan *pl, int first, perf_set *base, perf_set *head,
                             const char *metric, int with_base)
 {
@@ -360,10 +361,16 @@ static bg_status run_rounds(const opts *o, perf_plan *pl, int first, perf_set *b
         for (size_t c = 0; o->duet && with_base && c < pl->ncls; c++) {
             if (r - first >= pl->cls[c].rounds)
                 continue;
-            bg_status st = pl->cls[c].has_base && pl->cls[c].has_head
-                               ? run_duet(o, pl, c, r, head_first, base, head, metric)
-                           : pl->cls[c].has_head ? run_process(o, pl, c, r, 1, head, metric)
-                                                 : run_process(o, pl, c, r, 0, base, metric);
+            const perf_class *k = &pl->cls[c];
+            bg_status st = BG_OK;
+            if (k->has_base && k->has_head && !k->threaded) /* threaded: in turn, still a pair */
+                st = run_duet(o, pl, c, r, head_first, base, head, metric);
+            else
+                for (int side = 0; side < 2 && st == BG_OK; side++) {
+                    int is_head = head_first ? side == 0 : side == 1;
+                    if (is_head ? k->has_head : k->has_base)
+                        st = run_process(o, pl, c, r, is_head, is_head ? head : base, metric);
+                }
             if (st != BG_OK)
                 return st;
         }
