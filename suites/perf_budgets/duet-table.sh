@@ -42,7 +42,8 @@ END {
   for (k = 1; k <= nc; k++) {
     c = order[k]; split(c, part, SUBSEP); ref = part[1] SUBSEP part[2] SUBSEP "interleaved"
     if (part[3] != "interleaved" && (ref in width) && width[c] + 0 > 0)
-      printf "width ratio interleaved / %s (%s, %s): A/A %.2f, all runs %.2f\n", part[3], part[1], part[2],
-             width[ref] / width[c], wall[c] + 0 > 0 ? wall[ref] / wall[c] : 0
+      { ra = (wall[c] + 0 > 0) ? wall[ref] / wall[c] : 0
+        printf "width ratio interleaved / %s (%s, %s): A/A %.2f, all runs %.2f\n", part[3], part[1], part[2],
+               width[ref] / width[c], ra }
   }
 }' "$1"
