@@ -125,7 +125,7 @@ bg_status perf_plan_make(perf_plan *p, const perf_cmd *cmd, const perf_cmd *base
     p->reps0 = cli_reps ? cli_reps : PERF_PLAN_REPS0;
     for (size_t c = 0; c < p->ncls; c++)
         p->cls[c].rounds = p->rounds0, p->cls[c].reps = p->reps0;
-    printf("bg-perf: plan: %zu benchmark(s) in %zu min_time class(es), %d round(s) x %d "
+    printf("bg-perf: plan: %zu benchmark(s) in %zu class(es) of min_time and threads, %d round(s) x %d "
            "repetition(s) per process%s, seed %llu\n",
            p->names.n, p->ncls, p->rounds0, p->reps0, cli_rounds ? "" : " (rounds: automatic)",
            (unsigned long long)seed);
