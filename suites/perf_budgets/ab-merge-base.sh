@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # ab-merge-base.sh — the pull-request judge: same-job A/B of HEAD against the
-# merge-base of HEAD and a base ref, built side by side, measured interleaved.
+# merge-base of HEAD and a base ref, built side by side, measured in duet
+# pairs (both at once, 2+ CPUs) or interleaved.
 #
 # Usage: suites/perf_budgets/ab-merge-base.sh [--base-ref REF] [--work DIR]
 #          [--filter RE] [--ir-filter RE] [--rounds N] [--reps K] [--keep-worktree]
-#          [--head-build DIR] [-- bg-perf ab args...]
+#          [--head-build DIR] [--judge duet|interleaved] [-- bg-perf ab args...]
 #   --base-ref REF  default: origin/main when it exists, else main
 #   --work DIR      default: build/perf-ab (base worktree, both build trees, runs)
 #   --head-build D  an existing RelWithDebInfo build tree of this checkout to
@@ -16,6 +17,12 @@
 #                   default the gate "pr_judge_ir" (light-mode RandomX hashing,
 #                   JIT and interpreter, hard AES); '' turns it off.  No valgrind (macOS): one skip
 #                   check perf.callgrind.valgrind naming why
+#   --judge J       how bg-perf ab runs base and head: duet (the default:
+#                   both at once, each pinned to its own CPU of the affinity
+#                   mask, judged on per-pair ratios; with fewer than 2 CPUs
+#                   bg-perf says so and interleaves instead) or interleaved
+#                   (one process at a time); docs/perf_budgets.md "Duet
+#                   runs", figures in docs/performance.md
 #   --rounds N, --reps K  default: bg-perf's automatic plan (processes enough
 #                   for the per-process U test to reach alpha after BH over
 #                   the benchmarks; 3 repetitions; each benchmark's budget
@@ -24,7 +31,7 @@
 # -> configure + build perf-bench there and in this tree (RelWithDebInfo) ->
 # bg-perf callgrind (Ir per hash: deterministic, load-independent, the first
 # line for RandomX) -> bg-perf ab --base-exe <base perf-bench> --head-exe <head perf-bench>
-# (a random AB/BA order per round, bounded reruns of the inconclusive ones) -> the
+# (duet pairs, or interleaved with a random AB/BA order per round; bounded reruns of the inconclusive ones) -> the
 # worktree is removed again unless --keep-worktree.
 # Every benchmark of either build gets a check (bg-perf ab lists both programs):
 # one the head deleted or renamed fails as "vanished" unless the head's
@@ -40,7 +47,7 @@ set -uo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || { echo "buildgate: ab: not in a git checkout" >&2; exit 3; }
 ref="" work="$root/build/perf-ab" filter="" irfilter=""
 select=(--gates pr_judge) irselect=(--gates pr_judge_ir) # budgets.json "gates"
-rounds="" reps="" keep=0 extra=() headdir=""
+rounds="" reps="" keep=0 extra=() headdir="" judge=duet
 while [ $# -gt 0 ]; do
   case "$1" in
     --base-ref) ref=${2:?}; shift 2 ;;
@@ -51,6 +58,8 @@ while [ $# -gt 0 ]; do
     --reps) reps=${2:?}; shift 2 ;;
     --keep-worktree) keep=1; shift ;;
     --head-build) headdir=${2:?}; shift 2 ;;
+    --judge) judge=${2:?}; shift 2
+             case "$judge" in duet|interleaved) ;; *) echo "buildgate: ab: --judge must be duet or interleaved" >&2; exit 2 ;; esac ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p;}}' "$0"; exit 0 ;;
     *) echo "buildgate: ab: unknown option '$1' (see --help)" >&2; exit 2 ;;
@@ -99,8 +108,8 @@ if [ ${#irselect[@]} -gt 0 ]; then
   ir_rc=$?
   [ "$ir_rc" = 77 ] && ir_rc=0 # no valgrind: its skip check says why
 fi
-echo "ab: time (bg-perf ab ${select[*]})"
-"$perf" ab "${exes[@]}" \
+echo "ab: time (bg-perf ab --$judge ${select[*]})"
+"$perf" ab "${exes[@]}" "--$judge" \
   "${select[@]}" ${rounds:+--rounds "$rounds"} ${reps:+--reps "$reps"} --budgets "$budgets" \
   --work-dir "$work/runs" ${extra[@]+"${extra[@]}"}
 rc=$?

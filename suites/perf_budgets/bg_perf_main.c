@@ -19,7 +19,9 @@
 #include "perf_budget.h"
 #include "perf_gates.h"
 #include "perf_callgrind.h"
+#include "perf_duet.h"
 #include "perf_gate.h"
+#include "perf_paired.h"
 #include "perf_plan.h"
 #include "perf_report.h"
 #include "perf_run.h"
@@ -34,10 +36,12 @@ static const char usage_text[] =
     "                                 calibrate, gated)\n"
     "\n"
     "bg-perf compare --base F [--base F]... --head F [--head F]... [--budgets B]\n"
-    "    [--unit process|sample]\n"
+    "    [--unit process|sample] [--paired]\n"
     "    Google Benchmark JSON files (--benchmark_out) of the base and the head,\n"
-    "    one file per process.  --unit sample treats every sample as independent\n"
-    "    (the judge before processes were the unit; for comparison only).\n"
+    "    one file per process.  --paired: the k-th --base and the k-th --head ran\n"
+    "    at the same time (a duet pair): judged on the per-pair ratios.\n"
+    "    --unit sample treats every sample as independent (the judge before\n"
+    "    processes were the unit; for comparison only).\n"
     "    Every benchmark of either side gets a check: in the base only, fail\n"
     "    (\"vanished\") unless budgets.json \"retired\" gives a reason; in the\n"
     "    head only, skip (\"new, no reference\"); none in common, a fail check\n"
@@ -46,7 +50,8 @@ static const char usage_text[] =
     "    metric fails by name; the rest of the file is still judged.\n"
     "bg-perf ab --base-exe EXE --head-exe EXE [--base-env K=V]... [--head-env K=V]...\n"
     "    [--filter RE] [--rounds N=auto] [--reps K=auto] [--min-time S] [--seed S]\n"
-    "    [--work-dir D] [--budgets B] [--prefix CMD]...\n"
+    "    [--work-dir D] [--budgets B] [--prefix CMD]... [--duet|--interleaved]\n"
+    "    [--pin] [--drop-warmup] [--random-interleaving]\n"
     "    Same-job A/B: N rounds, each one base and one head process in a random\n"
     "    order (AB or BA), each process with its own random environment padding\n"
     "    and ASLR as the kernel has it; K repetitions per process; the process is\n"
@@ -55,6 +60,17 @@ static const char usage_text[] =
     "    the benchmarks (at least 5); K auto: 3.  The benchmarks found\n"
     "    inconclusive are rerun (just those, max_reruns times), with repetitions\n"
     "    and rounds chosen from where their variance lies (docs/perf_budgets.md).\n"
+    "    --duet: each round runs its base and head process AT THE SAME TIME, each\n"
+    "    pinned to its own CPU of the inherited affinity mask (macOS: unpinned),\n"
+    "    released together; judged on the per-pair ratios (Hodges-Lehmann\n"
+    "    estimate, signed-rank interval and p: perf_paired.h).  Fewer than 2 CPUs\n"
+    "    in the mask: a status line, then interleaved as without --duet.\n"
+    "    --interleaved: one process at a time (the default).  Noise controls\n"
+    "    (docs/performance.md \"Noise controls\"): --pin every process on the\n"
+    "    mask's first CPU (interleaved); --drop-warmup one more repetition per\n"
+    "    process, the first dropped; --random-interleaving Google Benchmark's\n"
+    "    --benchmark_enable_random_interleaving; ASLR off: --prefix setarch\n"
+    "    --prefix -R.\n"
     "bg-perf baseline --baseline FILE|DIR --exe EXE [--filter RE] [--rounds N]\n"
     "    [--reps K] [--min-time S] [--work-dir D] [--budgets B] [--env K=V]...\n"
     "    Head against the stored per-host baseline (DIR: DIR/<host key>.json).\n"
@@ -101,6 +117,8 @@ static const char usage_text[] =
 
 typedef struct opts {
     const char *mode;
+    int duet, paired, pin, drop_warmup, random_interleaving; /* --duet ... */
+    perf_cpus cpus;
     const char *base[MAX_LIST], *head[MAX_LIST], *base_env[MAX_LIST + 1], *head_env[MAX_LIST + 1],
         *prefix[MAX_LIST + 1];
     unsigned long long seed;
@@ -167,6 +185,16 @@ static bg_status parse(int argc, char **argv, opts *o)
         const char *a = argv[i];
         if (strcmp(a, "--force") == 0 || strcmp(a, "--check-only") == 0) {
             *(a[2] == 'f' ? &o->force : &o->check_only) = 1;
+            continue;
+        }
+        int *flag = !strcmp(a, "--duet") ? &o->duet : !strcmp(a, "--paired") ? &o->paired
+                    : !strcmp(a, "--pin") ? &o->pin : !strcmp(a, "--drop-warmup") ? &o->drop_warmup
+                    : !strcmp(a, "--random-interleaving") ? &o->random_interleaving : NULL;
+        if (flag || !strcmp(a, "--interleaved")) {
+            if (flag)
+                *flag = 1;
+            else
+                o->duet = 0;
             continue;
         }
         if (!is_value_option(a)) {
@@ -246,43 +274,108 @@ static void padded_env(const char *const *env, int n, char *pad, const char **ou
     out[n + 1] = NULL;
 }
 
-/* One process: class c of the plan on one side, round r, into set. */
-static bg_status run_process(const opts *o, perf_plan *pl, size_t c, int r, int is_head, perf_set *set,
-                             const char *metric)
-{
-    char pad[PERF_PLAN_PAD_MAX + 16], out[1024];
+/* One benchmark process to run: class c of the plan on one side, round r. */
+typedef struct proc_job {
+    const opts *o;
+    const perf_class *k;
+    int is_head;
+    perf_cmd cmd;
     const char *env[MAX_LIST + 2];
-    perf_plan_pad(pl, pad);
+    char pad[PERF_PLAN_PAD_MAX + 16], out[1024];
+    int rr;      /* perf_run_bench's result, then perf_run_check_output's */
+    double wall; /* seconds the process took */
+} proc_job;
+
+static const char *const random_interleaving[] = {"--benchmark_enable_random_interleaving=true", NULL};
+
+static void job_prepare(proc_job *j, const opts *o, perf_plan *pl, size_t c, int r, int is_head)
+{
+    j->o = o;
+    j->k = &pl->cls[c];
+    j->is_head = is_head;
+    perf_plan_pad(pl, j->pad);
     if (is_head)
-        padded_env(o->head_env, o->nhenv, pad, env);
+        padded_env(o->head_env, o->nhenv, j->pad, j->env);
     else
-        padded_env(o->base_env, o->nbenv, pad, env);
-    perf_cmd cmd = {is_head ? o->head_exe : o->base_exe, o->nprefix ? o->prefix : NULL, env, NULL};
-    const perf_class *k = &pl->cls[c];
-    snprintf(out, sizeof out, "%s/%s-%03d-%zu.json", o->work_dir, is_head ? "head" : "base", r, c);
+        padded_env(o->base_env, o->nbenv, j->pad, j->env);
+    j->cmd = (perf_cmd){is_head ? o->head_exe : o->base_exe, o->nprefix ? o->prefix : NULL, j->env,
+                        o->random_interleaving ? random_interleaving : NULL};
+    snprintf(j->out, sizeof j->out, "%s/%s-%03d-%zu.json", o->work_dir, is_head ? "head" : "base", r, c);
+}
+
+/* Runs the process (a thread of perf_duet_run2 in duet mode). */
+static int job_exec(void *arg)
+{
+    proc_job *j = arg;
     double t0 = now_s();
-    int rr = perf_run_bench(&cmd, k->filter, k->reps, k->min_time, out);
-    double wall = now_s() - t0;
-    if (rr == BG_OK)
-        rr = perf_run_check_output(&cmd, k->filter, out);
-    if (rr < 0)
-        return (bg_status)rr;
+    j->rr = perf_run_bench(&j->cmd, j->k->filter, j->k->reps + j->o->drop_warmup, j->k->min_time, j->out);
+    j->wall = now_s() - t0;
+    if (j->rr == BG_OK)
+        j->rr = perf_run_check_output(&j->cmd, j->k->filter, j->out);
+    return j->rr;
+}
+
+/* Adds a finished process's samples to set (without its first repetition
+ * with --drop-warmup). */
+static bg_status job_collect(proc_job *j, perf_plan *pl, size_t c, perf_set *set, const char *metric)
+{
+    if (j->rr < 0)
+        return (bg_status)j->rr;
     size_t errors = set->errors;
-    bg_status ld = perf_set_add_file(set, out, metric);
-    int own = is_head ? PERF_HEAD_ONLY : PERF_BASE_ONLY;
+    bg_status ld = j->o->drop_warmup ? perf_set_add_file_after_warmup(set, j->out, metric)
+                                     : perf_set_add_file(set, j->out, metric);
+    int own = j->is_head ? PERF_HEAD_ONLY : PERF_BASE_ONLY;
     for (size_t i = 0; ld == BG_OK && i < pl->names.n; i++) /* the names this process ran */
         if (pl->cls_of[i] == (int)c && (pl->side_of[i] == 0 || pl->side_of[i] == own))
             ld = perf_set_expect(set, pl->names.s[i].name);
     /* exit 7 with an error row: that benchmark fails its check, the others are judged */
-    if (rr == PERF_RUN_BENCH_ERROR && ld == BG_OK && set->errors == errors)
-        return bg_fail(BG_E_TARGET, "bg-perf", "%s failed (log: %s.log)", cmd.exe, out);
+    if (j->rr == PERF_RUN_BENCH_ERROR && ld == BG_OK && set->errors == errors)
+        return bg_fail(BG_E_TARGET, "bg-perf", "%s failed (log: %s.log)", j->cmd.exe, j->out);
     if (ld == BG_OK)
-        perf_plan_note_setup(pl, c, set, wall);
+        perf_plan_note_setup(pl, c, set, j->wall);
     return ld;
 }
 
+/* One process: class c of the plan on one side, round r, into set (pinned
+ * to the first CPU of the affinity mask with --pin). */
+static bg_status run_process(const opts *o, perf_plan *pl, size_t c, int r, int is_head, perf_set *set,
+                             const char *metric)
+{
+    proc_job j;
+    job_prepare(&j, o, pl, c, r, is_head);
+    perf_pin_saved saved = {0};
+    if (o->pin && o->cpus.pinnable) {
+        bg_status st = perf_pin_self(o->cpus.cpu[0], &saved);
+        if (st != BG_OK)
+            return st;
+    }
+    job_exec(&j);
+    perf_pin_restore(&saved);
+    return job_collect(&j, pl, c, set, metric);
+}
+
+/* Duet: the base and the head process of class c, round r, at the same
+ * time, each on its own CPU (which side gets which CPU: head_first). */
+static bg_status run_duet(const opts *o, perf_plan *pl, size_t c, int r, int head_first, perf_set *base,
+                          perf_set *head, const char *metric)
+{
+    proc_job jb, jh;
+    job_prepare(&jb, o, pl, c, r, 0);
+    job_prepare(&jh, o, pl, c, r, 1);
+    int pin = o->cpus.pinnable, rb, rh;
+    int cb = pin ? o->cpus.cpu[head_first ? 1 : 0] : -1, ch = pin ? o->cpus.cpu[head_first ? 0 : 1] : -1;
+    bg_status st = perf_duet_run2(job_exec, &jb, cb, &jh, ch, &rb, &rh);
+    if (st == BG_OK)
+        st = job_collect(&jb, pl, c, base, metric);
+    if (st == BG_OK)
+        st = job_collect(&jh, pl, c, head, metric);
+    return st;
+}
+
 /* The plan's rounds, numbered from first: per round a random order of the
- * sides (only head when !with_base), per side one process per class. */
+ * sides (only head when !with_base), per side one process per class; in
+ * duet mode both sides of a class at once (one after the other, in that
+ * order, for a multi-threaded class). */
 static bg_status run_rounds(const opts *o, perf_plan *pl, int first, perf_set *base, perf_set *head,
                             const char *metric, int with_base)
 {
@@ -291,7 +384,23 @@ static bg_status run_rounds(const opts *o, perf_plan *pl, int first, perf_set *b
         most = pl->cls[c].rounds > most ? pl->cls[c].rounds : most;
     for (int r = first; r < first + most; r++) {
         int head_first = perf_plan_head_first(pl);
-        for (int side = 0; side < 2; side++) {
+        for (size_t c = 0; o->duet && with_base && c < pl->ncls; c++) {
+            if (r - first >= pl->cls[c].rounds)
+                continue;
+            const perf_class *k = &pl->cls[c];
+            bg_status st = BG_OK;
+            if (k->has_base && k->has_head && !k->threaded) /* threaded: in turn, still a pair */
+                st = run_duet(o, pl, c, r, head_first, base, head, metric);
+            else
+                for (int side = 0; side < 2 && st == BG_OK; side++) {
+                    int is_head = head_first ? side == 0 : side == 1;
+                    if (is_head ? k->has_head : k->has_base)
+                        st = run_process(o, pl, c, r, is_head, is_head ? head : base, metric);
+                }
+            if (st != BG_OK)
+                return st;
+        }
+        for (int side = 0; !(o->duet && with_base) && side < 2; side++) {
             int is_head = head_first ? side == 0 : side == 1;
             if (!is_head && !with_base)
                 continue;
@@ -344,6 +453,20 @@ static void keep_unresolved(perf_result *r, size_t n)
             r[i].outcome = PERF_PASS;
 }
 
+/* perf_gate_compare, then the paired judge when the processes ran in pairs. */
+static bg_status compare(const opts *o, const perf_set *base, const perf_set *head, const cJSON *budgets,
+                         perf_result **r, size_t *n)
+{
+    bg_status st = perf_gate_compare(base, head, budgets, r, n);
+    size_t unpaired = 0;
+    if (st == BG_OK && o->paired)
+        st = perf_paired_rejudge(*r, *n, &unpaired);
+    if (unpaired)
+        printf("bg-perf: note: %zu benchmark(s) with unequal process counts on the two sides: judged "
+               "unpaired\n", unpaired);
+    return st;
+}
+
 /* Compares, reruns the inconclusive ones (max_reruns times), then confirms
  * the unresolved slowdowns (perf_gate.h) with up to max_reruns more reruns of
  * just them, reports. */
@@ -352,7 +475,7 @@ static int judge(const opts *o, perf_plan *pl, const char *mode, perf_set *base,
 {
     perf_result *r = NULL;
     size_t n = 0;
-    bg_status st = perf_gate_compare(base, head, budgets, &r, &n);
+    bg_status st = compare(o, base, head, budgets, &r, &n);
     int reruns = 0, limit = pl ? max_reruns(budgets, r, n) : 0;
     while (st == BG_OK && ((reruns < limit && count(r, n, PERF_INCONCLUSIVE) > 0) ||
                            (reruns < 2 * limit && count_unresolved(r, n) > 0))) {
@@ -371,7 +494,7 @@ static int judge(const opts *o, perf_plan *pl, const char *mode, perf_set *base,
         r = NULL;
         st = run_rounds(o, pl, 1000 * reruns, base, head, perf_budgets_metric(budgets), with_base);
         if (st == BG_OK)
-            st = perf_gate_compare(base, head, budgets, &r, &n);
+            st = compare(o, base, head, budgets, &r, &n);
     }
     if (st != BG_OK) {
         perf_results_free(r, n);
@@ -449,18 +572,53 @@ static bg_status plan(const opts *o, perf_plan *pl, const cJSON *budgets)
                           o->seed);
 }
 
+/* Automatic rounds in duet mode: at least the pairs with which the signed-
+ * rank test can reach alpha after BH over the benchmarks (perf_paired.h). */
+static void duet_rounds(perf_plan *pl, const cJSON *budgets)
+{
+    double alpha = 1;
+    for (size_t i = 0; i < pl->names.n; i++) {
+        perf_budget b;
+        perf_budget_for(budgets, pl->names.s[i].name, &b);
+        alpha = fmin(alpha, b.alpha);
+    }
+    int need = (int)perf_paired_pairs_for(alpha, pl->names.n);
+    if (need > pl->rounds0) {
+        printf("bg-perf: duet: %d pairs (the signed-rank test needs %d to reach q < %g over %zu "
+               "benchmark(s))\n", need, need, alpha, pl->names.n);
+        pl->rounds0 = need;
+        for (size_t c = 0; c < pl->ncls; c++)
+            pl->cls[c].rounds = need;
+    }
+}
+
 static int mode_ab(opts *o, const cJSON *budgets, int aa)
 {
     if (!o->head_exe || (!aa && !o->base_exe))
         return bg_exit_code(usage(aa ? "calibrate needs --exe" : "ab needs --base-exe and --head-exe"));
     if (aa)
         o->base_exe = o->head_exe;
+    if (o->duet && o->cpus.n < 2) {
+        printf("bg-perf: duet: %d CPU in the affinity mask (duet needs 2): interleaved instead, one "
+               "process at a time\n", o->cpus.n);
+        o->duet = 0;
+    }
+    o->paired = o->duet;
+    if (o->duet && o->cpus.pinnable)
+        printf("bg-perf: duet: base and head at the same time on CPUs %d and %d (%d in the affinity "
+               "mask; sides swap CPUs at random per round), judged on per-pair ratios\n",
+               o->cpus.cpu[0], o->cpus.cpu[1], o->cpus.n);
+    else if (o->duet)
+        printf("bg-perf: duet: base and head at the same time, unpinned (no CPU pinning API here), "
+               "judged on per-pair ratios\n");
     bg_status st = make_work_dir(o->work_dir);
     perf_set base = {0}, head = {0};
     perf_plan pl = {0};
     const char *metric = perf_budgets_metric(budgets);
     if (st == BG_OK)
         st = plan(o, &pl, budgets);
+    if (st == BG_OK && o->duet && !o->rounds)
+        duet_rounds(&pl, budgets);
     if (st == BG_OK)
         st = run_rounds(o, &pl, 0, &base, &head, metric, 1);
     int rc = bg_exit_code(st);
@@ -580,6 +738,9 @@ int main(int argc, char **argv)
     bg_status st = parse(argc, argv, &o);
     if (st != BG_OK)
         return bg_exit_code(st);
+    perf_cpus_probe(&o.cpus);
+    if (o.pin && !o.cpus.pinnable)
+        printf("bg-perf: note: --pin: no CPU pinning API here: processes run unpinned\n");
     cJSON *budgets = NULL;
     st = perf_budgets_load(o.budgets_path, &budgets);
     if (st != BG_OK)

@@ -166,6 +166,30 @@ int perf_result_unresolved(const perf_result *r)
     return r->outcome == PERF_INCONCLUSIVE && !isnan(r->lo) && r->lo > 1.0 + r->budget.band;
 }
 
+bg_status perf_gate_decide(perf_result *r, size_t n)
+{
+    double *p = calloc(n ? n : 1, sizeof *p);
+    size_t *idx = calloc(n ? n : 1, sizeof *idx), m = 0;
+    if (!p || !idx) {
+        free(p);
+        free(idx);
+        return BG_E_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (r[i].measured) {
+            p[m] = r[i].p;
+            idx[m++] = i;
+        }
+    bg_status st = bg_benjamini_hochberg(p, m, p);
+    for (size_t j = 0; j < m && st == BG_OK; j++) {
+        r[idx[j]].q = p[j];
+        r[idx[j]].outcome = decide(&r[idx[j]]);
+    }
+    free(p);
+    free(idx);
+    return st;
+}
+
 bg_status perf_gate_compare(const perf_set *base, const perf_set *head, const cJSON *budgets,
                             perf_result **out, size_t *n_out)
 {
@@ -175,15 +199,9 @@ bg_status perf_gate_compare(const perf_set *base, const perf_set *head, const cJ
     for (size_t i = 0; i < base->n; i++)
         total += perf_set_find(head, base->s[i].name) == NULL;
     perf_result *r = calloc(total ? total : 1, sizeof *r);
-    double *p = calloc(total ? total : 1, sizeof *p);
-    size_t *idx = calloc(total ? total : 1, sizeof *idx);
-    if (!r || !p || !idx) {
-        free(r);
-        free(p);
-        free(idx);
+    if (!r)
         return BG_E_NOMEM;
-    }
-    size_t m = 0, j = 0;
+    size_t j = 0;
     bg_status st = BG_OK;
     for (size_t i = 0; i < total && st == BG_OK; i++) {
         const perf_series *h = i < head->n ? &head->s[i] : NULL, *a;
@@ -200,17 +218,9 @@ bg_status perf_gate_compare(const perf_set *base, const perf_set *head, const cJ
             continue;
         r[i].measured = 1;
         st = measure(a, h, &r[i]);
-        p[m] = r[i].p;
-        idx[m++] = i;
     }
     if (st == BG_OK)
-        st = bg_benjamini_hochberg(p, m, p);
-    for (size_t j = 0; j < m && st == BG_OK; j++) {
-        r[idx[j]].q = p[j];
-        r[idx[j]].outcome = decide(&r[idx[j]]);
-    }
-    free(p);
-    free(idx);
+        st = perf_gate_decide(r, total);
     if (st != BG_OK) {
         perf_results_free(r, total);
         return st;

@@ -78,6 +78,11 @@ const char *perf_outcome_name(perf_outcome o);
 bg_status perf_gate_compare(const perf_set *base, const perf_set *head, const cJSON *budgets,
                             perf_result **out, size_t *n_out);
 
+/* Benjamini-Hochberg q over the p of the measured results of r, then each
+ * one's outcome by the decision above (perf_gate_compare's last step; again
+ * after a judge replaced ratio, lo, hi and p, perf_paired.h).  BG_E_NOMEM. */
+bg_status perf_gate_decide(perf_result *r, size_t n);
+
 /* 1 when r is an unresolved slowdown: inconclusive although its whole
  * interval lies above 1 + band (lo > 1 + band) -- a clear shift that is not
  * significant (q >= alpha) or has fewer than min_repetitions processes.  The

@@ -31,17 +31,27 @@ static double min_time_of(const cJSON *budgets, const char *name, double cli)
     return cli > 0 ? cli : b.min_time;
 }
 
-/* Puts name i into the class of its min_time (new class when none). */
+int perf_plan_threaded(const char *name)
+{
+    for (const char *t = strstr(name, "threads:"); t; t = strstr(t + 8, "threads:"))
+        if (atoi(t + 8) > 1)
+            return 1;
+    return 0;
+}
+
+/* Puts name i into the class of its min_time and threadedness (new class
+ * when none). */
 static bg_status classify(perf_plan *p, size_t i, double mt)
 {
     size_t c = 0;
-    while (c < p->ncls && p->cls[c].min_time != mt)
+    int threaded = perf_plan_threaded(p->names.s[i].name);
+    while (c < p->ncls && (p->cls[c].min_time != mt || p->cls[c].threaded != threaded))
         c++;
     if (c == p->ncls) {
         if (p->ncls == PERF_PLAN_MAX_CLASSES)
-            return bg_fail(BG_E_USAGE, "bg-perf", "more than %d different min_time values",
+            return bg_fail(BG_E_USAGE, "bg-perf", "more than %d classes of min_time and threads",
                            PERF_PLAN_MAX_CLASSES);
-        p->cls[c] = (perf_class){.min_time = mt};
+        p->cls[c] = (perf_class){.min_time = mt, .threaded = threaded};
         p->ncls++;
     }
     p->cls_of[i] = (int)c;
@@ -115,7 +125,7 @@ bg_status perf_plan_make(perf_plan *p, const perf_cmd *cmd, const perf_cmd *base
     p->reps0 = cli_reps ? cli_reps : PERF_PLAN_REPS0;
     for (size_t c = 0; c < p->ncls; c++)
         p->cls[c].rounds = p->rounds0, p->cls[c].reps = p->reps0;
-    printf("bg-perf: plan: %zu benchmark(s) in %zu min_time class(es), %d round(s) x %d "
+    printf("bg-perf: plan: %zu benchmark(s) in %zu class(es) of min_time and threads, %d round(s) x %d "
            "repetition(s) per process%s, seed %llu\n",
            p->names.n, p->ncls, p->rounds0, p->reps0, cli_rounds ? "" : " (rounds: automatic)",
            (unsigned long long)seed);

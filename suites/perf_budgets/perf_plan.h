@@ -4,8 +4,9 @@
  * replication").
  *
  * The benchmarks are listed once (--benchmark_list_tests) and grouped into
- * classes of equal min_time (budget field "min_time", or --min-time for all):
- * one process per class, side and round, filtered to exactly its names.
+ * classes of equal min_time (budget field "min_time", or --min-time for all)
+ * and threadedness (perf_plan_threaded): one process per class, side and
+ * round, filtered to exactly its names.
  *
  * Rounds (processes per side): --rounds, or by default the fewest for which
  * the per-process Mann-Whitney U test can reach q < alpha after Benjamini-
@@ -46,6 +47,7 @@ typedef struct perf_class {
     int reps, rounds;
     char filter[4096]; /* ^(name|name...)$, regex metacharacters escaped */
     int has_base, has_head; /* a side runs the class only when it has one of its names */
+    int threaded;           /* its benchmarks run several threads: a duet runs its pair in turn */
 } perf_class;
 
 typedef struct perf_plan {
@@ -77,6 +79,11 @@ bg_status perf_plan_make(perf_plan *p, const perf_cmd *cmd, const perf_cmd *base
  * Returns the number of classes (0: nothing to rerun). */
 size_t perf_plan_rerun(perf_plan *p, const perf_result *r, size_t n, const perf_set *head,
                        const cJSON *budgets, double cli_min_time, int cli_rounds, int cli_reps);
+
+/* 1 when the benchmark name runs more than one thread ("threads:N", N > 1,
+ * Google Benchmark's ->Threads(N) suffix): two such processes at once would
+ * compete for the CPUs their threads need. */
+int perf_plan_threaded(const char *name);
 
 /* 1 when round r runs head first (random, from the plan's seed). */
 int perf_plan_head_first(perf_plan *p);

@@ -273,15 +273,44 @@ bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, 
     return BG_OK;
 }
 
-bg_status perf_set_add_file(perf_set *set, const char *path, const char *metric)
+/* Drops each benchmark's first repetition (the iteration row with
+ * "repetition_index" 0 when "repetitions" > 1) from a parsed document. */
+static void drop_warmup(cJSON *doc)
+{
+    cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "benchmarks"), *row = rows ? rows->child : NULL;
+    while (row) {
+        cJSON *next = row->next;
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(row, "run_type"),
+                    *rep = cJSON_GetObjectItemCaseSensitive(row, "repetition_index"),
+                    *reps = cJSON_GetObjectItemCaseSensitive(row, "repetitions");
+        if (cJSON_IsString(type) && !strcmp(type->valuestring, "iteration") && cJSON_IsNumber(rep) &&
+            rep->valuedouble == 0 && cJSON_IsNumber(reps) && reps->valuedouble > 1)
+            cJSON_Delete(cJSON_DetachItemViaPointer(rows, row));
+        row = next;
+    }
+}
+
+static bg_status add_file(perf_set *set, const char *path, const char *metric, int without_warmup)
 {
     cJSON *doc = NULL;
     bg_status st = perf_gbjson_load(path, &doc);
     if (st != BG_OK)
         return st;
+    if (without_warmup)
+        drop_warmup(doc);
     st = perf_set_add_doc(set, doc, metric, path);
     cJSON_Delete(doc);
     return st;
+}
+
+bg_status perf_set_add_file(perf_set *set, const char *path, const char *metric)
+{
+    return add_file(set, path, metric, 0);
+}
+
+bg_status perf_set_add_file_after_warmup(perf_set *set, const char *path, const char *metric)
+{
+    return add_file(set, path, metric, 1);
 }
 
 static void series_free(perf_series *s)

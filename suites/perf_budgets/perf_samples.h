@@ -105,6 +105,11 @@ bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, 
 /* perf_set_add_doc on the file at path (perf_gbjson_load errors: BG_E_IO, BG_E_PARSE). */
 bg_status perf_set_add_file(perf_set *set, const char *path, const char *metric);
 
+/* perf_set_add_file without each benchmark's first repetition (the
+ * iteration row with "repetition_index" 0 when "repetitions" > 1): the
+ * --drop-warmup noise control of bg-perf ab. */
+bg_status perf_set_add_file_after_warmup(perf_set *set, const char *path, const char *metric);
+
 /* Appends one sample to the series called name (created when new) as a
  * process of its own (samples without a known process, e.g. an old baseline). */
 bg_status perf_set_push(perf_set *set, const char *name, double v);

@@ -175,5 +175,38 @@ case "$case_" in
     fi
     # (a baseline of one process: inconclusive, whatever the timing)
     exec "$expect" --name "$name" --exit 0 --check .synth/chain --verdict inconclusive -- "${run[@]}" --filter '^synth/chain$' ;;
+  duet_slowdown|duet_aa)
+    # duet mode (bg-perf ab --duet, perf_paired.h): a real 25 % slowdown by the
+    # knob must fail on the per-pair ratios; the A/A control must not fail
+    pct=25; want=(--exit 1 --contains "synth/chain: fail ratio")
+    [ "$case_" = duet_aa ] && pct=0 want=(--exit 0 --contains "synth/chain: ")
+    exec "$expect" --name "$name" "${want[@]}" --contains "judged on per-pair ratios" -- \
+      "$perf" ab --duet --base-exe "$bench" --head-exe "$bench" --head-env "BG_PERF_SLOWDOWN_PCT=$pct" \
+      --filter '^synth/chain$' --reps 3 --min-time 0.03 --work-dir "$w" --budgets "$budgets" ;;
+  duet_one_cpu)  # one CPU in the affinity mask: a status line, then interleaved (not paired)
+    exec "$expect" --name "$name" --exit 0 \
+      --contains "bg-perf: duet: 1 CPU in the affinity mask (duet needs 2): interleaved instead" -- \
+      taskset -c 0 "$perf" ab --duet --base-exe "$bench" --head-exe "$bench" --filter '^synth/chain$' \
+      --rounds 2 --reps 1 --min-time 0.01 --work-dir "$w" --budgets "$budgets" ;;
+  paired_shift|paired_aa)
+    # Ten duet pairs of real samples, each pair disturbed alike (both sides
+    # +4 % per pair index: what a duet cancels), the head 3 % slower in
+    # paired_shift: the paired judge must fail it, the unpaired one cannot
+    # (its process medians overlap); without the shift the paired judge passes.
+    good; shift=1.03; [ "$case_" = paired_aa ] && shift=1
+    args=()
+    for k in 0 1 2 3 4 5 6 7 8 9; do
+      mkproc "$(awk -v k="$k" 'BEGIN { print 1 + 0.04 * k }')" "$w/base-$k.json"
+      mkproc "$(awk -v k="$k" -v s="$shift" 'BEGIN { print s * (1 + 0.04 * k) }')" "$w/head-$k.json"
+      args+=(--base "$w/base-$k.json" --head "$w/head-$k.json")
+    done
+    if [ "$case_" = paired_aa ]; then
+      exec "$expect" --name "$name" --exit 0 --contains "synth/chain: pass ratio" -- \
+        "$perf" compare "${args[@]}" --budgets "$budgets" --paired
+    fi
+    "$expect" --name "$name.unpaired" --exit 0 --contains "synth/chain: inconclusive ratio" -- \
+      "$perf" compare "${args[@]}" --budgets "$budgets"
+    exec "$expect" --name "$name" --exit 1 --contains "synth/chain: fail ratio 1.03" --contains "processes 10/10" -- \
+      "$perf" compare "${args[@]}" --budgets "$budgets" --paired ;;
   *) echo "buildgate: perf selftest: unknown case '$case_'" >&2; exit 2 ;;
 esac

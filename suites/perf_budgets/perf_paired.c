@@ -1,0 +1,153 @@
+/* perf_paired.c — see perf_paired.h. */
+#include "perf_paired.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildgate/bg_stats.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Null distribution of T+ for n untied ranks 1..n: f[t] = P(T+ = t),
+ * t = 0..n(n+1)/2 (f holds M + 1 doubles). */
+static void signed_rank_null(size_t n, double *f)
+{
+    size_t m = n * (n + 1) / 2;
+    memset(f, 0, (m + 1) * sizeof *f);
+    f[0] = 1;
+    for (size_t k = 1; k <= n; k++) /* rank k positive or not, each 1/2 */
+        for (size_t t = k * (k + 1) / 2 + 1; t-- > 0;)
+            f[t] = 0.5 * (f[t] + (t >= k ? f[t - k] : 0));
+}
+
+/* Two-sided signed-rank p of d (zeros dropped), ranks of |d| with ties
+ * averaged. */
+static bg_status signed_rank_p(const double *d, size_t n, double *p)
+{
+    double *a = malloc((n ? n : 1) * sizeof *a);
+    size_t *ix = malloc((n ? n : 1) * sizeof *ix);
+    if (!a || !ix) {
+        free(a), free(ix);
+        return BG_E_NOMEM;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (d[i] != 0)
+            a[m++] = fabs(d[i]), ix[m - 1] = i;
+    /* sort |d| with their indices (insertion: n is small) */
+    for (size_t i = 1; i < m; i++)
+        for (size_t j = i; j > 0 && a[j - 1] > a[j]; j--) {
+            double t = a[j]; a[j] = a[j - 1]; a[j - 1] = t;
+            size_t u = ix[j]; ix[j] = ix[j - 1]; ix[j - 1] = u;
+        }
+    double tplus = 0, tie = 0;
+    int ties = 0;
+    for (size_t i = 0; i < m;) {
+        size_t j = i;
+        while (j + 1 < m && a[j + 1] == a[i])
+            j++;
+        double rank = 0.5 * (double)(i + j + 2), g = (double)(j - i + 1);
+        ties |= j > i;
+        tie += g * g * g - g;
+        for (size_t k = i; k <= j; k++)
+            if (d[ix[k]] > 0)
+                tplus += rank;
+        i = j + 1;
+    }
+    free(a), free(ix);
+    if (m == 0) {
+        *p = 1;
+        return BG_OK;
+    }
+    double M = (double)m * (double)(m + 1) / 2;
+    if (!ties && m <= 60) {
+        double *f = malloc(((size_t)M + 1) * sizeof *f);
+        if (!f)
+            return BG_E_NOMEM;
+        signed_rank_null(m, f);
+        double lo = 0, t = tplus < M - tplus ? tplus : M - tplus;
+        for (size_t k = 0; (double)k <= t; k++)
+            lo += f[k];
+        free(f);
+        *p = fmin(1.0, 2 * lo);
+        return BG_OK;
+    }
+    double mu = M / 2, var = (double)m * (m + 1) * (2 * m + 1) / 24 - tie / 48;
+    double z = var > 0 ? (fabs(tplus - mu) - 0.5) / sqrt(var) : 0;
+    *p = z > 0 ? erfc(z / sqrt(2)) : 1;
+    return BG_OK;
+}
+
+bg_status perf_paired_stats(const double *d, size_t n, double level, double *est, double *lo,
+                            double *hi, double *p)
+{
+    if (n == 0 || !(level > 0 && level < 1))
+        return BG_E_USAGE;
+    size_t M = n * (n + 1) / 2;
+    double *w = malloc(M * sizeof *w), *f = malloc((M + 1) * sizeof *f);
+    if (!w || !f) {
+        free(w), free(f);
+        return BG_E_NOMEM;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i; j < n; j++)
+            w[k++] = 0.5 * (d[i] + d[j]);
+    qsort(w, M, sizeof *w, cmp_double);
+    *est = M % 2 ? w[M / 2] : 0.5 * (w[M / 2 - 1] + w[M / 2]);
+    /* C: the largest with P(T+ <= C - 1) <= (1 - level) / 2, at least 1 */
+    signed_rank_null(n, f);
+    size_t c = 0;
+    double cum = 0;
+    while (c < M && cum + f[c] <= (1 - level) / 2)
+        cum += f[c++];
+    if (c < 1)
+        c = 1;
+    *lo = w[c - 1];
+    *hi = w[M - c];
+    free(w), free(f);
+    return signed_rank_p(d, n, p);
+}
+
+bg_status perf_paired_rejudge(perf_result *r, size_t n, size_t *unpaired)
+{
+    *unpaired = 0;
+    for (size_t i = 0; i < n; i++) {
+        perf_result *x = &r[i];
+        if (!x->measured)
+            continue;
+        size_t np = x->np_base;
+        if (np == 0 || np != x->np_head || !x->proc_base || !x->proc_head) {
+            (*unpaired)++;
+            continue;
+        }
+        double *d = malloc(np * sizeof *d), est, lo, hi, p;
+        if (!d)
+            return BG_E_NOMEM;
+        int lower_better = perf_metric_lower_better(x->budget.metric);
+        for (size_t k = 0; k < np; k++)
+            d[k] = (lower_better ? 1 : -1) * log(x->proc_head[k] / x->proc_base[k]);
+        bg_status st = perf_paired_stats(d, np, x->budget.level, &est, &lo, &hi, &p);
+        free(d);
+        if (st != BG_OK)
+            return st;
+        x->ratio = exp(est);
+        x->lo = exp(lo);
+        x->hi = exp(hi);
+        x->p = p;
+    }
+    return perf_gate_decide(r, n);
+}
+
+size_t perf_paired_pairs_for(double alpha, size_t m_tests)
+{
+    for (size_t k = 2; k <= 60; k++)
+        if ((double)m_tests * 4.0 / ldexp(1.0, (int)k) < alpha)
+            return k;
+    return 0;
+}

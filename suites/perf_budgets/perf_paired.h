@@ -1,0 +1,53 @@
+/* perf_paired.h — the judge of paired runs (bg-perf ab --duet, bg-perf
+ * compare --paired): one pair = one base and one head process that ran at
+ * the same time (perf_duet.h) = one unit of replication.
+ *
+ * Per pair k the log ratio d_k = ln(head_k / base_k) of the two processes'
+ * medians (ln(base_k / head_k) for a rate, so d > 0 always means slower).
+ * Statistics (Hollander & Wolfe, "Nonparametric Statistical Methods", 2nd
+ * ed. 1999, ch. 3.1-3.3: the one-sample / paired-replicates location
+ * problem):
+ *   ratio    = exp(Hodges-Lehmann estimate) = exp(median of the n(n+1)/2
+ *              Walsh averages (d_i + d_j) / 2, i <= j);
+ *   [lo, hi] = exp of the Walsh averages of order C and M + 1 - C
+ *              (M = n(n+1)/2): the distribution-free interval of the
+ *              signed-rank test, C the largest with P(T+ < C) <= (1-level)/2
+ *              under the null (exact distribution); C at least 1 (then the
+ *              interval is [min, max] of the Walsh averages, with coverage
+ *              1 - 2^(1-n): below `level` for n <= 5 at 95 %);
+ *   p        = two-sided Wilcoxon signed-rank p of the d_k (zeros dropped):
+ *              exact without ties among |d|, else the normal approximation
+ *              with tie correction and continuity correction 1/2.
+ * Only a symmetric distribution of d around its centre is assumed, not
+ * normality; the pairs are independent when each pair is its own two
+ * processes.
+ */
+#ifndef PERF_PAIRED_H
+#define PERF_PAIRED_H
+
+#include <stddef.h>
+
+#include "buildgate/bg_error.h"
+#include "perf_gate.h"
+
+/* The statistics above of d[0..n-1] (n >= 1): *est (Hodges-Lehmann, in d's
+ * unit), *lo, *hi at `level` (0 < level < 1), *p.  BG_E_USAGE n == 0 or
+ * level outside (0, 1); BG_E_NOMEM. */
+bg_status perf_paired_stats(const double *d, size_t n, double level, double *est, double *lo,
+                            double *hi, double *p);
+
+/* Re-judges the measured results of perf_gate_compare on pairs: where both
+ * sides have the same number of processes (process k of each side = pair k),
+ * ratio, lo, hi and p become the paired ones above, then q (Benjamini-
+ * Hochberg over the measured results) and the outcome are decided again by
+ * perf_gate_decide.  A result with unequal process counts keeps its
+ * unpaired statistics (*unpaired counts them).  BG_E_NOMEM. */
+bg_status perf_paired_rejudge(perf_result *r, size_t n, size_t *unpaired);
+
+/* The fewest pairs (2..60) for which the two-sided exact signed-rank test,
+ * with the smallest pair out of direction, reaches q < alpha after
+ * Benjamini-Hochberg over m_tests benchmarks: m_tests * 4 / 2^n < alpha.
+ * 0 when 60 is not enough. */
+size_t perf_paired_pairs_for(double alpha, size_t m_tests);
+
+#endif

@@ -1,0 +1,53 @@
+/* test_paired.c — unit tests of the paired judge's statistics (perf_paired.h)
+ * against values from Hollander & Wolfe (1999), ch. 3 and its table A.4. */
+#include <math.h>
+#include <stdio.h>
+
+#include "buildgate/bg_check.h"
+#include "perf_paired.h"
+
+static bg_checks *c;
+
+/* One check per property: perf.unit.paired.<name>. */
+static void check(int ok, const char *name, const char *what)
+{
+    char full[160];
+    snprintf(full, sizeof full, "perf.unit.paired.%s", name);
+    bg_check_emit_str(c, full, ok ? BG_PASS : BG_FAIL, what, ok ? "as expected" : "differs", NULL);
+}
+
+int main(void)
+{
+    c = bg_checks_open("perf_budgets");
+    double d[12], est, lo, hi, p;
+    /* n = 9, all positive: exact two-sided p = 2 / 2^9 */
+    for (int i = 0; i < 9; i++)
+        d[i] = 0.01 * (i + 1);
+    perf_paired_stats(d, 9, 0.95, &est, &lo, &hi, &p);
+    check(fabs(p - 2.0 / 512) < 1e-12, "p_all_positive", "n=9 all positive: p = 2/512");
+    check(fabs(est - 0.05) < 1e-12, "hodges_lehmann_9", "n=9 symmetric 0.01..0.09: Hodges-Lehmann = 0.05");
+    /* the smallest one negative: T+ = 44, p = 4 / 512 */
+    d[0] = -0.01;
+    perf_paired_stats(d, 9, 0.95, &est, &lo, &hi, &p);
+    check(fabs(p - 4.0 / 512) < 1e-12, "p_smallest_negative", "n=9 smallest negative: p = 4/512");
+    /* n = 10, level 0.95: P(T+ <= 8) = 0.0244 (table A.4), so the interval
+     * is [W(9), W(47)] of the 55 Walsh averages; d = 1..10 */
+    for (int i = 0; i < 10; i++)
+        d[i] = i + 1;
+    perf_paired_stats(d, 10, 0.95, &est, &lo, &hi, &p);
+    /* Walsh averages of 1..10 sorted: 1, 1.5, 2, 2, 2.5, 2.5, 3, 3, 3 (the 9th), ...; W(47) = 11 - W(9) */
+    check(fabs(lo - 3) < 1e-12 && fabs(hi - 8) < 1e-12, "interval_n10", "n=10: interval [W(9), W(47)] = [3, 8]");
+    check(fabs(est - 5.5) < 1e-12, "hodges_lehmann_10", "n=10: Hodges-Lehmann 5.5");
+    /* symmetric around 0: p = 1 */
+    double s[4] = {-2, -1, 1, 2};
+    perf_paired_stats(s, 4, 0.95, &est, &lo, &hi, &p);
+    check(p > 0.99 && fabs(est) < 1e-12, "symmetric", "symmetric: p = 1, estimate 0");
+    /* ties among |d|: the normal approximation, still two-sided and <= 1 */
+    double t[6] = {1, 1, 1, -1, 2, 2};
+    perf_paired_stats(t, 6, 0.95, &est, &lo, &hi, &p);
+    check(p > 0 && p <= 1, "ties", "ties: p in (0, 1]");
+    check(perf_paired_pairs_for(0.01, 1) == 9, "pairs_for_1", "pairs for alpha 0.01, 1 benchmark: 9");
+    check(perf_paired_pairs_for(0.01, 3) == 11, "pairs_for_3", "pairs for alpha 0.01, 3 benchmarks: 11");
+    check(perf_paired_stats(d, 0, 0.95, &est, &lo, &hi, &p) == BG_E_USAGE, "empty", "n = 0: usage error");
+    return bg_checks_close(c);
+}
