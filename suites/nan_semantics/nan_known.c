@@ -40,7 +40,8 @@ static const char *const known_rules[] = {
     "rounding", "value", "minmax", "integer-indefinite", "compare-mask", "comis-eflags",
     "eflags-clobbered", "status-flag", "upper-lanes", "source-modified", "mxcsr-readback",
     "handler-mxcsr", "mxcsr-inheritance", "context-fact", "trap-not-delivered", "trap-si-code",
-    "trap-handler-mxcsr", "trap-saved-status", "probe-failed", "op-missing", "bitwise", "sign-mask", "mxcsr-initial", NULL,
+    "trap-handler-mxcsr", "trap-saved-status", "probe-failed", "op-missing", "bitwise", "sign-mask", "mxcsr-initial",
+    "sequence-state", NULL,
 };
 
 static int rule_known(const char *rule)
@@ -62,6 +63,7 @@ static int contexts_known(const char *patterns)
         for (int i = 0; nan_contexts[i] && !hit; i++)
             hit = fnmatch(p, nan_contexts[i], 0) == 0;
         hit = hit || fnmatch(p, NAN_CONTEXT_ALL_MODES, 0) == 0;
+        hit = hit || fnmatch(p, NAN_CONTEXT_SEQUENCES, 0) == 0;
         if (!hit)
             return 0;
     }
@@ -88,7 +90,8 @@ static int in_list(const char *list, const char *s)
 static int item_known(const char *item)
 {
     if (nan_op_find(item) >= 0 || nan_family_known(item) || nan_mode_find(item) >= 0 ||
-        nan_context_known(item) || strcmp(item, "IE") == 0 || strcmp(item, "ZE") == 0)
+        nan_context_known(item) || strcmp(item, "IE") == 0 || strcmp(item, "ZE") == 0 ||
+        strcmp(item, NAN_CONTEXT_SEQUENCES) == 0)
         return 1;
     for (int i = 0; nan_contexts[i]; i++) {
         const nan_context_rule *r;
