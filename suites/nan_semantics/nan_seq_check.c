@@ -39,7 +39,7 @@ static const char usage_text[] =
     "                     \"none:<why>\": skip\n"
     "  --seeds F:N        blocks F..F+N-1 (default: the fixture's range); seeds\n"
     "                     beyond the fixture are compared with a native run\n"
-    "  --shrink K         deviating blocks shrunk per part of the state (default 2)\n"
+    "  --shrink K         deviating blocks shrunk per part of the state (default 1)\n"
     "  --fixtures DIR     fixtures root (default $BG_FIXTURES_DIR, else fixtures/);\n"
     "                     the fixture is DIR/nan_semantics/sequences-x86_64.json,\n"
     "                     known deviations DIR/nan_semantics/known/<runner's file>,\n"
@@ -504,7 +504,7 @@ int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
-    opts o = {.timeout = 240, .shrink = 2, .count = 2048, .fixtures = getenv("BG_FIXTURES_DIR")};
+    opts o = {.timeout = 240, .shrink = 1, .count = 2048, .fixtures = getenv("BG_FIXTURES_DIR")};
     static const char *const value_options[] = {"--runner", "--probe", "--fixtures", "--reason", "--seeds",
                                                 "--shrink", "--timeout", "--count", "--report-json", NULL};
     for (int i = 1; i < argc; i++) {

@@ -98,8 +98,12 @@ void nan_seq_block_text(const nan_seq *s, uint64_t mask, char *buf, size_t n)
         const nan_seq_step *p = &s->step[i];
         if (!(mask >> i & 1))
             continue;
-        if (p->what == S_OP)
-            regs |= 1u << p->a | 1u << p->b | 1u << p->c;
+        if (p->what == S_OP) {
+            nan_kind k = nan_ops[p->op].kind;
+            regs |= 1u << p->a | 1u << p->b;
+            if (k == K_FMA_P32 || k == K_FMA_P64 || k == K_FMA_S32 || k == K_FMA_S64)
+                regs |= 1u << p->c;
+        }
         else if (p->what == S_STORE)
             regs |= 1u << p->a;
         else if (p->what == S_LOAD)
