@@ -175,6 +175,16 @@ void nan_fixture_free(nan_fixture *f)
     }
 }
 
+void nan_fixture_command(int argc, char **argv, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < argc; i++) {
+        size_t len = strlen(buf);
+        int quote = strchr(argv[i], ' ') != NULL;
+        snprintf(buf + len, n - len, "%s%s%s%s", i ? " " : "", quote ? "'" : "", argv[i], quote ? "'" : "");
+    }
+}
+
 cJSON *nan_fixture_provenance(const char *command, const char *reason, const char *source)
 {
     bg_host h;

@@ -17,6 +17,7 @@
 #include "buildgate/bg_proc.h"
 #include "buildgate/bg_runner.h"
 #include "nan_cases.h"
+#include "nan_fixture.h"
 #include "nan_known.h"
 #include "nan_report.h"
 #include "nan_seq.h"
@@ -483,13 +484,8 @@ static int write_fixture(const opts *o, int argc, char **argv)
         bg_errorf("nan-seq", "--write-fixture: the native probe run: %s", states ? why : "out of memory");
         return BG_EXIT_TARGET;
     }
-    char cmd[2048] = "";
-    for (int i = 0; i < argc; i++) {
-        size_t len = strlen(cmd);
-        int quote = strchr(argv[i], ' ') != NULL;
-        snprintf(cmd + len, sizeof cmd - len, "%s%s%s%s", i ? " " : "", quote ? "'" : "", argv[i],
-                 quote ? "'" : "");
-    }
+    char cmd[2048];
+    nan_fixture_command(argc, argv, cmd, sizeof cmd);
     int avx = 0;
     for (int i = 0; i < pool.n; i++)
         avx |= nan_ops[pool.op[i]].feat == F_AVX || nan_ops[pool.op[i]].feat == F_FMA;
