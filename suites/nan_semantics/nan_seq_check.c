@@ -62,7 +62,8 @@ static const char usage_text[] =
     "Exit: 0 pass; 1 a check failed; 77 skip (runner missing, no guest, the\n"
     "      guest CPU lacks an op of the pool); 2 usage; 3 I/O; 5 fixture or known\n"
     "      list missing or corrupt; 6 fixture exists (--write-fixture without\n"
-    "      --replace); 7 the probe failed while writing the fixture.\n";
+    "      --replace); 7 the probe failed while writing the fixture.\n"
+    "Doc: docs/nan_semantics.md (Generated sequences).\n";
 
 typedef struct opts {
     const char *runner, *probe, *fixtures, *reason, *report_json;
