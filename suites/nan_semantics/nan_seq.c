@@ -64,7 +64,13 @@ static void fill_vec(uint64_t *s, uint8_t *p)
     }
 }
 
-int nan_seq_op_poolable(int k) { return strncmp(nan_ops[k].name, "dpp", 3) != 0; }
+int nan_seq_op_poolable(int k)
+{
+    /* the operand layouts nan_seq_jit.c knows (K_BIN_S32..K_FMA_S64: the
+     * nan_ops.def rows of the legacy and VEX.128 tables); kinds appended later
+     * (the x87 table, VEX.256, F16C) wait for the emitter to learn them */
+    return k >= 0 && k < nan_op_count && nan_ops[k].kind <= K_FMA_S64 && strncmp(nan_ops[k].name, "dpp", 3) != 0;
+}
 
 static int is_comis(int k) { return nan_ops[k].dst == D_EFLAGS; }
 
@@ -272,7 +278,7 @@ int nan_seq_pool_parse(const char *text, nan_seq_pool *pool, char *bad, size_t n
         char name[64];
         snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
         int k = nan_op_find(name);
-        if (k < 0 || pool->n >= NAN_SEQ_POOL_MAX || len == 0) {
+        if (!nan_seq_op_poolable(k) || pool->n >= NAN_SEQ_POOL_MAX || len == 0) {
             snprintf(bad, nb, "%s", name);
             return -1;
         }

@@ -88,8 +88,9 @@ typedef struct nan_seq_pool {
     uint16_t op[NAN_SEQ_POOL_MAX];
 } nan_seq_pool;
 
-/* 1 when op k may be drawn into a pool: every op but dpps/dppd, whose NaN
- * with two NaN products differs between vendors (nan_ops.def comment). */
+/* 1 when op k may be drawn into a pool: an op of the layouts the emitter
+ * knows (K_BIN_S32..K_FMA_S64) but dpps/dppd, whose NaN with two NaN products
+ * differs between vendors (nan_ops.def comment). */
 int nan_seq_op_poolable(int k);
 
 /* Fills block s for seed from pool (pool->n > 0). Deterministic: the same
@@ -112,7 +113,8 @@ uint64_t nan_seq_state_hash(const nan_seq_state *st);
 void nan_seq_step_text(const nan_seq_step *p, char *buf, size_t n);
 
 /* Pool as text: op names comma-separated (buf[n]; returns -1 when it does not
- * fit), and back: -1 with the bad name in bad[nb] when a name is unknown. */
+ * fit), and back: -1 with the bad name in bad[nb] when a name is unknown or
+ * not poolable. */
 int nan_seq_pool_text(const nan_seq_pool *pool, char *buf, size_t n);
 int nan_seq_pool_parse(const char *text, nan_seq_pool *pool, char *bad, size_t nb);
 

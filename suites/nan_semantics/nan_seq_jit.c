@@ -158,6 +158,8 @@ static void emit_op(buf *b, const nan_seq_step *p, const nan_seq_mutant *m)
         movq(b, XF(p->a), 0, 1);
     if (m->kind == 1 && m->op == k)
         k = m->from;
+    if (k >= (int)(sizeof templates / sizeof templates[0]))
+        return; /* not a nan_ops.def row: nan_seq_op_poolable keeps it out of every pool */
     const uint8_t *s, *e;
     templates[k](&s, &e);
     for (; s < e; s++)

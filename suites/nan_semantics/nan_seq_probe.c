@@ -37,10 +37,10 @@ static void pool_unsupported(const nan_seq_pool *pool, char *why, size_t n)
     static const char *const feat[] = {"-", "SSE4.1", "FMA", "AVX"};
     *why = '\0';
     for (int i = 0; i < pool->n; i++) {
-        int k = pool->op[i];
+        int k = pool->op[i], f = (int)nan_ops[k].feat;
         if (!nan_table_op_supported(k)) {
             snprintf(why, n, "op %s of the pool needs %s, which this CPU (as the runner shows it) lacks",
-                     nan_ops[k].name, feat[nan_ops[k].feat]);
+                     nan_ops[k].name, f >= 0 && f < 4 ? feat[f] : "a CPU feature");
             return;
         }
     }
