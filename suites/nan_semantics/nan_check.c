@@ -22,6 +22,7 @@
 #include "nan_known.h"
 #include "nan_known_ops.h"
 #include "nan_report.h"
+#include "nan_x87.h"
 
 typedef struct opts {
     const char *runner, *context, *probe, *modes, *fixtures, *reason, *validate;
@@ -141,7 +142,7 @@ static void compare_phase(const cJSON *ph, const char *phase, int m, const nan_f
 {
     size_t total = nan_case_total();
     nan_rec *obs = calloc(total, sizeof *obs);
-    int present[256];
+    int present[NAN_OP_MAX];
     if (!obs) {
         add_simple(gs, "probe-failed", "checker out of memory", phase, "-", "-");
         return;
@@ -244,6 +245,16 @@ static void check_phase(const cJSON *ph, const char *phase, uint32_t want, const
         snprintf(e, sizeof e, "mxcsr=0x%04x", (unsigned)want);
         snprintf(o, sizeof o, "mxcsr=0x%04x", (unsigned)got);
         add_simple(gs, rule, d, phase, e, o);
+    }
+    const char *x87 = bg_json_str(ph, "x87_cw"); /* the context's x87 control word (nan_x87.h) */
+    uint16_t xw = nan_x87_cw_want(want, fixed_mode), xg = (uint16_t)hexu(x87);
+    gs->checked += x87 != NULL;
+    if (x87 && xg != xw) {
+        char d[96], e[48], o[48];
+        nan_x87_cw_diff(xw, xg, d, sizeof d);
+        snprintf(e, sizeof e, "x87_cw=0x%04x", (unsigned)xw);
+        snprintf(o, sizeof o, "x87_cw=0x%04x", (unsigned)xg);
+        add_simple(gs, nan_x87_cw_rule(rule), d, phase, e, o);
     }
     if (m < 0) {
         /* compare the arithmetic with the mode the runner really had, so a wrong
@@ -390,11 +401,11 @@ static cJSON *run_probe(const bg_runner *rn, const opts *o, const char *context,
             snprintf(how, sizeof how, "output is not JSON (%zu bytes)", pr.out_len);
     }
     if (!doc) {
-        char err[200];
-        snprintf(err, sizeof err, "stderr: %.*s", (int)strcspn(pr.err, "\n"), pr.err);
-        add_simple(gs, "probe-failed", how, context, "exit status 0 and a JSON document", how);
-        if (*pr.err)
-            note(gs, err);
+        /* how it ended, and the last lines of its stderr as bg-run quotes them */
+        char tail[600], observed[1000];
+        bg_proc_stderr_tail(&pr, BG_PROC_TAIL_LINES, tail, sizeof tail);
+        snprintf(observed, sizeof observed, "%s%s%s", how, *tail ? "; stderr: " : "", tail);
+        add_simple(gs, "probe-failed", how, context, "exit status 0 and a JSON document", observed);
         fprintf(stderr, "buildgate: nan-check: runner %s, context %s: the probe %s\n", rn->name,
                 context, how);
     }
@@ -512,11 +523,8 @@ int main(int argc, char **argv)
             break;
         } else if (more || !bg_option_in(a, value_options))
             return bg_help_unknown_option(a);
-        else {
-            char why[300];
-            snprintf(why, sizeof why, "%s needs a value", a);
-            return usage(why);
-        }
+        else
+            return bg_help_missing_value(a);
     }
     if (o.validate) {
         nan_known kd;

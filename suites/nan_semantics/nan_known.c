@@ -41,6 +41,9 @@ static const char *const known_rules[] = {
     "eflags-clobbered", "status-flag", "upper-lanes", "source-modified", "mxcsr-readback",
     "handler-mxcsr", "mxcsr-inheritance", "context-fact", "trap-not-delivered", "trap-si-code",
     "trap-handler-mxcsr", "trap-saved-status", "probe-failed", "op-missing", "bitwise", "sign-mask", "mxcsr-initial",
+    /* x87 (nan_x87.h, issue 13 item 4) */
+    "unsupported-encoding", "precision-control", "x87-status", "x87-control", "fcomi-eflags",
+    "handler-x87-cw", "x87-cw-inheritance", "x87-cw-readback", "x87-cw-initial",
     "sequence-state", NULL,
 };
 

@@ -27,6 +27,7 @@
 #include "nan_probe_out.h"
 #include "nan_seq_probe.h"
 #include "nan_table.h"
+#include "nan_x87.h"
 
 #define MAX_PHASES NAN_MODE_COUNT
 
@@ -34,6 +35,7 @@ typedef struct phase {
     const char *name;
     int mode;          /* nan_modes index, or -1: inherit the control bits */
     uint32_t *mxcsr;   /* MXCSR at the phase's start (shared memory) */
+    uint16_t *x87_cw;  /* the x87 control word at the phase's start (shared memory) */
     nan_rec *recs;     /* nan_case_total() records (shared memory) */
 } phase;
 
@@ -60,10 +62,11 @@ static const char usage_text[] =
     "                     (the request and output: nan_seq_probe.c)\n"
     "\n"
     "Output: {\"probe\":\"nan_semantics\",\"schema\":1,\"context\":C,\"os\":\"linux\",\n"
-    "  \"case_table\":\"<fnv64 hex>\",\"features\":{\"sse41\":0|1,\"fma\":0|1,\"avx\":0|1},\n"
-    "  \"phases\":[{\"phase\":P,\"mode\":M|null,\"mxcsr\":\"0x1f80\",\n"
-    "             \"results\":{\"<op>\":\"<records, 68 hex digits each; VEX.128\n"
-    "                        ops 100: ymm0 bits 255:128 first>\",...},\n"
+    "  \"case_table\":\"<fnv64 hex>\",\"features\":{\"sse41\":0|1,\"fma\":0|1,\"avx\":0|1,\"f16c\":0|1},\n"
+    "  \"phases\":[{\"phase\":P,\"mode\":M|null,\"mxcsr\":\"0x1f80\",\"x87_cw\":\"0x037f\",\n"
+    "             \"results\":{\"<op>\":\"<records, 68 hex digits each (x87 ops:\n"
+    "                        nan_x87.h); VEX ops (VEX.128, VEX.256 .256,\n"
+    "                        F16C) 100: ymm0 bits 255:128 first>\",...},\n"
     "             \"skipped_ops\":[\"<op>: <why>\",...]}],\n"
     "  \"facts\":{...context-specific booleans/numbers...},\n"
     "  \"traps\":[{\"exception\":\"IE\",\"delivered\":true,\"si_code\":7,\n"
@@ -93,6 +96,7 @@ static phase *add_phase(const char *name, int mode)
     if (mem == MAP_FAILED)
         die(3, "mmap", strerror(errno));
     p->mxcsr = (uint32_t *)mem;
+    p->x87_cw = (uint16_t *)(mem + 8);
     p->recs = (nan_rec *)(mem + 64);
     return p;
 }
@@ -101,6 +105,7 @@ static phase *add_phase(const char *name, int mode)
 static void run_phase(phase *p)
 {
     uint32_t entry = nan_mxcsr_get();
+    *p->x87_cw = nan_x87_cw_get(); /* the context's x87 state (the cases load their own) */
     if (p->mode >= 0) {
         nan_mxcsr_set(nan_modes[p->mode].mxcsr);
         *p->mxcsr = nan_mxcsr_get();
@@ -112,6 +117,21 @@ static void run_phase(phase *p)
 }
 
 static void fact_bool(const char *k, int v) { nan_out_fact(&out, k, v); }
+
+/* The contexts' writes: MXCSR and the x87 control word together (W = 0xFFC0 /
+ * 0x0C7F, every control field changed), and back to the defaults.
+ * Async-signal-safe. */
+static void fpu_write(void)
+{
+    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    nan_x87_cw_set(NAN_X87_CW_WRITTEN);
+}
+
+static void fpu_default(void)
+{
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    nan_x87_cw_set(NAN_X87_CW_DEFAULT);
+}
 
 /* ---- signal contexts ---- */
 static phase *handler_phase;
@@ -160,6 +180,7 @@ NAN_HANDLER void nan_on_usr1_scribble(int sig) /* changes MXCSR; sigreturn must 
 {
     (void)sig;
     nan_mxcsr_set(nan_modes[nan_mode_find("daz")].mxcsr);
+    nan_x87_cw_set(0x027F); /* 53-bit precision: neither W nor the default */
     sig_count++;
 }
 
@@ -185,9 +206,9 @@ static void ctx_signal_raise(void)
 {
     handler_phase = add_phase("handler", -1);
     handle(SIGUSR1, nan_stub_usr1_run, 0);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     raise(SIGUSR1);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
     fact_bool("handler_ran", sig_count == 1);
     record_alignment();
 }
@@ -209,7 +230,7 @@ static void ctx_signal_pthread_kill(void)
     sigaddset(&block, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     main_thread = pthread_self();
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     pthread_t t;
     if (pthread_create(&t, NULL, killer, NULL) != 0)
         die(3, "pthread_create", "failed");
@@ -217,7 +238,7 @@ static void ctx_signal_pthread_kill(void)
     sigdelset(&wait_mask, SIGUSR1);
     while (sig_count == 0)
         sigsuspend(&wait_mask);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
     pthread_join(t, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     fact_bool("handler_ran", sig_count == 1);
@@ -228,10 +249,10 @@ static void ctx_after_handler(void)
 {
     phase *p = add_phase("after_handler", -1);
     handle(SIGUSR1, nan_stub_usr1_scribble, 0);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     raise(SIGUSR1);
     run_phase(p);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
     fact_bool("handler_ran", sig_count == 1);
     record_alignment();
 }
@@ -245,9 +266,9 @@ static void ctx_sigaltstack(void)
         die(3, "sigaltstack", strerror(errno));
     alt_lo = ss.ss_sp, alt_hi = alt_lo + size;
     handle(SIGUSR1, nan_stub_usr1_run, SA_ONSTACK);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     raise(SIGUSR1);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
     fact_bool("handler_ran", sig_count == 1);
     record_alignment();
     fact_bool("on_altstack", on_alt);
@@ -257,7 +278,7 @@ static void ctx_siglongjmp(void)
 {
     phase *p = add_phase("after_siglongjmp", -1);
     handle(SIGUSR1, nan_stub_usr1_jump, 0);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     if (sigsetjmp(jump, 1) == 0) {
         raise(SIGUSR1);
         fact_bool("jumped", 0);
@@ -266,7 +287,7 @@ static void ctx_siglongjmp(void)
         record_alignment();
     }
     run_phase(p);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
 }
 
 /* ---- initial: the FPU control state the runner starts the guest with ----
@@ -312,16 +333,16 @@ static void in_thread(phase *p)
 static void ctx_mxcsr_write(void)
 {
     phase *w = add_phase("written", -1), *r = add_phase("restored", -1);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     run_phase(w);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
     run_phase(r);
 }
 
 static void ctx_fork(void)
 {
     phase *p = add_phase("child", -1);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -330,7 +351,7 @@ static void ctx_fork(void)
         run_phase(p);
         _exit(0);
     }
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
     int st = 0;
     if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
         die(3, "fork", "the child did not exit 0");
@@ -340,7 +361,7 @@ static void ctx_exec(const char *self)
 {
     if (!strchr(self, '/'))
         die(3, "exec", "argv[0] must be a path to re-execute the probe");
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     char *argv[] = {(char *)self, "--context", "exec_child", NULL};
     execv(self, argv);
     die(3, "exec", strerror(errno));
@@ -421,7 +442,7 @@ static void *pool_worker(void *arg)
         pthread_mutex_unlock(&pool_lock);
         run_phase(p);
         if (jobs == 0)
-            nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+            fpu_write();
         pthread_mutex_lock(&pool_lock);
         pool_job = NULL;
         pool_done++;
@@ -456,9 +477,9 @@ static void ctx_pooled_thread(void)
 static void ctx_mxcsr_write_pthread(void)
 {
     phase *p = add_phase("thread", -1);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     in_thread(p);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
 }
 
 static void ctx_exec_self(void) { ctx_exec(self_path); }
@@ -512,12 +533,14 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--modes") == 0 && i + 1 < argc)
             modes = argv[++i];
         else if (strcmp(argv[i], "--context") == 0 || strcmp(argv[i], "--modes") == 0)
-            die(2, argv[i], "needs a value (see nan-probe --help)");
-        else
-            die(2, argv[i], "unknown option (see nan-probe --help)");
+            die(2, argv[i], "missing value (see nan-probe --help)");
+        else {
+            bg_errorf("nan-probe", "unknown option '%s' (see nan-probe --help)", argv[i]);
+            exit(2);
+        }
     }
     if (!context)
-        die(2, "--context", "required (see nan-probe --help)");
+        die(2, "--context", "is required (see nan-probe --help)");
     (void)nan_table_op_supported(0); /* CPUID once, outside any handler */
     const char *shown = strcmp(context, "exec_child") == 0 ? "exec" : context;
     if (strcmp(context, "main_thread") == 0) {
@@ -538,7 +561,9 @@ int main(int argc, char **argv)
             die(2, "--context", "unknown context (see nan-probe --help)");
         contexts[i].run();
     }
-    for (int i = 0; i < nphases; i++)
+    for (int i = 0; i < nphases; i++) {
         nan_out_phase(&out, phases[i].name, phases[i].mode, *phases[i].mxcsr, phases[i].recs);
+        nan_out_phase_x87(&out, *phases[i].x87_cw);
+    }
     return nan_out_print(&out, stdout, shown) == 0 ? 0 : 3;
 }

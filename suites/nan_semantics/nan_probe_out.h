@@ -31,6 +31,7 @@ typedef struct nan_out {
         const char *name;
         int mode;                 /* nan_modes index, -1: inherited control bits */
         uint32_t mxcsr;
+        uint16_t x87_cw;          /* x87 control word at the phase's start */
         const nan_rec *recs;      /* nan_case_total() records */
     } phases[NAN_OUT_MAX_PHASES];
 } nan_out;
@@ -42,6 +43,9 @@ void nan_out_fact(nan_out *o, const char *key, int value);
 void nan_out_trap(nan_out *o, const char *exception, int delivered, int si_code,
                   uint32_t handler_mxcsr, int saved_status);
 void nan_out_phase(nan_out *o, const char *name, int mode, uint32_t mxcsr, const nan_rec *recs);
+
+/* Sets the x87 control word of the phase added last. */
+void nan_out_phase_x87(nan_out *o, uint16_t cw);
 
 /* Prints the whole document for context `context` as one line on f.
  * Returns 0, or -1 when a write failed. */

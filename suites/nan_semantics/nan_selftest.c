@@ -60,7 +60,12 @@
  *                      addps, hsubpd as haddpd, dpps imm 0xf1 as 0xff; VEX.128
  *                      vaddss / vfmadd231sd leaving ymm0 bits 255:128, vaddss
  *                      merging the old destination's bits 127:32) -> a fail
- *                      check of the rule that names that bug, listing the op
+ *                      check of the rule that names that bug, listing the op;
+ *                      x87: fadd returning SNaNs unquieted (snan-quieting),
+ *                      fadd_pc24 computed in 64-bit precision
+ *                      (precision-control), a handler phase reporting the
+ *                      interrupted x87 control word (handler-x87-cw, context
+ *                      signal_raise)
  *   mutant_initial     runner starting the guest with MXCSR FTZ|DAZ and x87
  *                      53-bit precision (LD_PRELOAD) -> context initial fails
  *                      mxcsr-initial and context-fact x87_cw_default
@@ -377,12 +382,45 @@ static const struct {
      "vaddss", NULL},
     {"mutant_vex_fma_upper", "vex-upper-dirty:vfmadd231sd", "upper-lanes", "VEX.128 write did not zero",
      "vfmadd231sd", NULL},
+    /* VEX.256 and F16C (vex256): one mutant per new op family */
+#define Y_VEX_L "VEX.256 result only in bits 127:0"
+#define Y_DFLT "default NaN instead of operand NaN"
+    {"mutant_y_arith_ps", "vex-l-ignored:vaddps.256", "upper-lanes", Y_VEX_L, "vaddps.256", NULL},
+    {"mutant_y_arith_pd", "default-nan:vdivpd.256", "nan-propagation", Y_DFLT, "vdivpd.256", NULL},
+    {"mutant_y_sqrt_ps", "default-nan:vsqrtps.256", "nan-propagation", Y_DFLT, "vsqrtps.256", NULL},
+    {"mutant_y_sqrt_pd", "vex-l-ignored:vsqrtpd.256", "upper-lanes", Y_VEX_L, "vsqrtpd.256", NULL},
+    {"mutant_y_minmax_ps", "copy:vmaxps.256:vminps.256", "value", NULL, "vminps.256", NULL},
+    {"mutant_y_minmax_pd", "default-nan:vmaxpd.256", "nan-propagation", Y_DFLT, "vmaxpd.256", NULL},
+    {"mutant_y_cmp_ps", "copy:vcmpeq_oqps.256:vcmpeq_osps.256", "status-flag", "missing IE", "vcmpeq_osps.256",
+     NULL},
+    {"mutant_y_cmp_pd", "copy:vcmplt_oqpd.256:vcmplt_ospd.256", "status-flag", "missing IE", "vcmplt_ospd.256",
+     NULL},
+    {"mutant_y_cvt_ps", "source-clobber:vcvttps2dq.256", "source-modified", NULL, "vcvttps2dq.256", NULL},
+    {"mutant_y_cvt_pd", "vex-upper-dirty:vcvtpd2ps.256", "upper-lanes", "zeroed destination elements not zero",
+     "vcvtpd2ps.256", NULL},
+    {"mutant_y_fma_ps", "vex-l-ignored:vfmadd231ps.256", "upper-lanes", Y_VEX_L, "vfmadd231ps.256", NULL},
+    {"mutant_y_fma_pd", "default-nan:vfnmadd231pd.256", "nan-propagation", Y_DFLT, "vfnmadd231pd.256", NULL},
+    {"mutant_f16c_ph2ps", "default-nan:vcvtph2ps", "nan-propagation", Y_DFLT, "vcvtph2ps", NULL},
+    {"mutant_f16c_ph2ps256", "vex-l-ignored:vcvtph2ps.256", "upper-lanes", Y_VEX_L, "vcvtph2ps.256", NULL},
+    {"mutant_f16c_ps2ph", "copy:vcvtps2ph.4:vcvtps2ph.1", "rounding", "imm RC=down", "vcvtps2ph.1", NULL},
+    {"mutant_f16c_ps2ph256", "default-nan:vcvtps2ph.256.0", "nan-propagation", Y_DFLT, "vcvtps2ph.256.0",
+     NULL},
+#undef Y_VEX_L
+#undef Y_DFLT
     /* minps returning the max, under a known line for QEMU's min/max-under-DAZ
      * deviation (same family, same context): must fail as a new `value`
      * group, not be absorbed (fresh-user trial, issue 12 §2) */
     {"mutant_minmax_beside_known", "copy:maxps:minps", "value", NULL, "minps",
      "opmutant\t*\tmain_thread\tminmax-ps\tdaz-ftz\tDAZ: min/max returned an operand unflushed\t"
      "self-test: QEMU 7.2's line\n"},
+    /* x87 (issue 13 item 4): FADD returning an SNaN unquieted; FADD with
+     * PC=24 computing in 64-bit precision (valgrind's documented limitation);
+     * a handler that keeps the interrupted x87 control word (context
+     * signal_raise, see op_mutant) */
+    {"mutant_x87_snan", "x87-snan-unquiet:fadd", "snan-quieting", "x87", "fadd", NULL},
+    {"mutant_x87_pc", "copy:fadd:fadd_pc24", "precision-control", "PC=24 ignored", "fadd_pc24", NULL},
+    {"mutant_x87_handler_cw", "x87-cw:handler:0x0c7f", "handler-x87-cw", "x87 control word differs in PC RC",
+     "handler", NULL},
 };
 
 /* 1 when check ch's details list op among the ops its group touched. */
@@ -418,7 +456,9 @@ static int op_mutant(ctx *c, const char *name, result *res, const char *probe)
         if (write_file(list, op_mutants[i].known, strlen(op_mutants[i].known)) != 0)
             return -1;
     }
-    char *args[] = {"--runner", "opmutant", "--context", "main_thread", "--probe", (char *)probe, NULL};
+    /* the x87 control word mutation rewrites a handler phase: signal_raise */
+    char *context = strncmp(op_mutants[i].mutation, "x87-cw:", 7) == 0 ? "signal_raise" : "main_thread";
+    char *args[] = {"--runner", "opmutant", "--context", context, "--probe", (char *)probe, NULL};
     outcome o = run_check(c, args, env);
     expect_group(res, &o, 1, "fail", op_mutants[i].rule, op_mutants[i].detail);
     if (res->v == BG_PASS && !check_names_op(find(&o, "fail", op_mutants[i].rule, op_mutants[i].detail),
