@@ -296,7 +296,8 @@ int nan_seq_jit_run(const nan_seq *s, uint64_t mask, int avx, const nan_seq_muta
     }
     if (mprotect(code, CODE_BYTES, PROT_READ | PROT_EXEC) != 0) {
         char wx[160];
-        snprintf(why, n, "%s", bg_wx_why(1, wx, sizeof wx) ? strerror(errno) : wx);
+        int err = errno; /* before bg_wx_why's own probes */
+        snprintf(why, n, "%s", bg_wx_why(1, wx, sizeof wx) ? strerror(err) : wx);
         return -1;
     }
     uint32_t entry = nan_mxcsr_get();
