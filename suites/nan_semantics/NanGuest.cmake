@@ -6,7 +6,7 @@ find_package(Threads REQUIRED)
 function(nan_add_guest target root)
   set(d "${root}/suites/nan_semantics")
   add_executable(${target} ${d}/nan_probe.c ${d}/nan_probe_out.c ${d}/nan_table.c ${d}/nan_cases.c
-                 ${d}/nan_x87_table.c ${d}/nan_x87_cases.c
+                 ${d}/nan_x87_table.c ${d}/nan_x87_cases.c ${d}/nan_ymm.c
                  ${root}/lib/src/bg_error.c ${root}/lib/src/bg_cpu.c ${root}/lib/src/bg_hex.c
                  ${d}/nan_seq.c ${d}/nan_seq_jit.c ${d}/nan_seq_probe.c ${root}/lib/src/bg_wx.c)
   target_include_directories(${target} PRIVATE "${d}" "${root}/lib/include")

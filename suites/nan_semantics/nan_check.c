@@ -276,18 +276,29 @@ static void check_phase(const cJSON *ph, const char *phase, uint32_t want, const
     compare_phase(ph, phase, m, fx, gs);
 }
 
+/* Facts named ymm_* are the YMM upper-half checks (nan_ymm.h): rule
+ * ymm-upper; measured only when the guest saw AVX (features.avx), otherwise
+ * a note says they were not. */
 static void check_facts(const cJSON *doc, const char *facts, nan_groups *gs)
 {
-    char copy[128];
+    char copy[160];
     snprintf(copy, sizeof copy, "%s", facts);
     const cJSON *fo = cJSON_GetObjectItemCaseSensitive(doc, "facts");
+    int avx = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "features"), "avx"));
     char *save = NULL;
     for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        int ymm = strncmp(f, "ymm_", 4) == 0;
+        if (ymm && !avx) {
+            char t[120];
+            snprintf(t, sizeof t, "%s not measured: the guest has no usable AVX", f);
+            note(gs, t);
+            continue;
+        }
         gs->checked++;
         if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(fo, f))) {
             char d[64];
             snprintf(d, sizeof d, "%s false", f);
-            add_simple(gs, "context-fact", d, f, "true", "false");
+            add_simple(gs, ymm ? "ymm-upper" : "context-fact", d, f, "true", "false");
         }
     }
 }
@@ -365,6 +376,10 @@ static void check_doc(const cJSON *doc, const opts *o, const nan_fixture *fx, na
     const nan_context_rule *r;
     int n = nan_context_rules(o->context, &r);
     for (int i = 0; i < n; i++) {
+        if (!r[i].phase) { /* a context of facts only (vzeroupper) */
+            check_facts(doc, r[i].facts, gs);
+            continue;
+        }
         const cJSON *ph = find_phase(doc, r[i].phase);
         if (!ph) {
             add_simple(gs, "probe-failed", "phase missing", r[i].phase, "phase", "absent");
@@ -590,6 +605,13 @@ int main(int argc, char **argv)
     char unbuilt[600] = "";
     if (st == BG_OK && strncmp(o.probe, "none:", 5) != 0)
         guest_build_failure(o.probe, unbuilt, sizeof unbuilt);
+#if !defined(__APPLE__)
+    if (st == BG_OK && strcmp(o.context, "dispatch_worker") == 0) { /* nan_probe.c ctx_dispatch_worker */
+        st = BG_E_UNSUPPORTED;
+        snprintf(why, sizeof why, "context dispatch_worker is macOS's libdispatch worker threads "
+                                  "(dispatch_async to a global queue): no libdispatch on this OS");
+    }
+#endif
     if (st != BG_OK || strncmp(o.probe, "none:", 5) == 0 || *unbuilt) {
         const char *reason = st != BG_OK ? why : *unbuilt ? unbuilt : o.probe + 5;
         bg_runner_free(&rn);

@@ -45,7 +45,9 @@
  * Context rules (checked by the checker, not per case): mxcsr-initial (the
  * MXCSR a process starts with is not 0x1F80; context `initial`), mxcsr-readback,
  * handler-mxcsr, mxcsr-inheritance, context-fact, trap-not-delivered,
- * trap-si-code, trap-handler-mxcsr, trap-saved-status, probe-failed, op-missing.
+ * trap-si-code, trap-handler-mxcsr, trap-saved-status, probe-failed, op-missing,
+ * ymm-upper (a YMM fact of nan_ymm.h false: upper halves lost, stale or not
+ * zeroed across a signal, a thread, fork or VZEROUPPER/VZEROALL).
  */
 #ifndef NAN_CLASSIFY_H
 #define NAN_CLASSIFY_H

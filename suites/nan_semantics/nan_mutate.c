@@ -44,6 +44,9 @@ static const char usage_text[] =
     "  default-nan:OP        every NaN destination element (f16/f32/f64, the whole\n"
     "                        ymm0 for VEX.256) becomes the default NaN: payloads\n"
     "                        lost (a slow path or a half-precision helper)\n"
+    "  fact-false:FACT       the document's fact FACT (e.g. ymm_fork_inherited) reads\n"
+    "                        false, as a translator that lost the YMM upper halves\n"
+    "                        across a fork / a thread / VZEROUPPER would make it\n"
     "Exit: 0 written; 2 usage; 3 I/O; 4 the input is not a probe document.\n";
 
 typedef enum mut {
@@ -223,6 +226,16 @@ static int x87_cw_mutation(cJSON *phases, const char *spec)
     return -1;
 }
 
+/* fact-false:FACT: the fact must be in the document (a YMM fact of a guest
+ * without AVX is not); 0, or -1. */
+static int fact_false(cJSON *doc, const char *fact)
+{
+    cJSON *facts = cJSON_GetObjectItemCaseSensitive(doc, "facts");
+    if (!cJSON_GetObjectItemCaseSensitive(facts, fact))
+        return -1;
+    return cJSON_ReplaceItemInObjectCaseSensitive(facts, fact, cJSON_CreateFalse()) ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
@@ -233,8 +246,9 @@ int main(int argc, char **argv)
         bg_errorf("nan-mutate", "unknown option '%s' (see nan-mutate --help)", argv[1]);
         return BG_EXIT_USAGE;
     }
+    const char *fact = argc == 2 && strncmp(argv[1], "fact-false:", 11) == 0 ? argv[1] + 11 : NULL;
     int cw_spec = argc == 2 && strncmp(argv[1], "x87-cw:", 7) == 0;
-    if (argc != 2 || (!cw_spec && parse_mutation(argv[1], &m, &from, &to) != 0)) {
+    if (argc != 2 || (!fact && !cw_spec && parse_mutation(argv[1], &m, &from, &to) != 0)) {
         bg_errorf("nan-mutate", "%s: not a known mutation of a known op (see nan-mutate --help)",
                   argc > 1 ? argv[1] : "MUTATION");
         return BG_EXIT_USAGE;
@@ -246,7 +260,7 @@ int main(int argc, char **argv)
     cJSON *doc = cJSON_Parse(text);
     free(text);
     cJSON *phases = cJSON_GetObjectItemCaseSensitive(doc, "phases"), *ph;
-    if (!cJSON_IsArray(phases)) {
+    if (!cJSON_IsArray(phases) && !(fact && doc)) {
         cJSON_Delete(doc);
         bg_errorf("nan-mutate", "stdin: not a nan-probe document (no phases array)");
         return BG_EXIT_PARSE;
@@ -256,7 +270,12 @@ int main(int argc, char **argv)
         bg_errorf("nan-mutate", "%s: no such phase with an x87_cw, or not PHASE:HEX", argv[1]);
         return BG_EXIT_PARSE;
     }
-    cJSON *each = cw_spec ? NULL : phases; /* x87-cw: no op records to rewrite */
+    if (fact && fact_false(doc, fact) != 0) {
+        cJSON_Delete(doc);
+        bg_errorf("nan-mutate", "stdin: the document has no fact %s", fact);
+        return BG_EXIT_PARSE;
+    }
+    cJSON *each = cw_spec || fact ? NULL : phases; /* x87-cw:, fact-false: no op records to rewrite */
     cJSON_ArrayForEach(ph, each) {
         cJSON *results = cJSON_GetObjectItemCaseSensitive(ph, "results");
         if (rewrite(results, m, from, to) != 0) {

@@ -28,6 +28,7 @@
 #include "nan_seq_probe.h"
 #include "nan_table.h"
 #include "nan_x87.h"
+#include "nan_ymm.h"
 
 #define MAX_PHASES NAN_MODE_COUNT
 
@@ -54,7 +55,8 @@ static const char usage_text[] =
     "                     signal_pthread_kill, after_handler, sigaltstack,\n"
     "                     siglongjmp, mxcsr_write, mxcsr_write_pthread, fork, exec,\n"
     "                     trap, initial (the MXCSR and x87 control word the\n"
-    "                     process started with, read by a constructor)\n"
+    "                     process started with, read by a constructor),\n"
+    "                     vzeroupper, dispatch_worker (macOS)\n"
     "  --modes SPEC       main_thread only: the MXCSR modes to run, base (default),\n"
     "                     all (16: RC x FTZ x DAZ), or names, e.g. default,ftz,daz_rz\n"
     "  -h, --help         this text\n"
@@ -158,6 +160,20 @@ volatile int nan_sig_rsp_mod = -1;
 
 static void record_alignment(void) { fact_bool("handler_stack_aligned", nan_sig_rsp_mod == 8); }
 
+/* YMM upper halves across a signal (nan_ymm.h): facts ymm_handler_init
+ * (when entry) and ymm_sigreturn_restored.  Without AVX no fact is
+ * recorded: nan-check notes them as not measured (features.avx 0). */
+static void ymm_signal_facts(int sa_flags, int entry)
+{
+    int init = 0, restored = 0;
+    if (!nan_ymm_available())
+        return;
+    nan_ymm_signal(sa_flags, &init, &restored);
+    if (entry)
+        fact_bool("ymm_handler_init", init);
+    fact_bool("ymm_sigreturn_restored", restored);
+}
+
 NAN_HANDLER void nan_on_usr1_run(int sig);
 NAN_HANDLER void nan_on_usr1_scribble(int sig);
 NAN_HANDLER void nan_on_usr1_jump(int sig);
@@ -211,6 +227,7 @@ static void ctx_signal_raise(void)
     fpu_default();
     fact_bool("handler_ran", sig_count == 1);
     record_alignment();
+    ymm_signal_facts(0, 1);
 }
 
 static pthread_t main_thread;
@@ -255,6 +272,7 @@ static void ctx_after_handler(void)
     fpu_default();
     fact_bool("handler_ran", sig_count == 1);
     record_alignment();
+    ymm_signal_facts(0, 0);
 }
 
 static void ctx_sigaltstack(void)
@@ -272,6 +290,7 @@ static void ctx_sigaltstack(void)
     fact_bool("handler_ran", sig_count == 1);
     record_alignment();
     fact_bool("on_altstack", on_alt);
+    ymm_signal_facts(SA_ONSTACK, 1);
 }
 
 static void ctx_siglongjmp(void)
@@ -355,6 +374,8 @@ static void ctx_fork(void)
     int st = 0;
     if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
         die(3, "fork", "the child did not exit 0");
+    if (nan_ymm_available())
+        fact_bool("ymm_fork_inherited", nan_ymm_fork());
 }
 
 static void ctx_exec(const char *self)
@@ -419,7 +440,12 @@ static void one_trap(const char *exc, uint32_t unmask, uint32_t a, uint32_t b, i
 
 static const char *self_path;
 
-static void ctx_pthread(void) { in_thread(add_phase("thread", -1)); }
+static void ctx_pthread(void)
+{
+    in_thread(add_phase("thread", -1));
+    if (nan_ymm_available())
+        fact_bool("ymm_thread_private", nan_ymm_thread_private());
+}
 
 /* A pooled worker: one thread created once runs two jobs.  The first job
  * leaves the written MXCSR behind (as a task that changes the mode and does
@@ -443,6 +469,8 @@ static void *pool_worker(void *arg)
         run_phase(p);
         if (jobs == 0)
             fpu_write();
+        else if (nan_ymm_available()) /* the reused worker against a peer thread */
+            fact_bool("ymm_thread_private", nan_ymm_thread_private());
         pthread_mutex_lock(&pool_lock);
         pool_job = NULL;
         pool_done++;
@@ -483,6 +511,57 @@ static void ctx_mxcsr_write_pthread(void)
 }
 
 static void ctx_exec_self(void) { ctx_exec(self_path); }
+
+/* vzeroupper / vzeroall (nan_ymm_vzero): facts only, no table (the table's
+ * VEX kernels load ymm0-3 whole before each case, so the state vzeroupper
+ * leaves would not reach them). */
+static void ctx_vzeroupper(void)
+{
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    if (nan_ymm_available()) {
+        int f[4];
+        nan_ymm_vzero(f);
+        fact_bool("ymm_vzeroupper_zero", f[0]);
+        fact_bool("ymm_vzeroupper_ops", f[1]);
+        fact_bool("ymm_vzeroall_zero", f[2]);
+        fact_bool("ymm_vzeroupper_signal", f[3]);
+        nan_mxcsr_set(NAN_MXCSR_DEFAULT); /* clear the flags the checks' vaddps set */
+    }
+}
+
+/* macOS: a job dispatch_async'ed to a global queue runs on one of
+ * libdispatch's own worker threads (created by the kernel's workqueue, not
+ * by pthread_create): the table there, and the YMM state is that thread's
+ * own.  Elsewhere there is no libdispatch: nan-check skips this context
+ * with that reason before it runs the probe. */
+#if defined(__APPLE__)
+#include <dispatch/dispatch.h>
+
+static dispatch_semaphore_t dispatch_done;
+
+static void dispatch_job(void *arg)
+{
+    run_phase(arg);
+    if (nan_ymm_available())
+        fact_bool("ymm_thread_private", nan_ymm_thread_private());
+    fact_bool("on_dispatch_worker", !pthread_main_np());
+    dispatch_semaphore_signal(dispatch_done);
+}
+
+static void ctx_dispatch_worker(void)
+{
+    phase *p = add_phase("worker", -1);
+    dispatch_done = dispatch_semaphore_create(0);
+    dispatch_async_f(dispatch_get_global_queue(QOS_CLASS_DEFAULT, 0), p, dispatch_job);
+    dispatch_semaphore_wait(dispatch_done, DISPATCH_TIME_FOREVER);
+    dispatch_release(dispatch_done);
+}
+#else
+static void ctx_dispatch_worker(void)
+{
+    die(2, "--context dispatch_worker", "macOS only (libdispatch's worker threads)");
+}
+#endif
 
 static void ctx_exec_child(void) { run_phase(add_phase("exec_child", -1)); }
 

@@ -37,7 +37,7 @@ typedef struct nan_out {
 } nan_out;
 
 /* Record a boolean fact / a trap / a phase (extra ones beyond the MAX are
- * dropped; the probe's contexts use at most 3 facts, 2 traps, 16 phases).
+ * dropped; the probe's contexts use at most 5 facts, 2 traps, 16 phases).
  * nan_out_fact is async-signal-safe (plain stores). */
 void nan_out_fact(nan_out *o, const char *key, int value);
 void nan_out_trap(nan_out *o, const char *exception, int delivered, int si_code,
