@@ -449,13 +449,8 @@ static int write_fixture(const opts *o, const char *path, int argc, char **argv)
     nan_groups_free(&gs);
     if (!doc)
         return BG_EXIT_TARGET;
-    char cmd[2048] = "";
-    for (int i = 0; i < argc; i++) {
-        size_t len = strlen(cmd);
-        int quote = strchr(argv[i], ' ') != NULL;
-        snprintf(cmd + len, sizeof cmd - len, "%s%s%s%s", i ? " " : "", quote ? "'" : "", argv[i],
-                 quote ? "'" : "");
-    }
+    char cmd[2048];
+    nan_fixture_command(argc, argv, cmd, sizeof cmd);
     st = nan_fixture_write(path, doc, cmd, o->reason, o->replace);
     cJSON_Delete(doc);
     if (st == BG_OK)

@@ -175,7 +175,17 @@ void nan_fixture_free(nan_fixture *f)
     }
 }
 
-static cJSON *provenance(const char *command, const char *reason)
+void nan_fixture_command(int argc, char **argv, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < argc; i++) {
+        size_t len = strlen(buf);
+        int quote = strchr(argv[i], ' ') != NULL;
+        snprintf(buf + len, n - len, "%s%s%s%s", i ? " " : "", quote ? "'" : "", argv[i], quote ? "'" : "");
+    }
+}
+
+cJSON *nan_fixture_provenance(const char *command, const char *reason, const char *source)
 {
     bg_host h;
     bg_host_probe(&h);
@@ -191,8 +201,7 @@ static cJSON *provenance(const char *command, const char *reason)
     cJSON_AddStringToObject(host, "kernel", uname(&u) == 0 ? u.release : "?");
     cJSON_AddStringToObject(host, "key", key);
     cJSON_AddStringToObject(p, "date", now);
-    cJSON_AddStringToObject(p, "source", "nan-probe --context main_thread --modes all, run "
-                                          "natively (runner native) on real x86-64 hardware");
+    cJSON_AddStringToObject(p, "source", source);
     cJSON_AddStringToObject(p, "reason", reason);
     return p;
 }
@@ -247,7 +256,9 @@ bg_status nan_fixture_write(const char *path, const cJSON *probe_doc, const char
         return BG_E_NOMEM;
     }
     cJSON_AddNumberToObject(doc, "schema", 1);
-    cJSON_AddItemToObject(doc, "provenance", provenance(command, reason));
+    cJSON_AddItemToObject(doc, "provenance", nan_fixture_provenance(command, reason,
+                            "nan-probe --context main_thread --modes all, run natively (runner native) "
+                            "on real x86-64 hardware"));
     cJSON_AddStringToObject(doc, "case_table", bg_json_str(probe_doc, "case_table"));
     cJSON_AddStringToObject(doc, "record", "68 hex digits: dst[127:0] src[127:0] mxcsr-status eflags (nan_cases.h)");
     cJSON_AddItemToObject(doc, "skipped_ops",

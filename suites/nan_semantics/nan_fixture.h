@@ -50,6 +50,15 @@ bg_status nan_fixture_precheck(const char *path, const char *reason, int replace
 bg_status nan_fixture_write(const char *path, const cJSON *probe_doc, const char *command,
                             const char *reason, int replace);
 
+/* The command line as the provenance records it: words joined by spaces,
+ * a word with a space in single quotes; buf[n], truncated to fit. */
+void nan_fixture_command(int argc, char **argv, char *buf, size_t n);
+
+/* The "provenance" object of a fixture: command, host {cpu_model, os,
+ * kernel, key}, date (UTC), source (how the truth was recorded), reason.
+ * Also used by the sequences fixture (nan_seq_fixture.h).  NULL on OOM. */
+cJSON *nan_fixture_provenance(const char *command, const char *reason, const char *source);
+
 /* Decodes a probe phase's "results" object into recs[nan_case_total()]; sets
  * present[k] for each op found.  Returns the op index of the first malformed
  * string (wrong length or digit) or -1 when all are well-formed. */

@@ -44,7 +44,8 @@ static const char *const known_rules[] = {
     /* x87 (nan_x87.h, issue 13 item 4) */
     "unsupported-encoding", "precision-control", "x87-status", "x87-control", "fcomi-eflags",
     "handler-x87-cw", "x87-cw-inheritance", "x87-cw-readback", "x87-cw-initial",
-    "ymm-upper", NULL,
+    "ymm-upper",
+    "sequence-state", NULL,
 };
 
 static int rule_known(const char *rule)
@@ -66,6 +67,7 @@ static int contexts_known(const char *patterns)
         for (int i = 0; nan_contexts[i] && !hit; i++)
             hit = fnmatch(p, nan_contexts[i], 0) == 0;
         hit = hit || fnmatch(p, NAN_CONTEXT_ALL_MODES, 0) == 0;
+        hit = hit || fnmatch(p, NAN_CONTEXT_SEQUENCES, 0) == 0;
         if (!hit)
             return 0;
     }
@@ -92,7 +94,8 @@ static int in_list(const char *list, const char *s)
 static int item_known(const char *item)
 {
     if (nan_op_find(item) >= 0 || nan_family_known(item) || nan_mode_find(item) >= 0 ||
-        nan_context_known(item) || strcmp(item, "IE") == 0 || strcmp(item, "ZE") == 0)
+        nan_context_known(item) || strcmp(item, "IE") == 0 || strcmp(item, "ZE") == 0 ||
+        strcmp(item, NAN_CONTEXT_SEQUENCES) == 0)
         return 1;
     for (int i = 0; nan_contexts[i]; i++) {
         const nan_context_rule *r;

@@ -39,6 +39,11 @@
 /* The context name lines use for main_thread with --modes all. */
 #define NAN_CONTEXT_ALL_MODES "main_thread_all_modes"
 
+/* The context name lines use for generated sequences (nan-seq, rule
+ * sequence-state, detail = the part of the state, ops = the ops of the
+ * shrunk reproducers: nan_seq_diff.h). */
+#define NAN_CONTEXT_SEQUENCES "sequences"
+
 typedef struct nan_known_line {
     int lineno;
     char versions[64], contexts[256], ops[2048], rule[48], detail[96], reference[1024];

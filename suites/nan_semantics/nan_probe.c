@@ -25,6 +25,7 @@
 
 #include "buildgate/bg_error.h"
 #include "nan_probe_out.h"
+#include "nan_seq_probe.h"
 #include "nan_table.h"
 #include "nan_x87.h"
 #include "nan_ymm.h"
@@ -59,6 +60,8 @@ static const char usage_text[] =
     "  --modes SPEC       main_thread only: the MXCSR modes to run, base (default),\n"
     "                     all (16: RC x FTZ x DAZ), or names, e.g. default,ftz,daz_rz\n"
     "  -h, --help         this text\n"
+    "       nan-probe --sequences REQUEST: generated instruction blocks instead\n"
+    "                     (the request and output: nan_seq_probe.c)\n"
     "\n"
     "Output: {\"probe\":\"nan_semantics\",\"schema\":1,\"context\":C,\"os\":\"linux\",\n"
     "  \"case_table\":\"<fnv64 hex>\",\"features\":{\"sse41\":0|1,\"fma\":0|1,\"avx\":0|1,\"f16c\":0|1},\n"
@@ -597,6 +600,8 @@ static int parse_modes(const char *spec)
 int main(int argc, char **argv)
 {
     const char *context = NULL, *modes = "base";
+    if (argc == 3 && strcmp(argv[1], "--sequences") == 0)
+        return nan_seq_probe_main(argv[2]);
     for (int i = 1; i < argc; i++) { /* libc-only guest: no bg_help (NanGuest.cmake) */
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
             return fputs(usage_text, stdout) < 0 ? 3 : 0;
