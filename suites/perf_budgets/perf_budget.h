@@ -21,6 +21,8 @@
  * (bg-perf --iterations overrides it for every benchmark; RandomX: 2, one hash).  "metric" is read from
  * "defaults" only (one metric per run; a per-benchmark one is an error).  For a benchmark the longest
  * matching name prefix wins, then the defaults, then the built-in values above.
+ * "why" (a string, in a "benchmarks" entry): the reason for its bands, for
+ * readers; the gate ignores it.
  * retired: benchmarks (exact names) deliberately gone from the head: one in
  * the base only is then a skip quoting the reason instead of a "vanished"
  * fail (perf_gate.h); each needs a reason, a non-empty string.

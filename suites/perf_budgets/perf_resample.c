@@ -1,42 +1,64 @@
 /* perf-aa-resample — the A/A resampling study of the gate (docs/performance.md,
- * "The unit of replication"): from stored A/A processes, many A/A comparisons.
- * Usage and output: usage_text below.  A study tool, not a test.
+ * "The unit of replication" and "Suite false-alarm rate"): from stored A/A
+ * processes, many A/A (or planted-shift) comparisons of one benchmark or of a
+ * whole suite.  Usage and output: usage_text below.  A study tool, not a test.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_stats.h"
+#include "perf_binom.h"
 #include "perf_budget.h"
 #include "perf_gate.h"
 #include "perf_samples.h"
 
 static const char usage_text[] =
-    "Usage: perf-aa-resample --dir D --k K --draws N [--reps R] [--budgets B]\n"
-    "                        [--unit process|sample] [--seed S] [--head-scale X]\n"
+    "Usage: perf-aa-resample --dir D [--dir D2 ...] --k K --draws N [--reps R]\n"
+    "                        [--budgets B] [--unit process|sample] [--seed S]\n"
+    "                        [--head-scale X [--scale-only RE]] [--reruns M]\n"
     "                        [--verbose]\n"
     "\n"
-    "D holds Google Benchmark JSON files of one build, one process each\n"
+    "Each D holds Google Benchmark JSON files of one build, one process each\n"
     "(suites/perf_budgets/aa-raw.sh writes base-NNN.json and head-NNN.json; all\n"
-    "are exchangeable in an A/A study).  N times: draw 2K distinct files at\n"
-    "random (splitmix64, seed S, default 1), keep the first R repetitions of\n"
-    "each (default all), call K of them base and K head, and judge them as\n"
-    "`bg-perf compare` would (perf_gate.h; --unit sample: every sample\n"
-    "independent, the judge before processes were the unit).  Prints per\n"
-    "benchmark: fail (false alarms), inconclusive (of which unresolved slowdowns:\n"
-    "interval wholly above 1 + band, perf_gate.h), pass, how often the interval\n"
-    "covers 1.0, the median interval width; and the suite runs with any fail.\n"
-    "--head-scale X multiplies the head's samples by X (a planted shift, e.g.\n"
-    "1.03 = 3 %% slower in time): the detection rate on the same processes.\n"
-    "Exit: 0; 2 usage; 3 I/O; 4 malformed JSON.\n";
+    "are exchangeable in an A/A study): a pool.  Several --dir (up to 8) make a\n"
+    "suite of pools with distinct benchmarks, e.g. synth+AES processes (min_time\n"
+    "0.05) and RandomX processes (0.5), as the PR judge runs them.  N times: from\n"
+    "every pool draw 2K distinct files at random (splitmix64, seed S, default 1),\n"
+    "keep the first R repetitions of each (default all), call K of them base and\n"
+    "K head, and judge all benchmarks together as `bg-perf compare` would\n"
+    "(perf_gate.h: Benjamini-Hochberg over the suite; --unit sample: every sample\n"
+    "independent, the judge before processes were the unit).\n"
+    "--reruns M: then as `bg-perf ab` with max_reruns M does: up to M reruns of\n"
+    "the inconclusive benchmarks and M more of the unresolved slowdowns, each\n"
+    "adding K further unused processes per side of their pools (just their\n"
+    "series); a draw whose pool runs out stops rerunning (counted, printed).\n"
+    "--head-scale X multiplies the head's samples by X in time (a planted shift,\n"
+    "1.03 = 3 %% slower; rates are divided), only of the benchmarks matching the\n"
+    "extended regex --scale-only RE when given: the detection rate on the same\n"
+    "processes.\n"
+    "Prints per benchmark: fail (with its 95 %% Clopper-Pearson interval),\n"
+    "inconclusive (of which unresolved slowdowns: interval wholly above 1 + band,\n"
+    "perf_gate.h), pass, how often the interval covers 1.0, the median interval\n"
+    "width; then the suite: draws with any fail and their interval (the suite\n"
+    "false-alarm rate in an A/A study).  Draws from one pool share processes, so\n"
+    "the interval is approximate (it treats the draws as independent).\n"
+    "Exit: 0; 2 usage (also: a pool with fewer than 2K processes); 3 I/O;\n"
+    "4 malformed JSON.\n";
+
+#define MAX_POOLS 8
 
 typedef struct pool {
+    const char *dir;
     perf_set *proc; /* one set per file */
-    size_t n, cap;
+    size_t n;
+    size_t *idx;    /* this draw's order: base, head, then the reserve for reruns */
+    size_t next;    /* the next unused position of idx */
 } pool;
 
 static int cmp_str(const void *a, const void *b)
@@ -60,8 +82,10 @@ static bg_status load_pool(const char *dir, const char *metric, pool *p)
     }
     closedir(d);
     qsort(names, k, sizeof *names, cmp_str);
+    p->dir = dir;
     p->proc = calloc(k ? k : 1, sizeof *p->proc);
-    bg_status st = p->proc ? BG_OK : BG_E_NOMEM;
+    p->idx = calloc(k ? k : 1, sizeof *p->idx);
+    bg_status st = p->proc && p->idx ? BG_OK : BG_E_NOMEM;
     for (size_t i = 0; i < k; i++) {
         char path[2048];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -72,23 +96,65 @@ static bg_status load_pool(const char *dir, const char *metric, pool *p)
     return st;
 }
 
-/* Adds the first reps samples (0: all) of every series of src, times scale,
- * to dst as one process. */
-static bg_status add_proc(perf_set *dst, const perf_set *src, size_t reps, double scale)
+/* What a head sample is multiplied by, per benchmark name. */
+typedef struct shift {
+    double scale;   /* in time: > 1 slower */
+    int lower_better;
+    regex_t re;
+    int has_re;
+} shift;
+
+static double shift_of(const shift *sh, const char *name)
+{
+    if (sh->scale == 1.0 || (sh->has_re && regexec(&sh->re, name, 0, NULL, 0) != 0))
+        return 1.0;
+    return sh->lower_better ? sh->scale : 1.0 / sh->scale;
+}
+
+/* Adds the first reps samples (0: all) of every series of src whose name is
+ * in only (NULL: every series) to dst as one process, shifted by sh (NULL:
+ * not shifted). */
+static bg_status add_proc(perf_set *dst, const perf_set *src, size_t reps, const shift *sh, char *const *only,
+                          size_t nonly)
 {
     unsigned long proc = perf_set_new_proc(dst);
     for (size_t i = 0; i < src->n; i++) {
         const perf_series *s = &src->s[i];
+        int take = only == NULL;
+        for (size_t j = 0; !take && j < nonly; j++)
+            take = strcmp(only[j], s->name) == 0;
+        if (!take)
+            continue;
+        double f = sh ? shift_of(sh, s->name) : 1.0;
         size_t m = reps && reps < s->n ? reps : s->n;
         for (size_t j = 0; j < m; j++)
-            if (perf_set_push_proc(dst, s->name, s->v[j] * scale, proc) != BG_OK)
+            if (perf_set_push_proc(dst, s->name, s->v[j] * f, proc) != BG_OK)
                 return BG_E_NOMEM;
     }
     return BG_OK;
 }
 
+/* Adds the next K base and K head processes of every pool (just the series
+ * in only, NULL: all).  0 when a pool has fewer than 2K unused processes left. */
+static int add_round(pool *p, size_t np, long k, size_t reps, const shift *sh, perf_set *base, perf_set *head,
+                     char *const *only, size_t nonly, bg_status *st)
+{
+    for (size_t j = 0; j < np; j++)
+        if (p[j].next + (size_t)(2 * k) > p[j].n)
+            return 0;
+    for (size_t j = 0; j < np && *st == BG_OK; j++) {
+        for (long i = 0; i < k && *st == BG_OK; i++) {
+            *st = add_proc(base, &p[j].proc[p[j].idx[p[j].next + (size_t)i]], reps, NULL, only, nonly);
+            if (*st == BG_OK)
+                *st = add_proc(head, &p[j].proc[p[j].idx[p[j].next + (size_t)(k + i)]], reps, sh, only, nonly);
+        }
+        p[j].next += (size_t)(2 * k);
+    }
+    return 1;
+}
+
 typedef struct tally {
-    const char *name;
+    char *name;
     size_t fail, inconclusive, pass, cover, unresolved;
     double *width;
 } tally;
@@ -99,12 +165,54 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static tally *tally_for(tally **t, size_t *nt, const char *name, long draws)
+{
+    for (size_t i = 0; i < *nt; i++)
+        if (!strcmp((*t)[i].name, name))
+            return &(*t)[i];
+    tally *g = realloc(*t, (*nt + 1) * sizeof **t);
+    if (!g)
+        return NULL;
+    *t = g;
+    g[*nt] = (tally){.name = strdup(name), .width = calloc((size_t)draws, sizeof(double))};
+    return g[*nt].name && g[*nt].width ? &g[(*nt)++] : NULL;
+}
+
+/* "x/n = p % [lo %, hi %]" with the 95 % Clopper-Pearson interval. */
+static void rate_text(size_t x, size_t n, char *buf, size_t len)
+{
+    double lo, hi;
+    perf_clopper_pearson(x, n, 0.95, &lo, &hi);
+    snprintf(buf, len, "%zu/%zu = %.2f %% [%.2f %%, %.2f %%]", x, n, 100.0 * (double)x / (double)n, 100 * lo,
+             100 * hi);
+}
+
+/* The names of r to rerun: inconclusive ones, or (confirm) the unresolved slowdowns. */
+static size_t rerun_set(const perf_result *r, size_t n, int confirm, char **names)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (confirm ? perf_result_unresolved(&r[i]) : r[i].outcome == PERF_INCONCLUSIVE)
+            names[m++] = (char *)r[i].name;
+    return m;
+}
+
+/* --unit sample: every sample a process of its own (perf_set_flatten). */
+static void flatten_if(const char *unit, perf_set *base, perf_set *head)
+{
+    if (!strcmp(unit, "sample")) {
+        perf_set_flatten(base);
+        perf_set_flatten(head);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
-    const char *dir = NULL, *budgets_path = NULL, *unit = "process";
-    long k = 0, draws = 0, reps = 0;
+    const char *dirs[MAX_POOLS], *budgets_path = NULL, *unit = "process", *scale_only = NULL;
+    size_t ndirs = 0;
+    long k = 0, draws = 0, reps = 0, max_reruns = 0;
     unsigned long long seed = 1;
     double scale = 1.0;
     int verbose = 0;
@@ -120,74 +228,108 @@ int main(int argc, char **argv)
         if (i + 1 >= argc)
             return bg_help_missing_value(argv[i]);
         const char *a = argv[i], *v = argv[++i];
-        if (!strcmp(a, "--dir")) dir = v;
-        else if (!strcmp(a, "--k")) k = strtol(v, NULL, 10);
+        if (!strcmp(a, "--dir")) {
+            if (ndirs == MAX_POOLS)
+                return bg_exit_code(bg_fail(BG_E_USAGE, "perf-aa-resample", "more than %d --dir", MAX_POOLS));
+            dirs[ndirs++] = v;
+        } else if (!strcmp(a, "--k")) k = strtol(v, NULL, 10);
         else if (!strcmp(a, "--draws")) draws = strtol(v, NULL, 10);
         else if (!strcmp(a, "--reps")) reps = strtol(v, NULL, 10);
         else if (!strcmp(a, "--budgets")) budgets_path = v;
         else if (!strcmp(a, "--unit")) unit = v;
         else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
         else if (!strcmp(a, "--head-scale")) scale = strtod(v, NULL);
+        else if (!strcmp(a, "--scale-only")) scale_only = v;
+        else if (!strcmp(a, "--reruns")) max_reruns = strtol(v, NULL, 10);
         else
             return bg_help_unknown_option(a);
     }
-    if (!dir || k < 2 || !(scale > 0) || draws < 1 || reps < 0 || (strcmp(unit, "process") && strcmp(unit, "sample")))
+    if (!ndirs || k < 2 || !(scale > 0) || draws < 1 || reps < 0 || max_reruns < 0 ||
+        (strcmp(unit, "process") && strcmp(unit, "sample")))
         return bg_exit_code(bg_fail(BG_E_USAGE, "perf-aa-resample",
-                                    "needs --dir, --k >= 2, --draws >= 1, --unit process|sample"));
+                                    "needs --dir, --k >= 2, --draws >= 1, --unit process|sample, --reruns >= 0"));
+    shift sh = {.scale = scale};
+    if (scale_only) {
+        if (regcomp(&sh.re, scale_only, REG_EXTENDED | REG_NOSUB) != 0)
+            return bg_exit_code(bg_fail(BG_E_USAGE, "perf-aa-resample", "--scale-only '%s' is not an extended regex",
+                                        scale_only));
+        sh.has_re = 1;
+    }
     cJSON *budgets = NULL;
     bg_status st = perf_budgets_load(budgets_path, &budgets);
-    pool p = {0};
-    if (st == BG_OK)
-        st = load_pool(dir, perf_budgets_metric(budgets), &p);
-    if (st == BG_OK && p.n < (size_t)(2 * k))
-        st = bg_fail(BG_E_USAGE, "perf-aa-resample", "%s holds %zu processes, fewer than 2K = %ld", dir, p.n, 2 * k);
+    sh.lower_better = st == BG_OK ? perf_metric_lower_better(perf_budgets_metric(budgets)) : 1;
+    pool p[MAX_POOLS] = {{0}};
+    for (size_t j = 0; j < ndirs && st == BG_OK; j++) {
+        st = load_pool(dirs[j], perf_budgets_metric(budgets), &p[j]);
+        if (st == BG_OK && p[j].n < (size_t)(2 * k))
+            st = bg_fail(BG_E_USAGE, "perf-aa-resample", "%s holds %zu processes, fewer than 2K = %ld", dirs[j], p[j].n,
+                         2 * k);
+    }
     if (st != BG_OK)
         return bg_exit_code(st);
-    size_t *idx = malloc(p.n * sizeof *idx);
     tally *t = NULL;
-    size_t nt = 0, suite_fail = 0;
+    size_t nt = 0, suite_fail = 0, short_draws = 0, rerun_draws = 0;
     bg_rng rng = {seed};
     for (long d = 0; d < draws && st == BG_OK; d++) {
-        for (size_t i = 0; i < p.n; i++)
-            idx[i] = i;
-        for (size_t i = 0; i < (size_t)(2 * k); i++) { /* partial Fisher-Yates */
-            size_t j = i + (size_t)(bg_rng_next(&rng) % (p.n - i)), x = idx[i];
-            idx[i] = idx[j];
-            idx[j] = x;
+        for (size_t j = 0; j < ndirs; j++) { /* a full Fisher-Yates: the reserve is random too */
+            for (size_t i = 0; i < p[j].n; i++)
+                p[j].idx[i] = i;
+            for (size_t i = 0; i + 1 < p[j].n; i++) {
+                size_t r = i + (size_t)(bg_rng_next(&rng) % (p[j].n - i)), x = p[j].idx[i];
+                p[j].idx[i] = p[j].idx[r];
+                p[j].idx[r] = x;
+            }
+            p[j].next = 0;
         }
         perf_set base = {0}, head = {0};
-        for (long i = 0; i < k && st == BG_OK; i++) {
-            st = add_proc(&base, &p.proc[idx[i]], (size_t)reps, 1.0);
-            if (st == BG_OK)
-                st = add_proc(&head, &p.proc[idx[k + i]], (size_t)reps, scale);
-        }
-        if (!strcmp(unit, "sample")) {
-            perf_set_flatten(&base);
-            perf_set_flatten(&head);
-        }
+        add_round(p, ndirs, k, (size_t)reps, &sh, &base, &head, NULL, 0, &st);
+        flatten_if(unit, &base, &head);
         perf_result *r = NULL;
         size_t n = 0;
         if (st == BG_OK)
             st = perf_gate_compare(&base, &head, budgets, &r, &n);
-        if (st == BG_OK && !t) {
-            nt = n;
-            t = calloc(n, sizeof *t);
-            for (size_t i = 0; i < n; i++) {
-                t[i].name = strdup(r[i].name);
-                t[i].width = calloc((size_t)draws, sizeof(double));
+        for (long rr = 0; st == BG_OK && rr < 2 * max_reruns; rr++) {
+            int confirm = rr >= max_reruns;
+            char **names = calloc(n ? n : 1, sizeof *names);
+            size_t m = names ? rerun_set(r, n, confirm, names) : 0;
+            if (!names)
+                st = BG_E_NOMEM;
+            if (m == 0) {
+                free(names);
+                if (confirm)
+                    break;
+                rr = max_reruns - 1; /* nothing inconclusive: on to the confirmations */
+                continue;
             }
+            rerun_draws += rr == 0;
+            int ok = st == BG_OK && add_round(p, ndirs, k, (size_t)reps, &sh, &base, &head, names, m, &st);
+            free(names);
+            flatten_if(unit, &base, &head);
+            if (!ok) {
+                short_draws++;
+                break;
+            }
+            perf_results_free(r, n);
+            r = NULL;
+            if (st == BG_OK)
+                st = perf_gate_compare(&base, &head, budgets, &r, &n);
         }
         int any_fail = 0;
-        for (size_t i = 0; st == BG_OK && i < n && i < nt; i++) {
-            char line[768];
+        for (size_t i = 0; st == BG_OK && i < n; i++) {
+            tally *g = tally_for(&t, &nt, r[i].name, draws);
+            if (!g) {
+                st = BG_E_NOMEM;
+                break;
+            }
             any_fail |= r[i].outcome == PERF_FAIL;
-            t[i].fail += r[i].outcome == PERF_FAIL;
-            t[i].inconclusive += r[i].outcome == PERF_INCONCLUSIVE;
-            t[i].pass += r[i].outcome == PERF_PASS || r[i].outcome == PERF_IMPROVED;
-            t[i].cover += r[i].lo <= 1.0 && r[i].hi >= 1.0;
-            t[i].unresolved += (size_t)perf_result_unresolved(&r[i]);
-            t[i].width[d] = r[i].hi - r[i].lo;
+            g->fail += r[i].outcome == PERF_FAIL;
+            g->inconclusive += r[i].outcome == PERF_INCONCLUSIVE;
+            g->pass += r[i].outcome == PERF_PASS || r[i].outcome == PERF_IMPROVED;
+            g->cover += r[i].lo <= 1.0 && r[i].hi >= 1.0;
+            g->unresolved += (size_t)perf_result_unresolved(&r[i]);
+            g->width[d] = r[i].hi - r[i].lo;
             if (verbose) {
+                char line[768];
                 perf_result_line(&r[i], line, sizeof line);
                 printf("draw %ld: %s\n", d + 1, line);
             }
@@ -199,17 +341,28 @@ int main(int argc, char **argv)
     }
     if (st != BG_OK)
         return bg_exit_code(st);
-    printf("A/A resampling of %s: %zu processes, %ld draws of %ld vs %ld processes, %s repetitions "
-           "each, unit %s, seed %llu, head x %g\n", dir, p.n, draws, k, k, reps ? "first R" : "all", unit,
-           seed, scale);
+    printf("A/A resampling of %zu pool(s):", ndirs);
+    for (size_t j = 0; j < ndirs; j++)
+        printf(" %s (%zu processes)", p[j].dir, p[j].n);
+    printf("; %ld draws of %ld vs %ld processes per pool, %s repetitions each, unit %s, seed %llu, head x %g%s%s, "
+           "reruns %ld\n", draws, k, k, reps ? "first R" : "all", unit, seed, scale, scale_only ? " on " : "",
+           scale_only ? scale_only : "", max_reruns);
     if (reps)
         printf("  R = %ld\n", reps);
+    char rate[128];
     for (size_t i = 0; i < nt; i++) {
         qsort(t[i].width, (size_t)draws, sizeof(double), cmp_double);
-        printf("  %s: fail %zu, inconclusive %zu (unresolved slowdown %zu), pass %zu; interval covers 1.0 in %zu/%ld = %.1f %%; "
-               "median interval width %.4f\n", t[i].name, t[i].fail, t[i].inconclusive, t[i].unresolved, t[i].pass,
-               t[i].cover, draws, 100.0 * (double)t[i].cover / (double)draws, t[i].width[draws / 2]);
+        rate_text(t[i].fail, (size_t)draws, rate, sizeof rate);
+        printf("  %s: fail %s, inconclusive %zu (unresolved slowdown %zu), pass %zu; interval covers 1.0 in "
+               "%zu/%ld = %.1f %%; median interval width %.4f\n", t[i].name, rate, t[i].inconclusive,
+               t[i].unresolved, t[i].pass, t[i].cover, draws, 100.0 * (double)t[i].cover / (double)draws,
+               t[i].width[draws / 2]);
     }
+    if (max_reruns)
+        printf("  draws with a rerun: %zu/%ld; reruns cut short (a pool ran out of unused processes): %zu\n",
+               rerun_draws, draws, short_draws);
+    rate_text(suite_fail, (size_t)draws, rate, sizeof rate);
     printf("  suite draws with any fail: %zu/%ld\n", suite_fail, draws);
+    printf("  suite fail rate: %s (95 %% Clopper-Pearson)\n", rate);
     return 0;
 }

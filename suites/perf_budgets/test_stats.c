@@ -6,6 +6,7 @@
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_stats.h"
+#include "perf_binom.h"
 
 static void expect(bg_checks *c, const char *name, double want, double got, double tol)
 {
@@ -130,11 +131,31 @@ static void grouped_tests(bg_checks *c)
     expect(c, "perf.unit.stats.pseudo_replication.process_level_p", 60.0 / 924, p, 1e-12);
 }
 
+/* Clopper-Pearson 95 %: closed forms at the edges.  x = 0: hi = 1 - 0.025^(1/n)
+ * (0/300 -> 0.0122215); x = n: lo = 0.025^(1/n); 1 of 2: hi solves
+ * 1 - p^2 = 0.025 -> sqrt(0.975) = 0.9874209, lo = 1 - sqrt(0.975). */
+static void clopper_pearson_tests(bg_checks *c)
+{
+    double lo, hi;
+    perf_clopper_pearson(0, 300, 0.95, &lo, &hi);
+    expect(c, "perf.unit.stats.clopper_pearson.0_of_300.lo", 0, lo, 0);
+    expect(c, "perf.unit.stats.clopper_pearson.0_of_300.hi", 1 - pow(0.025, 1.0 / 300), hi, 1e-9);
+    perf_clopper_pearson(20, 20, 0.95, &lo, &hi);
+    expect(c, "perf.unit.stats.clopper_pearson.20_of_20.lo", pow(0.025, 1.0 / 20), lo, 1e-9);
+    expect(c, "perf.unit.stats.clopper_pearson.20_of_20.hi", 1, hi, 0);
+    perf_clopper_pearson(1, 2, 0.95, &lo, &hi);
+    expect(c, "perf.unit.stats.clopper_pearson.1_of_2.lo", 1 - sqrt(0.975), lo, 1e-9);
+    expect(c, "perf.unit.stats.clopper_pearson.1_of_2.hi", sqrt(0.975), hi, 1e-9);
+    expect(c, "perf.unit.stats.clopper_pearson.refuses_x_above_n", -1,
+           (double)perf_clopper_pearson(3, 2, 0.95, &lo, &hi), 0);
+}
+
 int main(void)
 {
     bg_checks *c = bg_checks_open("perf_budgets");
     if (!c)
         return 3;
+    clopper_pearson_tests(c);
     /* Median: {3,1,2} sorts to {1,2,3} -> 2; {4,1,3,2} -> (2+3)/2 = 2.5. */
     expect(c, "perf.unit.stats.median_odd", 2.0, bg_median((double[]){3, 1, 2}, 3), 0);
     expect(c, "perf.unit.stats.median_even", 2.5, bg_median((double[]){4, 1, 3, 2}, 4), 0);
