@@ -75,7 +75,7 @@ bisect_resolve() {
     while IFS= read -r t; do
       [ -n "$t" ] && [ "${name#"$t".}" != "$name" ] && [ ${#t} -gt ${#best} ] && best=$t
     done <<<"$tests"
-    [ -n "$best" ] || { echo "buildgate: bisect: '$name' is neither a CTest test of $bad_sha nor a check of one" >&2; return 2; }
+    [ -n "$best" ] || { echo "buildgate: ci/bisect: '$name' is neither a CTest test of $bad_sha nor a check of one" >&2; return 2; }
     printf '%s\ttest\t%s\t\n' "$name" "$best"
   done | awk -F'\t' '!seen[$2 FS $3]++'
 }

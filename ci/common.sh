@@ -3,11 +3,18 @@
 # Step headers with elapsed time, and configure+build of one build tree.
 
 BG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# BG_TOOL: the script's name in its error lines, "buildgate: ci/gate: ..." (one
+# form for every ci script: ci/<name>, as the user types it).
+BG_TOOL="$(cd "$(dirname "$0")" 2>/dev/null && pwd)/$(basename "$0")"
+case "$BG_TOOL" in
+  "$BG_ROOT"/*) BG_TOOL=${BG_TOOL#"$BG_ROOT"/} ;;
+  *) BG_TOOL="ci/$(basename "$0")" ;;
+esac
 BG_T0=$(date +%s)
 # BG_JOBS: parallel build and test jobs (default: the CPU count).
 BG_JOBS=${BG_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2)}
 case "$BG_JOBS" in
-  ''|*[!0-9]*|0) echo "buildgate: BG_JOBS: '$BG_JOBS' is not a positive whole number of jobs" >&2; exit 2 ;;
+  ''|*[!0-9]*|0) echo "buildgate: $BG_TOOL: BG_JOBS: '$BG_JOBS' is not a positive whole number of jobs" >&2; exit 2 ;;
 esac
 
 # step "<n>/<total>" "<what>": prints a header with the elapsed wall time.
@@ -30,17 +37,17 @@ bg_log_cause() {
 # beside it; its path is printed.
 bg_configure_build() {
   local dir=$1; shift
-  mkdir -p "$dir" || { echo "buildgate: configure: cannot create the build tree $dir" >&2; return 3; }
+  mkdir -p "$dir" || { echo "buildgate: $BG_TOOL: configure: cannot create the build tree $dir" >&2; return 3; }
   local log="$dir/configure.log"
   cmake -S "$BG_ROOT" -B "$dir" -G Ninja "$@" >"$log" 2>&1 || {
     cat "$log" >&2
-    echo "buildgate: configure: cmake failed: $(bg_log_cause "$log") (log above, also in $log)" >&2
+    echo "buildgate: $BG_TOOL: configure: cmake failed: $(bg_log_cause "$log") (log above, also in $log)" >&2
     return 3
   }
   grep -E '^-- buildgate' "$log" || true
   echo "configure log: $log"
   cmake --build "$dir" -j "$BG_JOBS" || {
-    echo "buildgate: build: the build failed (output above)" >&2
+    echo "buildgate: $BG_TOOL: build: the build failed (output above)" >&2
     return 3
   }
 }

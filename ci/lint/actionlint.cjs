@@ -19,7 +19,7 @@ const path = require("path");
 if (!globalThis.crypto) globalThis.crypto = require("crypto").webcrypto;
 
 function fail(code, why) {
-  process.stderr.write(`buildgate: actionlint: ${why}\n`);
+  process.stderr.write(`buildgate: ci/lint/actionlint: ${why}\n`);
   process.exit(code);
 }
 

@@ -17,6 +17,8 @@
 #                with the provenance; a memory_order line -> a new
 #                known_deviations entry, the rest of expectations.json unchanged
 #   mo_overlap   a memory_order line overlapping an adopted entry -> exit 6
+#   unknown_runner a list named after no runner -> exit 4, the known runners
+#                listed once each (qemu-x86_64 and valgrind were listed twice)
 set -uo pipefail
 case=$1 root=$2 work=$3 bgcheck=$4
 [ -n "${5:-}" ] && export BG_NAN_CHECK=$5
@@ -42,10 +44,10 @@ case "$case" in
   malformed)
     printf 'qemu-x86_64\t>=99.1,<99.2\tmain_thread\tdefault-nan\t-\t%s\n' "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
     run --approve "self-test" --fixtures "$fx" "$prop"
-    exp="exit 4, one line 'buildgate: adopt-known: <file>:1: needs 7 tab-separated columns', fixtures unchanged"
+    exp="exit 4, one line 'buildgate: ci/adopt-known: <file>:1: needs 7 tab-separated columns', fixtures unchanged"
     obs="exit $rc: $out"
     [ "$rc" = 4 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
-      [[ "$out" == "buildgate: adopt-known: "*"qemu-x86_64.tsv:1: needs 7 tab-separated columns"* ]] &&
+      [[ "$out" == "buildgate: ci/adopt-known: "*"qemu-x86_64.tsv:1: needs 7 tab-separated columns"* ]] &&
       [ "$(snapshot)" = "$before" ] && ok=1 ;;
   unknown)
     # each passes the script's own column checks; only the checker's parser knows them
@@ -55,7 +57,7 @@ case "$case" in
       printf 'qemu-x86_64\t>=99.1,<99.2\t%s\t-\t%s\n' "${bad%|*}" "$P" >"$prop/nan_semantics/qemu-x86_64.tsv"
       run --approve "self-test" --fixtures "$fx" "$prop"
       obs="$obs exit $rc: $out;"
-      { [ "$rc" = 4 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && [[ "$out" == "buildgate: adopt-known: "*"qemu-x86_64.tsv:1: "*"${bad#*|}"* ]]; } || ok=0
+      { [ "$rc" = 4 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && [[ "$out" == "buildgate: ci/adopt-known: "*"qemu-x86_64.tsv:1: "*"${bad#*|}"* ]]; } || ok=0
     done
     exp="exit 4 and one line naming qemu-x86_64.tsv:1 and the cause for an unknown rule, an unknown context and an unknown op; fixtures unchanged"
     [ "$(snapshot)" = "$before" ] || ok=0 ;;
@@ -74,7 +76,7 @@ case "$case" in
     added=$(diff "$root/fixtures/nan_semantics/known/qemu-x86_64.tsv" "$fx/nan_semantics/known/qemu-x86_64.tsv" | grep -c '^>')
     joined=$(grep -c $'^qemu-x86_64\t>=99.1,<99.2\tmain_thread,pthread\taddss,subss\tdefault-nan\t-\tadopted [0-9-]* by .*: self-test reason; observed 2026-11-30 on self-test' "$fx/nan_semantics/known/qemu-x86_64.tsv")
     removed=$(diff "$root/fixtures/memory_order/expectations.json" "$fx/memory_order/expectations.json" | grep -c '^<')
-    entry=$(jq -c '.known_deviations[] | select(.runner == "qemu-x86_64" and .versions == ">=99.1,<99.2" and .model == "sc") | .rate_per_million' "$fx/memory_order/expectations.json" 2>&1)
+    entry=$(jq -c '.known_deviations[] | select(.runner == "qemu-x86_64" and .versions == ">=99.1,<99.2" and .access == "sc") | .rate_per_million' "$fx/memory_order/expectations.json" 2>&1)
     exp="exit 0; one nan line added (contexts main_thread,pthread and ops addss,subss joined, provenance with the reason); one known_deviations entry {SB: 12}; no existing line removed or changed"
     obs="exit $rc; nan lines added $added, joined $joined; memory_order entry $entry, json lines removed/changed $removed; $out"
     [ "$rc" = 0 ] && [ "$added" = 1 ] && [ "$joined" = 1 ] && [ "$entry" = '{"SB":12}' ] && [ "$removed" -le 1 ] && ok=1 ;;
@@ -87,6 +89,14 @@ case "$case" in
     exp="first adoption exit 0; an overlapping second (=99.1.5 inside >=99.1,<99.2) exit 6, unchanged"
     obs="exits $rc1 $rc: $out"
     [ "$rc1" = 0 ] && [ "$rc" = 6 ] && [[ "$out" == *"would overlap"* ]] && [ "$(snapshot)" = "$mid" ] && ok=1 ;;
+  unknown_runner)  # a list for a runner that does not exist: exit 4, the known names once each
+    printf 'nosuch\t>=99.1,<99.2\tmain_thread\taddss\tdefault-nan\t-\t%s\n' "$P" >"$prop/nan_semantics/nosuch.tsv"
+    run --approve "self-test" --fixtures "$fx" "$prop"
+    dups=$(printf '%s\n' "$out" | sed -n 's/.*(known: *\(.*\))$/\1/p' | tr ' ' '\n' | sed '/^$/d' | sort | uniq -d | paste -sd' ' -)
+    exp="exit 4, one line naming runner 'nosuch' and each known runner once; fixtures unchanged"
+    obs="exit $rc: $out (listed twice: ${dups:-none})"
+    [ "$rc" = 4 ] && [[ "$out" == *"unknown runner 'nosuch' (known: native qemu-x86_64 valgrind"* ]] &&
+      [ -z "$dups" ] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
   *) echo "buildgate: adopt-known self-test: unknown case '$case'" >&2; exit 2 ;;
 esac
 verdict=fail

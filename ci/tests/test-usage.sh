@@ -8,7 +8,7 @@
 #            when its checks fail; label selftest)
 # Checks (suite ci): <test>.unknown_preset (--preset dev), <test>.missing_value
 # (--preset), <test>.option_as_value (--preset --build-dir X): each "exit 2,
-# 1 line: buildgate: test: --preset ..."; <test>.help (--help names --preset asan).
+# 1 line: buildgate: ci/test: --preset ..."; <test>.help (--help names --preset asan).
 set -u
 case "$#:${4:-}" in
   3:) ;;
@@ -19,14 +19,14 @@ esac
 check=$1 citest=$2 work=$3
 mkdir -p "$work" || exit 3
 n=${BG_TEST_NAME:-test_usage} r=0
-# refused <check name> <args...>: exit 2 and one 'buildgate: test: --preset' line
+# refused <check name> <args...>: exit 2 and one 'buildgate: ci/test: --preset' line
 refused() {
   name=$1; shift
   "$citest" "$@" --no-provision >"$work/out" 2>"$work/err"
   rc=$?
   "$check" --suite ci --name "$n.$name" \
-    --expect-equal "exit 2, 1 line: buildgate: test: --preset" \
-    "exit $rc, $(wc -l <"$work/err" | tr -d ' ') line: $(cut -c1-25 "$work/err" | head -1)" || r=1
+    --expect-equal "exit 2, 1 line: buildgate: ci/test: --preset" \
+    "exit $rc, $(wc -l <"$work/err" | tr -d ' ') line: $(cut -c1-28 "$work/err" | head -1)" || r=1
 }
 refused unknown_preset --preset dev --build-dir "$work/never"
 refused missing_value --preset

@@ -6,6 +6,10 @@
 #            (near byte 0 of 0)" after an empty run)
 #   corrupt  this host's stored baseline is not valid JSON -> exit 4, bg-perf's
 #            line naming the file (it ran every benchmark first)
+#   bad_regex --filter '^(synth' -> exit 2, "not a valid regular expression"
+#            (it said "no benchmark matches")
+#   unbuilt  --no-build on a folder that was never built -> exit 3, one line
+#            (it leaked sed's and the shell's own errors)
 # Runs on the build tree as built (--no-build) with a scratch --baselines
 # folder; the repository's baselines/ is never touched.
 # Usage: update-baselines-selftest.sh CASE BG_EXPECT BUILD_DIR WORK
@@ -17,18 +21,25 @@ root=$(cd "$here/../.." && pwd)
 rm -rf "$work" && mkdir -p "$work/baselines" || exit 3
 key=$("$build/lib/bg-host" --key) || exit 3
 perf="$build/suites/perf_budgets"
-run() { # run EXIT LINE
+run() { # run EXIT LINE [BUILD_DIR]
     exec "$expect" --name "ci.selftest.update_baselines_$case" --exit "$1" --stderr "$2" -- \
-        "$root/ci/update-baselines" --approve "self-test" --build-dir "$build" --no-build \
+        "$root/ci/update-baselines" --approve "self-test" --build-dir "${3:-$build}" --no-build \
         --baselines "$work/baselines" --filter "$filter"
 }
 case $case in
     filter)
         filter='^no-such-benchmark$'
-        run 2 "buildgate: update-baselines: no benchmark matches --filter '$filter' (list them: $perf/perf-bench --benchmark_list_tests=true)" ;;
+        run 2 "buildgate: ci/update-baselines: no benchmark matches --filter '$filter' (list them: $perf/perf-bench --benchmark_list_tests=true)" ;;
     corrupt)
         filter='^synth'
         printf '{"schema": 1, "ho' >"$work/baselines/$key.json"
         run 4 "buildgate: bg-perf: baseline: $work/baselines/$key.json is not valid JSON (near byte 15 of 17)" ;;
+    bad_regex)
+        filter='^(synth'
+        run 2 "buildgate: ci/update-baselines: --filter '$filter' is not a valid regular expression (" ;;
+    unbuilt)
+        filter='^synth'
+        mkdir -p "$work/never-built"
+        run 3 "buildgate: ci/update-baselines: $work/never-built is not a built tree (no CMakeCache.txt): build it (cmake --build $work/never-built) or drop --no-build" "$work/never-built" ;;
     *) echo "buildgate: update-baselines-selftest.sh: unknown case '$case'" >&2; exit 2 ;;
 esac

@@ -24,6 +24,7 @@ void bg_cpu_detect(bg_cpu_features *f)
     int os_ymm = ((c >> 27) & 1) && (xgetbv0() & 6) == 6;
     f->fma = ((c >> 12) & 1) && os_ymm;
     f->avx = ((c >> 28) & 1) && os_ymm;
+    f->f16c = ((c >> 29) & 1) && os_ymm;
     if (__get_cpuid_count(7, 0, &a, &b, &c, &d))
         f->avx2 = ((b >> 5) & 1) && os_ymm;
 }

@@ -1,5 +1,6 @@
 #include "buildgate/bg_help.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +30,30 @@ int bg_help_unknown_option(const char *a)
     const char *tool = bg_error_tool();
     bg_errorf(*tool ? tool : "buildgate", "unknown option '%s' (see %s --help)", a,
               *tool ? tool : "the tool's");
+    return BG_EXIT_USAGE;
+}
+
+/* The tool's name for "(see <tool> --help)". */
+static const char *help_tool(void)
+{
+    const char *tool = bg_error_tool();
+    return *tool ? tool : "the tool's";
+}
+
+int bg_help_missing_value(const char *opt)
+{
+    bg_errorf(opt, "missing value (see %s --help)", help_tool());
+    return BG_EXIT_USAGE;
+}
+
+int bg_help_bad_value(const char *opt, const char *why_fmt, ...)
+{
+    char why[400];
+    va_list ap;
+    va_start(ap, why_fmt);
+    vsnprintf(why, sizeof why, why_fmt, ap);
+    va_end(ap);
+    bg_errorf(opt, "%s (see %s --help)", why, help_tool());
     return BG_EXIT_USAGE;
 }
 

@@ -221,17 +221,47 @@ void bg_proc_describe(const bg_proc_result *r, double timeout_s, char *buf, size
         snprintf(buf, n, "exit status %d", r->code);
 }
 
+void bg_proc_stderr_tail(const bg_proc_result *r, int lines, char *buf, size_t n)
+{
+    if (n)
+        buf[0] = '\0';
+    if (r->spawn_failed || !r->err || n == 0)
+        return;
+    /* walk back over the last `lines` non-empty lines */
+    const char *start = r->err, *p = r->err + strlen(r->err);
+    int found = 0;
+    while (p > r->err && found < lines) {
+        while (p > r->err && (p[-1] == '\n' || p[-1] == '\r'))
+            p--;
+        if (p == r->err)
+            break;
+        while (p > r->err && p[-1] != '\n' && p[-1] != '\r')
+            p--;
+        start = p;
+        found++;
+    }
+    size_t used = 0;
+    for (const char *q = start; found && *q && used + 1 < n;) {
+        size_t len = strcspn(q, "\r\n");
+        if (len) {
+            int k = snprintf(buf + used, n - used, "%s%.*s", used ? " | " : "", (int)len, q);
+            used = k < 0 ? n : used + (size_t)k;
+        }
+        q += len;
+        q += strspn(q, "\r\n");
+    }
+    if (used >= n)
+        buf[n - 1] = '\0';
+}
+
 void bg_proc_explain(const bg_proc_result *r, double timeout_s, char *buf, size_t n)
 {
     bg_proc_describe(r, timeout_s, buf, n);
-    if (r->spawn_failed || !r->err)
-        return;
-    const char *line = r->err;
-    while (*line == '\n' || *line == '\r')
-        line++;
-    size_t len = strcspn(line, "\r\n"), used = strlen(buf);
-    if (len > 0 && used + 3 < n)
-        snprintf(buf + used, n - used, ": %.*s", (int)len, line);
+    char tail[600];
+    bg_proc_stderr_tail(r, BG_PROC_TAIL_LINES, tail, sizeof tail);
+    size_t used = strlen(buf);
+    if (*tail && used + 11 < n)
+        snprintf(buf + used, n - used, "; stderr: %s", tail);
 }
 
 int bg_proc_ok(const bg_proc_result *r)

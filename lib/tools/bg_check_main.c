@@ -25,6 +25,8 @@ static const char usage_text[] =
     "  --expect-equal EXPECTED OBSERVED\n"
     "                   records pass when the two texts are equal, else fail\n"
     "  --stdout         print the check only, record nothing (BG_CHECKS_FILE unset)\n"
+    "Each option at most once; --suite and --name not empty; --verdict or\n"
+    "--expect-equal, not both.\n"
     "  -h, --help       this text\n"
     "\n"
     "Exit: 0 the recorded verdict is not fail/xpass; 1 it is; 2 usage (one line\n"
@@ -51,6 +53,8 @@ int main(int argc, char **argv)
             continue;
         }
         if (!strcmp(a, "--expect-equal")) {
+            if (equal_mode)
+                return bg_help_bad_value(a, "given twice");
             if (i + 2 >= argc)
                 return usage("--expect-equal needs EXPECTED and OBSERVED");
             equal_mode = 1;
@@ -64,16 +68,18 @@ int main(int argc, char **argv)
                             : !strcmp(a, "--expected") ? &exp
                             : !strcmp(a, "--observed") ? &obs
                                                        : NULL;
-        if (!slot) {
-            bg_errorf("bg-check", "unknown option '%s' (see bg-check --help)", a);
-            return BG_EXIT_USAGE;
-        }
-        if (i + 1 >= argc) {
-            bg_errorf("bg-check", "%s: missing value (see bg-check --help)", a);
-            return BG_EXIT_USAGE;
-        }
+        if (!slot)
+            return bg_help_unknown_option(a);
+        if (i + 1 >= argc)
+            return bg_help_missing_value(a);
+        if (*slot)
+            return bg_help_bad_value(a, "given twice ('%s', then '%s')", *slot, argv[i + 1]);
+        if ((slot == &suite || slot == &name) && !*argv[i + 1])
+            return bg_help_bad_value(a, "must not be empty");
         *slot = argv[++i];
     }
+    if (verdict && equal_mode)
+        return usage("give either --verdict or --expect-equal, not both");
     if (!suite || !name || (!verdict && !equal_mode))
         return usage("--suite, --name and a verdict are required");
     bg_verdict v = BG_PASS;

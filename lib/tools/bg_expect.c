@@ -45,6 +45,8 @@ static const char usage_text[] =
     "                      timeout is the backstop, CMD stays in its process group)\n"
     "  -h, --help          this text (only before --: CMD's arguments are its own)\n"
     "\n"
+    "Needs BG_CHECKS_FILE (set by bg-run / ctest): without it nothing would be\n"
+    "recorded, so it refuses (one line, exit 2).\n"
     "Exit: as bg_checks_close() (0 pass, 1 fail); 2 usage; 3 I/O.\n"
     "Doc: docs/architecture.md \"Self-tests\", docs/writing-a-suite.md \"Tests\".\n";
 
@@ -85,10 +87,14 @@ static bg_status parse_args(int argc, char **argv, spec *s, int *cmd_at)
         static const char *const names[] = {"--exit", "--timeout", "--name", "--stderr", "--work",
                                             "--contains", "--unchanged", "--check", "--verdict",
                                             "--observed", NULL};
-        if (!bg_option_in(a, names))
-            return bg_fail(BG_E_USAGE, "bg-expect", "unknown option '%s' (see bg-expect --help)", a);
-        if (i + 1 >= argc || !strcmp(argv[i + 1], "--"))
-            return bg_fail(BG_E_USAGE, "bg-expect", "%s needs a value (see bg-expect --help)", a);
+        if (!bg_option_in(a, names)) {
+            bg_help_unknown_option(a);
+            return BG_E_USAGE;
+        }
+        if (i + 1 >= argc || !strcmp(argv[i + 1], "--")) {
+            bg_help_missing_value(a);
+            return BG_E_USAGE;
+        }
         const char *v = argv[i + 1];
         int full = 0;
         uint64_t u = 0;
@@ -99,9 +105,13 @@ static bg_status parse_args(int argc, char **argv, spec *s, int *cmd_at)
         } else if (!strcmp(a, "--timeout")) {
             if (bg_parse_u64(v, 1, 86400, &s->timeout_s) != BG_OK)
                 return bg_fail(BG_E_USAGE, "bg-expect", "--timeout '%s': want 1-86400 seconds", v);
-        } else if (!strcmp(a, "--name"))
+        } else if (!strcmp(a, "--name")) {
+            if (!*v) {
+                bg_help_bad_value(a, "must not be empty");
+                return BG_E_USAGE;
+            }
             s->name = v;
-        else if (!strcmp(a, "--stderr"))
+        } else if (!strcmp(a, "--stderr"))
             s->stderr_prefix = v;
         else if (!strcmp(a, "--work"))
             s->work = v;
@@ -213,6 +223,11 @@ int main(int argc, char **argv)
     bg_status st = parse_args(argc, argv, &s, &at);
     if (st != BG_OK)
         return bg_exit_code(st);
+    const char *outer = getenv("BG_CHECKS_FILE");
+    if (!outer || !*outer)
+        return bg_exit_code(bg_fail(BG_E_USAGE, "bg-expect",
+                                    "BG_CHECKS_FILE is not set, so the check would not be recorded "
+                                    "(run it under bg-run or ctest)"));
     char tmp[] = "/tmp/bg-expect-XXXXXX", inner[4200], envf[4300];
     const char *work = s.work;
     if (!work && !(work = mkdtemp(tmp)))

@@ -242,15 +242,17 @@ int main(int argc, char **argv)
     cJSON *meta = cJSON_CreateObject();
     char *pre[MAX_PREFIXES];
     int npre = 0;
+    static const char *const names[] = {"--meta", "--checks-dir", "--out-dir", "--tests", "--junit",
+                                        "--base-results", "--baselines", "--strip-prefix", NULL};
     for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--", 2) || !strchr("cotjmbs", argv[i][2]))
-            usage_exit("unknown option");
+        if (!bg_option_in(argv[i], names))
+            exit(bg_help_unknown_option(argv[i]));
         if (i + 1 >= argc)
-            usage_exit("missing value after option");
+            exit(bg_help_missing_value(argv[i]));
         if (strcmp(argv[i], "--meta") == 0) {
             char *eq = strchr(argv[++i], '=');
             if (!eq || eq == argv[i])
-                usage_exit("--meta takes KEY=VALUE");
+                exit(bg_help_bad_value("--meta", "want KEY=VALUE, got '%s'", argv[i]));
             *eq = '\0';
             cJSON_AddStringToObject(meta, argv[i], eq + 1);
             *eq = '=';
@@ -272,11 +274,10 @@ int main(int argc, char **argv)
             while (n > 1 && d[n - 1] == '/')
                 n--;
             if (n < 2 || !(pre[npre] = malloc(n + 2)))
-                usage_exit("--strip-prefix takes a folder other than /");
+                exit(bg_help_bad_value("--strip-prefix", "want a folder other than /"));
             snprintf(pre[npre++], n + 2, "%.*s/", (int)n, d);
-        }
-        else
-            usage_exit("unknown option");
+        } else
+            exit(bg_help_bad_value("--strip-prefix", "given more than %d times", MAX_PREFIXES));
     }
     if (!checks_dir || !out_dir)
         usage_exit("--checks-dir and --out-dir are required");
@@ -384,8 +385,13 @@ int main(int argc, char **argv)
         }
         bg_report_model_free(&model);
     }
-    if (!st && junit) /* CTest's empty <failure message=""/>: the failing check's words */
-        st = bg_report_junit_messages(junit, checks);
+    if (!st && junit) { /* CTest's empty <failure message=""/>: the failing check's words */
+        const char *labels = bg_json_str(meta, "labels");
+        char suite_name[600];
+        snprintf(suite_name, sizeof suite_name, "buildgate%s%s", labels && *labels ? ": " : "",
+                 labels && *labels ? labels : "");
+        st = bg_report_junit_messages(junit, checks, suite_name);
+    }
     if (!st)
         bg_report_print_summary(doc, stdout);
     int nchecks = cJSON_GetArraySize(checks);

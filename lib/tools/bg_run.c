@@ -184,14 +184,12 @@ int main(int argc, char **argv)
             break;
         }
         if (strcmp(argv[i], "--checks") && strcmp(argv[i], "--suite") && strcmp(argv[i], "--test") &&
-            strcmp(argv[i], "--timeout")) {
-            bg_errorf("bg-run", "unknown option '%s' (see bg-run --help)", argv[i]);
-            return BG_EXIT_USAGE;
-        }
-        if (i + 1 >= argc) {
-            bg_errorf("bg-run", "%s: missing value (see bg-run --help)", argv[i]);
-            return BG_EXIT_USAGE;
-        }
+            strcmp(argv[i], "--timeout"))
+            return bg_help_unknown_option(argv[i]);
+        if (i + 1 >= argc)
+            return bg_help_missing_value(argv[i]);
+        if (!*argv[i + 1])
+            return bg_help_bad_value(argv[i], "must not be empty");
         if (strcmp(argv[i], "--checks") == 0)
             checks = argv[++i];
         else if (strcmp(argv[i], "--suite") == 0)

@@ -13,6 +13,8 @@
 #include "report_esc.h"
 
 #define EMPTY_FAILURE "<failure message=\"\""
+#define EMPTY_SUITE "<testsuite name=\"(empty)\""
+#define NAMELESS_SUITE "<testsuite name=\"\""
 #define MESSAGE_MAX 1000
 
 /* The message for test (its name: len bytes at name) into out[n]. */
@@ -48,7 +50,7 @@ static void failure_message(const cJSON *checks, const char *name, size_t len, c
     free(o);
 }
 
-bg_status bg_report_junit_messages(const char *path, const cJSON *checks)
+bg_status bg_report_junit_messages(const char *path, const cJSON *checks, const char *suite_name)
 {
     struct stat sb;
     if (stat(path, &sb) != 0 && errno == ENOENT)
@@ -58,7 +60,11 @@ bg_status bg_report_junit_messages(const char *path, const cJSON *checks)
     bg_status st = bg_file_read(path, "bg-report: JUnit file", &xml, &len);
     if (st)
         return st;
-    if (!strstr(xml, EMPTY_FAILURE)) {
+    const char *suite = strstr(xml, EMPTY_SUITE);
+    size_t suite_len = suite ? strlen(EMPTY_SUITE) : strlen(NAMELESS_SUITE);
+    if (!suite)
+        suite = strstr(xml, NAMELESS_SUITE);
+    if (!strstr(xml, EMPTY_FAILURE) && !suite) {
         free(xml);
         return BG_OK;
     }
@@ -70,6 +76,13 @@ bg_status bg_report_junit_messages(const char *path, const cJSON *checks)
     }
     const char *p = xml, *name = NULL;
     size_t name_len = 0;
+    if (suite) { /* the one <testsuite>, before any <testcase> */
+        fwrite(p, 1, (size_t)(suite - p), f);
+        fputs("<testsuite name=\"", f);
+        bg_html_text(f, suite_name, MESSAGE_MAX);
+        fputc('"', f);
+        p = suite + suite_len;
+    }
     for (;;) {
         const char *tc = strstr(p, "<testcase name=\"");
         const char *fl = strstr(p, EMPTY_FAILURE);

@@ -15,7 +15,10 @@
  * 1000 bytes, XML-escaped; a failing test with no such check gets "exit
  * status not 0, no failing check recorded: see the test's output".  Other
  * messages and the rest of the file are kept byte for byte.  Rewritten
- * atomically; a missing file is no error (BG_OK).  BG_E_IO with one line. */
-bg_status bg_report_junit_messages(const char *path, const cJSON *checks);
+ * atomically; a missing file is no error (BG_OK).  BG_E_IO with one line.
+ * CTest names the <testsuite> "(empty)" (it takes the name from a CDash
+ * BuildName this project does not set): that name, or an empty one, becomes
+ * suite_name (the run's name, XML-escaped). */
+bg_status bg_report_junit_messages(const char *path, const cJSON *checks, const char *suite_name);
 
 #endif

@@ -468,7 +468,7 @@ int bg_report_merge_main(int argc, char **argv)
         if (!slot)
             return usage("--merge takes only --out-dir and --expect-hosts");
         if (i + 1 >= argc)
-            return usage("missing value after option");
+            return bg_help_missing_value(argv[i]);
         *slot = argv[++i];
     }
     if (!dir || !out)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "buildgate/bg_fixtures.h"
+#include "buildgate/bg_help.h"
 #include "buildgate/bg_hex.h"
 #include "buildgate/bg_parse.h"
 #include "rx_chain.h"
@@ -125,8 +126,10 @@ bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts
             return BG_OK;
         }
         const opt_row *row = find_opt(a, tools);
-        if (!row)
-            return bg_fail(BG_E_USAGE, prog, "%s: unknown option (see %s --help)", a, prog);
+        if (!row) {
+            bg_help_unknown_option(a);
+            return BG_E_USAGE;
+        }
         if (!strcmp(a, "--progress")) {
             o->progress = 1;
             continue;
@@ -135,8 +138,10 @@ bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts
             o->replace = 1;
             continue;
         }
-        if (i + 1 >= argc)
-            return bg_fail(BG_E_USAGE, prog, "%s: missing value (see %s --help)", a, prog);
+        if (i + 1 >= argc) {
+            bg_help_missing_value(a);
+            return BG_E_USAGE;
+        }
         const char *v = argv[++i];
         if (!strcmp(a, "--key") || !strcmp(a, "--key-hex")) {
             if (key_given++)

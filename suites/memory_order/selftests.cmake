@@ -2,17 +2,22 @@
 # when it should, with the right message (the driver: bg-expect,
 # lib/tools/bg_expect.c; names memory_order.selftest.<case>).
 
-# bg_mo_selftest(NAME case EXIT code [STDERR prefix]
-#                [CHECK suffix VERDICT v CONTAINS text...] COMMAND cmd...)
-# (texts cannot hold ';': CMake lists; give the parts of a message instead)
-function(bg_mo_selftest)
+# mo_selftest(NAME case EXIT code [STDERR prefix]
+#                [CHECK suffix VERDICT v] [CONTAINS text...] COMMAND cmd...)
+# (CONTAINS: in the CHECK's observed text, or without CHECK in the output;
+#  texts cannot hold ';': CMake lists; give the parts of a message instead)
+function(mo_selftest)
   cmake_parse_arguments(S "" "NAME;EXIT;STDERR;CHECK;VERDICT" "CONTAINS;COMMAND" ${ARGN})
   set(args --work ${CMAKE_CURRENT_BINARY_DIR}/selftest-${S_NAME} --exit ${S_EXIT})
   if(S_STDERR)
     list(APPEND args --stderr ${S_STDERR})
   endif()
   foreach(text IN LISTS S_CONTAINS)
-    list(APPEND args --check ${S_CHECK} --verdict ${S_VERDICT} --observed ${text})
+    if(S_CHECK)  # the inner check's observed text
+      list(APPEND args --check ${S_CHECK} --verdict ${S_VERDICT} --observed ${text})
+    else()       # the command's output
+      list(APPEND args --contains ${text})
+    endif()
   endforeach()
   bg_add_selftest(NAME memory_order.selftest.${S_NAME} SUITE memory_order TIMEOUT 120 RUN_SERIAL
                   EXPECT ${args} COMMAND ${S_COMMAND})
@@ -23,52 +28,52 @@ set(probe $<TARGET_FILE:litmus-probe>)
 # 1. The fence mutant: SB+mfences without MFENCE must show SB's relaxed
 #    outcome on this x86-64 (or arm64) host, and the forbidden check fails
 #    with its count.
-bg_mo_selftest(NAME native.mutant-drop-fence.SB+mfences EXIT 1
+mo_selftest(NAME native.mutant-drop-fence.SB+mfences EXIT 1
   CHECK .forbidden VERDICT fail CONTAINS "0:r0=0" " 1:r0=0" " x " " per million"
-  COMMAND litmus-check --test SB+mfences --model plain --mutant drop-fence --runner native
+  COMMAND litmus-check --test SB+mfences --access plain --mutant drop-fence --runner native
           --arch ${native_arch} --probe ${probe} --iterations 1000000)
 
 # 2. The tso mutant (relaxed accesses): caught on arm64 hardware; under
 #    qemu-aarch64 on this x86-64 host the power check must say inconclusive
 #    and why, never pass.
 if(native_arch STREQUAL "arm64")
-  bg_mo_selftest(NAME native.mutant-tso-relaxed.MP EXIT 1
+  mo_selftest(NAME native.mutant-tso-relaxed.MP EXIT 1
     CHECK .forbidden VERDICT fail CONTAINS "1:r0=1" " 1:r1=0" " x " " per million"
-    COMMAND litmus-check --test MP --model tso --mutant tso-relaxed --runner native
+    COMMAND litmus-check --test MP --access tso --mutant tso-relaxed --runner native
             --arch arm64 --probe ${probe} --iterations 1000000)
 elseif(BG_MO_ARM64_PROBE)
-  bg_mo_selftest(NAME qemu-aarch64.mutant-tso-relaxed.MP EXIT 0
+  mo_selftest(NAME qemu-aarch64.mutant-tso-relaxed.MP EXIT 0
     CHECK .power VERDICT inconclusive CONTAINS "not seen in" "needs arm64 hardware"
-    COMMAND litmus-check --test MP --model tso --mutant tso-relaxed --runner qemu-aarch64
+    COMMAND litmus-check --test MP --access tso --mutant tso-relaxed --runner qemu-aarch64
             --arch arm64 --probe ${BG_MO_ARM64_PROBE} --iterations 200000)
 endif()
 
 # 3. valgrind serialises threads: the power check is inconclusive and says so.
 if(BG_RUNNER_valgrind_OK)
-  bg_mo_selftest(NAME valgrind.power.SB EXIT 0
+  mo_selftest(NAME valgrind.power.SB EXIT 0
     CHECK .power VERDICT inconclusive CONTAINS "not seen in" "valgrind serialises threads"
-    COMMAND litmus-check --test SB --model plain --runner valgrind --arch x86_64
+    COMMAND litmus-check --test SB --access plain --runner valgrind --arch x86_64
             --probe ${probe} --iterations 20000 --sync none)
 endif()
 
 # 4. Bad input: one line, a distinct exit (2 usage, 5 fixture).
-bg_mo_selftest(NAME input.unknown-test EXIT 2
+mo_selftest(NAME input.unknown-test EXIT 2
   STDERR "buildgate: litmus-check: unknown test 'XX'"
-  COMMAND litmus-check --test XX --model plain --runner native --probe ${probe})
-bg_mo_selftest(NAME input.unknown-model EXIT 2
-  STDERR "buildgate: litmus-check: unknown model 'pso'"
-  COMMAND litmus-check --test SB --model pso --runner native --probe ${probe})
-bg_mo_selftest(NAME input.zero-iterations EXIT 2
+  COMMAND litmus-check --test XX --access plain --runner native --probe ${probe})
+mo_selftest(NAME input.unknown-access EXIT 2
+  STDERR "buildgate: litmus-check: unknown access 'pso'"
+  COMMAND litmus-check --test SB --access pso --runner native --probe ${probe})
+mo_selftest(NAME input.zero-iterations EXIT 2
   STDERR "buildgate: litmus-check: --iterations '0'"
-  COMMAND litmus-check --test SB --model plain --runner native --probe ${probe} --iterations 0)
-bg_mo_selftest(NAME input.absurd-iterations EXIT 2
+  COMMAND litmus-check --test SB --access plain --runner native --probe ${probe} --iterations 0)
+mo_selftest(NAME input.absurd-iterations EXIT 2
   STDERR "buildgate: litmus-check: --iterations '1000000000000'"
-  COMMAND litmus-check --test SB --model plain --runner native --probe ${probe}
+  COMMAND litmus-check --test SB --access plain --runner native --probe ${probe}
           --iterations 1000000000000)
-bg_mo_selftest(NAME input.probe-unknown-test EXIT 2
+mo_selftest(NAME input.probe-unknown-test EXIT 2
   STDERR "buildgate: litmus-probe: unknown test"
   COMMAND litmus-probe XX:plain:10)
-bg_mo_selftest(NAME input.probe-zero-iterations EXIT 2
+mo_selftest(NAME input.probe-zero-iterations EXIT 2
   STDERR "buildgate: litmus-probe: iterations must be"
   COMMAND litmus-probe SB:plain:0)
 
@@ -78,24 +83,41 @@ set(bad_fx "${CMAKE_CURRENT_BINARY_DIR}/bad-fixtures")
 file(READ "${BG_FIXTURES_DIR}/memory_order/expectations.json" fx)
 string(REPLACE "\"exists\": \"0:r0=0; 1:r0=0;\"" "\"exists\": \"0:r0=1; 1:r0=1;\"" fx "${fx}")
 file(WRITE "${bad_fx}/memory_order/expectations.json" "${fx}")
-bg_mo_selftest(NAME input.corrupt-fixture EXIT 5
+mo_selftest(NAME input.corrupt-fixture EXIT 5
   STDERR "buildgate: litmus-check: "
   COMMAND env BG_FIXTURES_DIR=${bad_fx}
-          $<TARGET_FILE:litmus-check> --test SB --model plain --runner native --probe ${probe}
+          $<TARGET_FILE:litmus-check> --test SB --access plain --runner native --probe ${probe}
+          --iterations 1000)
+# A fixture of the old schema (1: "contexts" and "model" where schema 2 says
+# "model_of" and "access") is refused, not half-read.
+set(old_fx "${CMAKE_CURRENT_BINARY_DIR}/schema1-fixtures")
+file(READ "${BG_FIXTURES_DIR}/memory_order/expectations.json" fx)
+string(REPLACE "\"schema\": 2" "\"schema\": 1" fx "${fx}")
+file(WRITE "${old_fx}/memory_order/expectations.json" "${fx}")
+mo_selftest(NAME input.old-schema EXIT 5
+  STDERR "buildgate: litmus-check: " CONTAINS "schema 1, want 2"
+  COMMAND env BG_FIXTURES_DIR=${old_fx}
+          $<TARGET_FILE:litmus-check> --test SB --access plain --runner native --probe ${probe}
           --iterations 1000)
 
 # 6. A runner that hangs is killed at --timeout; one that crashes is named
 #    (user runners of BG_X86_RUNNERS, resolved by the registry like any other;
 #    x86-64 guests by definition: the probe is never started).
-bg_mo_selftest(NAME runner.hang EXIT 1
+mo_selftest(NAME runner.hang EXIT 1
   CHECK .probe VERDICT fail CONTAINS "timed out after 2 s" "under runner hang"
   COMMAND env "BG_X86_RUNNERS=hang=sh -c 'sleep 60' --"
-          $<TARGET_FILE:litmus-check> --test SB --model plain --runner hang --arch x86_64
+          $<TARGET_FILE:litmus-check> --test SB --access plain --runner hang --arch x86_64
           --probe ${probe} --timeout 2)
-bg_mo_selftest(NAME runner.crash EXIT 1
+mo_selftest(NAME runner.crash EXIT 1
   CHECK .probe VERDICT fail CONTAINS "killed by signal 11" "under runner crash"
   COMMAND env "BG_X86_RUNNERS=crash=sh -c 'kill -SEGV $$' --"
-          $<TARGET_FILE:litmus-check> --test SB --model plain --runner crash --arch x86_64
+          $<TARGET_FILE:litmus-check> --test SB --access plain --runner crash --arch x86_64
+          --probe ${probe})
+# A runner that fails is quoted: the last lines of its stderr (lib bg_proc_explain).
+mo_selftest(NAME runner.stderr-tail EXIT 1
+  CHECK .probe VERDICT fail CONTAINS "exit status 3; stderr: first | second | last words"
+  COMMAND env "BG_X86_RUNNERS=noisy=sh -c 'echo zero >&2 && echo first >&2 && echo second >&2 && echo last words >&2 && exit 3' --"
+          $<TARGET_FILE:litmus-check> --test SB --access plain --runner noisy --arch x86_64
           --probe ${probe})
 
 # 6b. `taskset -c 0` as a runner: the probe pins its threads only inside the
@@ -103,10 +125,10 @@ bg_mo_selftest(NAME runner.crash EXIT 1
 #     check is inconclusive ("1 CPU available"), never a pass.
 find_program(BG_TASKSET taskset)
 if(BG_TASKSET AND BG_MO_X86 AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
-  bg_mo_selftest(NAME taskset_cpu0 EXIT 0
+  mo_selftest(NAME taskset_cpu0 EXIT 0
     CHECK .power VERDICT inconclusive CONTAINS "1 CPU available"
     COMMAND env "BG_X86_RUNNERS=cpu0=${BG_TASKSET} -c 0"
-            $<TARGET_FILE:litmus-check> --test SB --model plain --runner cpu0 --arch x86_64
+            $<TARGET_FILE:litmus-check> --test SB --access plain --runner cpu0 --arch x86_64
             --probe ${probe} --iterations 200000)
 endif()
 
@@ -131,10 +153,10 @@ file(READ "${BG_FIXTURES_DIR}/memory_order/expectations.json" fx)
 string(REPLACE "\"runner\": \"qemu-aarch64\"" "\"runner\": \"native\"" fx "${fx}")
 string(REPLACE "\"versions\": \">=7.2,<7.3\"" "\"versions\": \"*\"" fx "${fx}")
 file(WRITE "${dev_fx}/memory_order/expectations.json" "${fx}")
-bg_mo_selftest(NAME native.deviation-gone.SB EXIT 1
+mo_selftest(NAME native.deviation-gone.SB EXIT 1
   CHECK .forbidden VERDICT xpass CONTAINS "0 forbidden in" "the known deviation is gone"
   COMMAND env BG_FIXTURES_DIR=${dev_fx}
-          $<TARGET_FILE:litmus-check> --test SB --model sc --runner native --arch ${native_arch}
+          $<TARGET_FILE:litmus-check> --test SB --access sc --runner native --arch ${native_arch}
           --probe ${probe} --iterations 200000)
 
 # ci/adopt-known on memory_order proposals: an overlapping entry is refused
@@ -148,9 +170,9 @@ bg_add_test(NAME memory_order.selftest.adopt_overlap SUITE memory_order LABELS s
 #    deviation is listed for 7.2 only) still fails, and proposes a line for
 #    ci/adopt-known.
 if(BG_MO_ARM64_PROBE AND BG_RUNNER_qemu-aarch64_OK)
-  bg_mo_selftest(NAME qemu-aarch64.unlisted-version.SB EXIT 1
+  mo_selftest(NAME qemu-aarch64.unlisted-version.SB EXIT 1
     CHECK .forbidden VERDICT fail CONTAINS "0:r0=0" "proposed line in proposed-known/memory_order/qemu-aarch64.tsv"
     COMMAND env "PATH=${PROJECT_SOURCE_DIR}/ci/selftest/version-99:$ENV{PATH}"
-            $<TARGET_FILE:litmus-check> --test SB --model sc --runner qemu-aarch64 --arch arm64
+            $<TARGET_FILE:litmus-check> --test SB --access sc --runner qemu-aarch64 --arch arm64
             --probe ${BG_MO_ARM64_PROBE} --iterations 200000)
 endif()

@@ -6,7 +6,8 @@
 find_package(Threads REQUIRED)
 function(nan_add_guest target root)
   set(d "${root}/suites/nan_semantics")
-  add_executable(${target} ${d}/nan_probe.c ${d}/nan_probe_out.c ${d}/nan_table.c ${d}/nan_cases.c)
+  add_executable(${target} ${d}/nan_probe.c ${d}/nan_probe_out.c ${d}/nan_table.c ${d}/nan_cases.c
+                 ${d}/nan_x87_table.c ${d}/nan_x87_cases.c ${d}/nan_ymm.c)
   bg_add_libbuildgate(${target}-lib GUEST)  # cmake/BuildgateLib.cmake: libc-only modules
   target_include_directories(${target} PRIVATE "${d}")
   target_link_libraries(${target} PRIVATE ${target}-lib Threads::Threads)

@@ -2,18 +2,25 @@
 #include "nan_cases.h"
 
 #include "buildgate/bg_hex.h"
+#include "nan_x87.h"
 
 #include <stdio.h>
 #include <string.h>
 
 const nan_op nan_ops[] = {
-#define NAN_OP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 0},
-#define NAN_VOP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 1},
+#define NAN_OP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 0, 0},
+#define NAN_VOP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 1, 0},
+#define NAN_YOP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 2, 0},
 #include "nan_ops.def"
 #undef NAN_OP
 #undef NAN_VOP
+#undef NAN_YOP
+#define NAN_XOP(name, kind, dst, pc, text) {name, kind, dst, 1, F_NONE, 0, pc},
+#include "x87_ops.def"
+#undef NAN_XOP
 };
 const int nan_op_count = (int)(sizeof nan_ops / sizeof nan_ops[0]);
+_Static_assert(sizeof nan_ops / sizeof nan_ops[0] <= NAN_OP_MAX, "raise NAN_OP_MAX (nan_cases.h)");
 
 /* Binary-op classes: 14 ordinary values and 4 NaNs. */
 #define NV 18
@@ -60,6 +67,30 @@ static const uint64_t i32s[NI] = {0, 1, 0xffffffff, 0x7fffffff, 0x80000000, 0x01
 static const uint64_t i64s[NI] = {0, 1, 0xffffffffffffffff, 0x7fffffffffffffff, 0x8000000000000000,
                                   0x0020000000000001, 0x0000000100000001, 0xfffffffffffffffd};
 
+/* F16C (vex256).  Half class (vcvtph2ps sources, binary16 bits): +-0,
+ * +-smallest and +-largest subnormal, +-smallest normal, +-1, +-max finite
+ * (65504), +-inf, +QNaN and -QNaN with payloads, +SNaN (payload 1), -SNaN,
+ * +SNaN with every payload bit set, 1/3. */
+#define NH 20
+static const uint16_t h16[NH] = {
+    0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0400, 0x8400, 0x3c00, 0xbc00,
+    0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e01, 0xffff, 0x7c01, 0xfd5b, 0x7dff, 0x3555,
+};
+/* Single-to-half class (vcvtps2ph sources): the unary f32 values plus the
+ * binary16 limits: 65504 (max half), 65520 (halfway to 2^16: inf under
+ * round-to-nearest, overflow), just below it, -65520, 2^-14 (smallest normal
+ * half), the largest half subnormal, 2^-24 (smallest subnormal half), 2^-25
+ * (a tie: 0 under round-to-nearest-even), 1.5*2^-25, 2^-26 (underflow),
+ * 1+2^-11 (a tie between 1 and 1+2^-10), an SNaN whose payload keeps bits
+ * after the 13-bit truncation, a -QNaN whose payload is all in the 13 bits
+ * truncated (Intel SDM Vol.1 14.4.1: the result is the QNaN with the upper
+ * payload bits). */
+#define NS (NU + 13)
+static const uint32_t s2h[NS - NU] = {
+    0x477fe000, 0x477ff000, 0x477fefff, 0xc77ff000, 0x38800000, 0x387fc000, 0x33800000,
+    0x33000000, 0x33400000, 0x32800000, 0x3f801000, 0x7fa02000, 0xffc00001,
+};
+
 /* Untouched-lane markers (an SNaN, a subnormal, a QNaN, junk): lanes a
  * translator must pass through bit for bit. */
 static const uint64_t mark_a[2] = {0x7fa0000500000001, 0x7ff0000000000abc};
@@ -74,16 +105,23 @@ const uint64_t nan_ymm_hi_mark[4][2] = {
 static uint32_t u32_at(int i) { return i < NV ? v32[i] : x32[i - NV]; }
 static uint64_t u64_at(int i) { return i < NV ? v64[i] : x64[i - NV]; }
 static uint64_t c64_at(int i) { return i < NU ? u64_at(i) : lim64[i - NU]; }
+static uint32_t s32_at(int i) { return i < NU ? u32_at(i) : s2h[i - NU]; }
 
-static void set32(uint64_t x[2], int lane, uint32_t v)
+void nan_elem_set(uint64_t v[4], int bits, int l, uint64_t x)
 {
-    int q = lane / 2, sh = (lane % 2) * 32;
-    x[q] = (x[q] & ~(0xffffffffull << sh)) | ((uint64_t)v << sh);
+    int per = 64 / bits, sh = (l % per) * bits;
+    uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    v[l / per] = (v[l / per] & ~(mask << sh)) | ((x & mask) << sh);
 }
 
-static uint32_t get32(const uint64_t x[2], int lane)
+static void set32(uint64_t x[4], int lane, uint32_t v) { nan_elem_set(x, 32, lane, v); }
+static void set16(uint64_t x[4], int lane, uint16_t v) { nan_elem_set(x, 16, lane, v); }
+
+uint64_t nan_elem(const uint64_t v[4], int bits, int l)
 {
-    return (uint32_t)(x[lane / 2] >> ((lane % 2) * 32));
+    int per = 64 / bits, sh = (l % per) * bits;
+    uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    return (v[l / per] >> sh) & mask;
 }
 
 int nan_case_count(int k)
@@ -105,6 +143,21 @@ int nan_case_count(int k)
     case K_I2F_P32LO: return (NI + 1) / 2;
     case K_HADD64: return (NV * NV + 1) / 2;
     case K_DP32: case K_DP64: return NV * NV;
+    case K_X87_LD32: case K_X87_LD64: return NU;
+    case K_X87_BIN: case K_X87_UN: return nan_x87_case_count(nan_ops[k].kind);
+    case K_BIN_P32Y: return (NV * NV + 7) / 8;
+    case K_BIN_P64Y: return (NV * NV + 3) / 4;
+    case K_UN_P32Y: return (NU + 7) / 8;
+    case K_UN_P64Y: return (NU + 3) / 4;
+    case K_FMA_P32Y: return (NF * NF * NF + 7) / 8;
+    case K_FMA_P64Y: return (NF * NF * NF + 3) / 4;
+    case K_I2F_P32Y: return (NI + 7) / 8;
+    case K_CVTI_P64Y: return (NC + 3) / 4;
+    case K_UN_P32X: return (NU + 3) / 4;
+    case K_H2F: return (NH + 3) / 4;
+    case K_H2FY: return (NH + 7) / 8;
+    case K_F2H: return (NS + 3) / 4;
+    case K_F2HY: return (NS + 7) / 8;
     }
     return 0;
 }
@@ -119,12 +172,68 @@ size_t nan_case_offset(int k)
 
 size_t nan_case_total(void) { return nan_case_offset(nan_op_count); }
 
+static int kind_fma(nan_kind k)
+{
+    return k == K_FMA_S32 || k == K_FMA_S64 || k == K_FMA_P32 || k == K_FMA_P64 || k == K_FMA_P32Y ||
+           k == K_FMA_P64Y;
+}
+
+/* The VEX.256 and F16C kinds (vex256): n lanes of `bits` per operand, case i
+ * taking elements n*i .. n*i+n-1 of its class; unary kinds copy b into a
+ * (nan_cases.h).  0, or -1 when kind is none of them. */
+static int case_get_vex256(nan_kind kind, int i, nan_case *c)
+{
+    int n = 0, un = 1;
+    switch (kind) {
+    case K_BIN_P32Y: case K_FMA_P32Y: case K_UN_P32Y: case K_I2F_P32Y: case K_H2FY: case K_F2HY: n = 8; break;
+    case K_BIN_P64Y: case K_FMA_P64Y: case K_UN_P64Y: case K_CVTI_P64Y: case K_UN_P32X: case K_H2F: case K_F2H:
+        n = 4;
+        break;
+    default: return -1;
+    }
+    for (int l = 0; l < n; l++) {
+        int p = n * i + l, t = p % (NF * NF * NF);
+        switch (kind) {
+        case K_BIN_P32Y:
+            un = 0, p %= NV * NV;
+            set32(c->a, l, v32[p / NV]), set32(c->b, l, v32[p % NV]);
+            break;
+        case K_BIN_P64Y: un = 0, p %= NV * NV, c->a[l] = v64[p / NV], c->b[l] = v64[p % NV]; break;
+        case K_FMA_P32Y:
+            un = 0;
+            set32(c->a, l, f32[t / (NF * NF)]), set32(c->b, l, f32[t / NF % NF]), set32(c->c, l, f32[t % NF]);
+            break;
+        case K_FMA_P64Y: un = 0, c->a[l] = f64[t / (NF * NF)], c->b[l] = f64[t / NF % NF], c->c[l] = f64[t % NF]; break;
+        case K_UN_P32Y: case K_UN_P32X: set32(c->b, l, u32_at(p % NU)); break;
+        case K_UN_P64Y: c->b[l] = u64_at(p % NU); break;
+        case K_CVTI_P64Y: c->b[l] = c64_at(p % NC); break;
+        case K_I2F_P32Y: set32(c->b, l, (uint32_t)i32s[p % NI]); break;
+        case K_H2F: case K_H2FY: set16(c->b, l, h16[p % NH]); break;
+        case K_F2H: case K_F2HY: set32(c->b, l, s32_at(p % NS)); break;
+        default: break;
+        }
+    }
+    /* unary: the operand in a too; an xmm source keeps a's own upper marker */
+    int qwords = (kind == K_UN_P32X || kind == K_H2F || kind == K_H2FY || kind == K_F2H) ? 2 : 4;
+    for (int q = 0; un && q < qwords; q++)
+        c->a[q] = c->b[q];
+    return 0;
+}
+
 void nan_case_get(int k, int i, nan_case *c)
 {
-    memcpy(c->a, mark_a, sizeof c->a);
-    memcpy(c->b, mark_b, sizeof c->b);
+    nan_kind kind = nan_ops[k].kind;
+    int fma = kind_fma(kind);
+    memcpy(c->a, mark_a, sizeof mark_a);
+    memcpy(c->b, mark_b, sizeof mark_b);
     c->c[0] = c->c[1] = 0;
-    switch (nan_ops[k].kind) {
+    /* bits 255:128: the marker of the register each operand goes to (nan_vex_images) */
+    memcpy(c->a + 2, nan_ymm_hi_mark[fma ? 0 : 1], sizeof nan_ymm_hi_mark[0]);
+    memcpy(c->b + 2, nan_ymm_hi_mark[fma ? 1 : 2], sizeof nan_ymm_hi_mark[0]);
+    memcpy(c->c + 2, nan_ymm_hi_mark[fma ? 2 : 3], sizeof nan_ymm_hi_mark[0]);
+    if (case_get_vex256(kind, i, c) == 0)
+        return;
+    switch (kind) {
     case K_BIN_S32:
         set32(c->a, 0, v32[i / NV]), set32(c->b, 0, v32[i % NV]);
         break;
@@ -210,19 +319,26 @@ void nan_case_get(int k, int i, nan_case *c)
             c->a[l] = f64[t / (NF * NF)], c->b[l] = f64[t / NF % NF], c->c[l] = f64[t % NF];
         }
         break;
+    case K_X87_LD32: c->a[0] = u32_at(i), c->a[1] = 0; break; /* FLD m32: the unary f32 values */
+    case K_X87_LD64: c->a[0] = u64_at(i), c->a[1] = 0; break;
+    case K_X87_BIN: case K_X87_UN: nan_x87_case_get(nan_ops[k].kind, i, c); break;
+    default: break; /* the VEX.256 and F16C kinds: case_get_vex256 */
     }
 }
 
 int nan_kind_int_source(nan_kind k)
 {
-    return k == K_I2F_32 || k == K_I2F_64 || k == K_I2F_P32 || k == K_I2F_P32LO;
+    return k == K_I2F_32 || k == K_I2F_64 || k == K_I2F_P32 || k == K_I2F_P32LO || k == K_I2F_P32Y;
 }
+
+int nan_kind_f16_source(nan_kind k) { return k == K_H2F || k == K_H2FY; }
 
 int nan_kind_f64_source(nan_kind k)
 {
     switch (k) {
     case K_BIN_S64: case K_BIN_P64: case K_UN_S64: case K_UN_P64: case K_CVT2I_64: case K_FMA_P64:
-    case K_CVTI_P64: case K_HADD64: case K_DP64: case K_FMA_S64:
+    case K_CVTI_P64: case K_HADD64: case K_DP64: case K_FMA_S64: case K_BIN_P64Y: case K_UN_P64Y:
+    case K_FMA_P64Y: case K_CVTI_P64Y:
         return 1;
     default:
         return 0;
@@ -235,10 +351,22 @@ int nan_op_zeroes_upper(int k)
     return strncmp(n, "cvtpd2", 6) == 0 || strncmp(n, "cvttpd2", 7) == 0;
 }
 
+int nan_dst_bits(int k)
+{
+    switch (nan_ops[k].dst) {
+    case D_F16: return 16;
+    case D_F64: case D_MASK64: case D_GPR64: case D_BITS64: return 64;
+    default: return 32;
+    }
+}
+
+int nan_dst_width(int k) { return nan_ops[k].ymm == 2 ? 256 : 128; }
+
 void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[NAN_MAX_IN], int *n_in)
 {
-    int w32 = !nan_kind_f64_source(nan_ops[k].kind) && nan_ops[k].kind != K_I2F_64;
-    switch (nan_ops[k].kind) {
+    nan_kind kind = nan_ops[k].kind;
+    int w = nan_kind_f16_source(kind) ? 16 : (nan_kind_f64_source(kind) || kind == K_I2F_64) ? 64 : 32;
+    switch (kind) {
     case K_HADD64: {
         const uint64_t *x = lane == 0 ? c->a : c->b;
         *n_in = 2;
@@ -246,35 +374,30 @@ void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[NAN_MAX_IN]
         break;
     }
     case K_DP32: case K_DP64: /* every lane's result depends on all products */
-        *n_in = w32 ? 8 : 4;
-        for (int j = 0; j < *n_in / 2; j++) {
-            in[2 * j] = w32 ? get32(c->a, j) : c->a[j];
-            in[2 * j + 1] = w32 ? get32(c->b, j) : c->b[j];
-        }
+        *n_in = w == 32 ? 8 : 4;
+        for (int j = 0; j < *n_in / 2; j++)
+            in[2 * j] = nan_elem(c->a, w, j), in[2 * j + 1] = nan_elem(c->b, w, j);
         break;
-    case K_I2F_P32: case K_I2F_P32LO: *n_in = 1, in[0] = get32(c->b, lane); break;
-    case K_BIN_S32: case K_BIN_S64: case K_BIN_P32: case K_BIN_P64:
+    case K_I2F_P32: case K_I2F_P32LO: case K_I2F_P32Y: *n_in = 1, in[0] = nan_elem(c->b, 32, lane); break;
+    case K_BIN_S32: case K_BIN_S64: case K_BIN_P32: case K_BIN_P64: case K_BIN_P32Y: case K_BIN_P64Y:
         *n_in = 2;
-        in[0] = w32 ? get32(c->a, lane) : c->a[lane];
-        in[1] = w32 ? get32(c->b, lane) : c->b[lane];
+        in[0] = nan_elem(c->a, w, lane), in[1] = nan_elem(c->b, w, lane);
         break;
     case K_HADD: {
         const uint64_t *x = lane < 2 ? c->a : c->b;
         *n_in = 2;
-        in[0] = get32(x, 2 * (lane % 2)), in[1] = get32(x, 2 * (lane % 2) + 1);
+        in[0] = nan_elem(x, 32, 2 * (lane % 2)), in[1] = nan_elem(x, 32, 2 * (lane % 2) + 1);
         break;
     }
-    case K_FMA_P32: case K_FMA_P64: case K_FMA_S32: case K_FMA_S64:
+    case K_FMA_P32: case K_FMA_P64: case K_FMA_S32: case K_FMA_S64: case K_FMA_P32Y: case K_FMA_P64Y:
         *n_in = 3;
-        in[0] = w32 ? get32(c->a, lane) : c->a[lane];
-        in[1] = w32 ? get32(c->b, lane) : c->b[lane];
-        in[2] = w32 ? get32(c->c, lane) : c->c[lane];
+        in[0] = nan_elem(c->a, w, lane), in[1] = nan_elem(c->b, w, lane), in[2] = nan_elem(c->c, w, lane);
         break;
     case K_I2F_32: *n_in = 1, in[0] = (uint32_t)c->b[0]; break;
     case K_I2F_64: *n_in = 1, in[0] = c->b[0]; break;
     default: /* unary: source element `lane` */
         *n_in = 1;
-        in[0] = w32 ? get32(c->b, lane) : c->b[lane];
+        in[0] = nan_elem(c->b, w, lane);
         break;
     }
 }
@@ -351,11 +474,14 @@ int nan_mode_base(int m)
 
 void nan_vex_images(nan_kind kind, const nan_case *c, uint64_t img[4][4])
 {
-    int fma = kind == K_FMA_S32 || kind == K_FMA_S64 || kind == K_FMA_P32 || kind == K_FMA_P64;
-    const uint64_t *lo[4] = {fma ? c->a : nan_vex_dst_mark, fma ? c->b : c->a, fma ? c->c : c->b, c->c};
+    int fma = kind_fma(kind);
+    const uint64_t *op[4] = {fma ? c->a : NULL, fma ? c->b : c->a, fma ? c->c : c->b, fma ? NULL : c->c};
     for (int r = 0; r < 4; r++) {
-        img[r][0] = lo[r][0], img[r][1] = lo[r][1];
-        img[r][2] = nan_ymm_hi_mark[r][0], img[r][3] = nan_ymm_hi_mark[r][1];
+        /* ymm0 of a non-FMA op: the old destination; ymm3 of an FMA op: c's
+           low half again (an unread register) */
+        const uint64_t *lo = op[r] ? op[r] : r == 0 ? nan_vex_dst_mark : c->c;
+        const uint64_t *hi = op[r] ? op[r] + 2 : nan_ymm_hi_mark[r];
+        img[r][0] = lo[0], img[r][1] = lo[1], img[r][2] = hi[0], img[r][3] = hi[1];
     }
 }
 

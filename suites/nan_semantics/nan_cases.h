@@ -32,39 +32,57 @@
  * cvt(t)pd2dq), K_I2F_P32 / K_I2F_P32LO (four / two int32 lanes: cvtdq2ps,
  * cvtdq2pd), K_HADD64 (haddpd/hsubpd: pairs (a0,a1) (b0,b1)), K_DP32 /
  * K_DP64 (dpps/dppd: one operand pair per case, 1.0 x 1.0 in the other lanes),
- * K_FMA_S32 / K_FMA_S64 (scalar FMA: one triple per case, the 343 triples). */
+ * K_FMA_S32 / K_FMA_S64 (scalar FMA: one triple per case, the 343 triples).
+ * VEX.256 (vex256, NAN_YOP rows): the ..Y kinds are the same operand classes
+ * over 256-bit sources (8 f32 / 4 f64 / 8 int32 lanes per case, bits 255:128
+ * in a[2..3], b[2..3], c[2..3]); K_UN_P32X: four f32 of an xmm source for a
+ * ymm result (vcvtps2pd ymm).  F16C: K_H2F / K_H2FY (four / eight binary16
+ * values of the half class, vcvtph2ps xmm / ymm), K_F2H / K_F2HY (four / eight
+ * f32 of the single-to-half class, vcvtps2ph from xmm / ymm).  Unary VEX.256
+ * and F16C kinds hold the operand in a and b alike, so the op reads ymm1 and
+ * the record's source field is its source after the op. */
 typedef enum nan_kind {
     K_BIN_S32, K_BIN_S64, K_BIN_P32, K_BIN_P64, K_UN_S32, K_UN_S64, K_UN_P32, K_UN_P64,
     K_CVT2I_32, K_CVT2I_64, K_I2F_32, K_I2F_64, K_HADD, K_FMA_P32, K_FMA_P64,
-    K_UN_P32LO, K_CVTI_P64, K_I2F_P32, K_I2F_P32LO, K_HADD64, K_DP32, K_DP64, K_FMA_S32, K_FMA_S64
+    K_UN_P32LO, K_CVTI_P64, K_I2F_P32, K_I2F_P32LO, K_HADD64, K_DP32, K_DP64, K_FMA_S32, K_FMA_S64,
+    K_BIN_P32Y, K_BIN_P64Y, K_UN_P32Y, K_UN_P64Y, K_FMA_P32Y, K_FMA_P64Y, K_I2F_P32Y, K_CVTI_P64Y,
+    K_UN_P32X, K_H2F, K_H2FY, K_F2H, K_F2HY, /* VEX.256 and F16C (issue 13 item 1) */
+    K_X87_BIN, K_X87_UN, K_X87_LD32, K_X87_LD64 /* x87_ops.def, nan_x87.h (issue 13 item 4) */
 } nan_kind;
 
 /* Destination kinds.  D_BITS32/D_BITS64: a bitwise op (andps...), compared
  * bit for bit, NaN payloads and signs included; D_SIGNMASK: movmskps/pd's
- * sign-bit mask in eax (zero-extended into rax). */
+ * sign-bit mask in eax (zero-extended into rax); D_F16: IEEE binary16
+ * elements (vcvtps2ph). */
 typedef enum nan_dst {
     D_F32, D_F64, D_I32, D_MASK32, D_MASK64, D_EFLAGS, D_GPR32, D_GPR64, D_BITS32, D_BITS64,
-    D_SIGNMASK
+    D_SIGNMASK, D_F16,
+    D_X87, D_X87_M32, D_X87_M64, D_X87_INT /* x87: ST0 (80 bits), a stored f32 / f64 / integer */
 } nan_dst;
 
-typedef enum nan_feat { F_NONE, F_SSE41, F_FMA, F_AVX } nan_feat;
+typedef enum nan_feat { F_NONE, F_SSE41, F_FMA, F_AVX, F_F16C } nan_feat;
 
 /* nan_ops.def rows: NAN_OP (legacy SSE, and the packed FMA of the first table:
  * 128-bit records) and NAN_VOP (VEX.128 forms, issue 13 item 2: YMM records,
- * see nan_vex_images). */
+ * see nan_vex_images) and NAN_YOP (VEX.256 forms and F16C, vex256: as NAN_VOP,
+ * the destination elements run on into bits 255:128). */
 typedef struct nan_op {
     const char *name;
     nan_kind kind;
     nan_dst dst;
-    int lanes;     /* active destination elements */
+    int lanes;     /* active destination elements (NAN_YOP: of the whole ymm0) */
     nan_feat feat;
-    int ymm;       /* 1: NAN_VOP, the record carries ymm0 bits 255:128 */
+    int ymm;       /* 1: NAN_VOP, 2: NAN_YOP; both: the record carries ymm0 bits 255:128 */
+    int x87;       /* x87_ops.def rows: the precision control, 24, 53 or 64 bits; else 0 */
 } nan_op;
 
+/* Operands.  [0..1] bits 127:0 (low qword first), [2..3] bits 255:128: the
+ * case's values for the ..Y kinds, else the upper-half marker of the YMM
+ * register the operand is loaded into (nan_vex_images). */
 typedef struct nan_case {
-    uint64_t a[2]; /* xmm0 before (low qword first); a[0] also goes to rax */
-    uint64_t b[2]; /* xmm1 before; b[0] also goes to rcx */
-    uint64_t c[2]; /* xmm2 before (FMA third source) */
+    uint64_t a[4]; /* xmm0 before (low qword first); a[0] also goes to rax */
+    uint64_t b[4]; /* xmm1 before; b[0] also goes to rcx */
+    uint64_t c[4]; /* xmm2 before (FMA third source) */
 } nan_case;
 
 #define NAN_REC_HEX 68       /* hex digits per record */
@@ -85,6 +103,9 @@ typedef struct nan_rec {
 
 extern const nan_op nan_ops[];
 extern const int nan_op_count;
+/* Upper bound of nan_op_count, for arrays indexed by op (nan_cases.c checks
+ * it at compile time: raise it when the tables outgrow it). */
+#define NAN_OP_MAX 512
 
 /* Number of cases of op k (fixed by its kind). */
 int nan_case_count(int k);
@@ -115,6 +136,21 @@ int nan_kind_int_source(nan_kind k);
 
 /* 1 when kind k's floating-point sources are f64 (else f32 or integer). */
 int nan_kind_f64_source(nan_kind k);
+
+/* 1 when kind k's sources are binary16 (vcvtph2ps). */
+int nan_kind_f16_source(nan_kind k);
+
+/* Bits of one destination element of op k (16, 32 or 64; 64 for GPR and
+ * EFLAGS destinations), and the destination width the record holds: 256 for
+ * NAN_YOP ops (bits 255:128 in the record's u), else 128. */
+int nan_dst_bits(int k);
+int nan_dst_width(int k);
+
+/* Element l (bits wide: 16, 32 or 64) of a 256-bit value v[4], low qword
+ * first. */
+uint64_t nan_elem(const uint64_t v[4], int bits, int l);
+/* Sets element l (bits wide) of v[4] to the low bits of x. */
+void nan_elem_set(uint64_t v[4], int bits, int l, uint64_t x);
 
 /* FNV-1a 64 over every op name and every case's operands. */
 uint64_t nan_case_table_digest(void);
@@ -158,7 +194,9 @@ int nan_rec_hex(int k);
 void nan_rec_encode(int k, const nan_rec *r, char *out);
 int nan_rec_decode(int k, const char *in, nan_rec *r);
 
-/* ---- VEX.128 ops (NAN_VOP): the register images loaded before the op ----
+/* ---- VEX ops (NAN_VOP, NAN_YOP): the register images loaded before the op ----
+ * (NAN_YOP ops: the operands' bits 255:128 are their a/b/c[2..3], case
+ * values of the ..Y kinds; the markers below for the others.)
  * Every YMM register's bits 255:128 hold a marker of its own
  * (nan_ymm_hi_mark[r]) so a VEX.128 write that does not zero them (Intel SDM
  * Vol.1 14.1.2: "VEX.128 ... zeroes bits 255:128") shows.  FMA kinds: ymm0 =

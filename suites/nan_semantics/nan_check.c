@@ -22,6 +22,7 @@
 #include "nan_known.h"
 #include "nan_known_ops.h"
 #include "nan_report.h"
+#include "nan_x87.h"
 
 typedef struct opts {
     const char *runner, *context, *probe, *modes, *fixtures, *reason, *validate;
@@ -145,7 +146,7 @@ static void compare_phase(const cJSON *ph, const char *phase, int m, const nan_f
 {
     size_t total = nan_case_total();
     nan_rec *obs = calloc(total, sizeof *obs);
-    int present[256];
+    int present[NAN_OP_MAX];
     if (!obs) {
         add_simple(gs, "probe-failed", "checker out of memory", phase, "-", "-");
         return;
@@ -249,6 +250,16 @@ static void check_phase(const cJSON *ph, const char *phase, uint32_t want, const
         snprintf(o, sizeof o, "mxcsr=0x%04x", (unsigned)got);
         add_simple(gs, rule, d, phase, e, o);
     }
+    const char *x87 = bg_json_str(ph, "x87_cw"); /* the context's x87 control word (nan_x87.h) */
+    uint16_t xw = nan_x87_cw_want(want, fixed_mode), xg = (uint16_t)hexu(x87);
+    gs->checked += x87 != NULL;
+    if (x87 && xg != xw) {
+        char d[96], e[48], o[48];
+        nan_x87_cw_diff(xw, xg, d, sizeof d);
+        snprintf(e, sizeof e, "x87_cw=0x%04x", (unsigned)xw);
+        snprintf(o, sizeof o, "x87_cw=0x%04x", (unsigned)xg);
+        add_simple(gs, nan_x87_cw_rule(rule), d, phase, e, o);
+    }
     if (m < 0) {
         /* compare the arithmetic with the mode the runner really had, so a wrong
            MXCSR is one finding, not thousands */
@@ -269,18 +280,29 @@ static void check_phase(const cJSON *ph, const char *phase, uint32_t want, const
     compare_phase(ph, phase, m, fx, gs);
 }
 
+/* Facts named ymm_* are the YMM upper-half checks (nan_ymm.h): rule
+ * ymm-upper; measured only when the guest saw AVX (features.avx), otherwise
+ * a note says they were not. */
 static void check_facts(const cJSON *doc, const char *facts, nan_groups *gs)
 {
-    char copy[128];
+    char copy[160];
     snprintf(copy, sizeof copy, "%s", facts);
     const cJSON *fo = cJSON_GetObjectItemCaseSensitive(doc, "facts");
+    int avx = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "features"), "avx"));
     char *save = NULL;
     for (char *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        int ymm = strncmp(f, "ymm_", 4) == 0;
+        if (ymm && !avx) {
+            char t[120];
+            snprintf(t, sizeof t, "%s not measured: the guest has no usable AVX", f);
+            note(gs, t);
+            continue;
+        }
         gs->checked++;
         if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(fo, f))) {
             char d[64];
             snprintf(d, sizeof d, "%s false", f);
-            add_simple(gs, "context-fact", d, f, "true", "false");
+            add_simple(gs, ymm ? "ymm-upper" : "context-fact", d, f, "true", "false");
         }
     }
 }
@@ -358,6 +380,10 @@ static void check_doc(const cJSON *doc, const opts *o, const nan_fixture *fx, na
     const nan_context_rule *r;
     int n = nan_context_rules(o->context, &r);
     for (int i = 0; i < n; i++) {
+        if (!r[i].phase) { /* a context of facts only (vzeroupper) */
+            check_facts(doc, r[i].facts, gs);
+            continue;
+        }
         const cJSON *ph = find_phase(doc, r[i].phase);
         if (!ph) {
             add_simple(gs, "probe-failed", "phase missing", r[i].phase, "phase", "absent");
@@ -394,11 +420,11 @@ static cJSON *run_probe(const bg_runner *rn, const opts *o, const char *context,
             snprintf(how, sizeof how, "output is not JSON (%zu bytes)", pr.out_len);
     }
     if (!doc) {
-        char err[200];
-        snprintf(err, sizeof err, "stderr: %.*s", (int)strcspn(pr.err, "\n"), pr.err);
-        add_simple(gs, "probe-failed", how, context, "exit status 0 and a JSON document", how);
-        if (*pr.err)
-            note(gs, err);
+        /* how it ended, and the last lines of its stderr as bg-run quotes them */
+        char tail[600], observed[1000];
+        bg_proc_stderr_tail(&pr, BG_PROC_TAIL_LINES, tail, sizeof tail);
+        snprintf(observed, sizeof observed, "%s%s%s", how, *tail ? "; stderr: " : "", tail);
+        add_simple(gs, "probe-failed", how, context, "exit status 0 and a JSON document", observed);
         fprintf(stderr, "buildgate: nan-check: runner %s, context %s: the probe %s\n", rn->name,
                 context, how);
     }
@@ -522,11 +548,8 @@ int main(int argc, char **argv)
             break;
         } else if (more || !bg_option_in(a, value_options))
             return bg_help_unknown_option(a);
-        else {
-            char why[300];
-            snprintf(why, sizeof why, "%s needs a value", a);
-            return usage(why);
-        }
+        else
+            return bg_help_missing_value(a);
     }
     if (o.validate) {
         nan_known kd;
@@ -590,6 +613,13 @@ int main(int argc, char **argv)
     char unbuilt[600] = "";
     if (st == BG_OK && strncmp(o.probe, "none:", 5) != 0)
         guest_build_failure(o.probe, unbuilt, sizeof unbuilt);
+#if !defined(__APPLE__)
+    if (st == BG_OK && strcmp(o.context, "dispatch_worker") == 0) { /* nan_probe.c ctx_dispatch_worker */
+        st = BG_E_UNSUPPORTED;
+        snprintf(why, sizeof why, "context dispatch_worker is macOS's libdispatch worker threads "
+                                  "(dispatch_async to a global queue): no libdispatch on this OS");
+    }
+#endif
     if (st != BG_OK || strncmp(o.probe, "none:", 5) == 0 || *unbuilt) {
         const char *reason = st != BG_OK ? why : *unbuilt ? unbuilt : o.probe + 5;
         bg_runner_free(&rn);

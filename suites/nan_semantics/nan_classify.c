@@ -1,17 +1,19 @@
 /* nan_classify.c — see nan_classify.h. */
 #include "nan_classify.h"
+#include "nan_x87.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct fmt {
-    int bits;
+    int bits, mbits; /* element and fraction bits */
     uint64_t sign, exp, frac, qbit;
 } fmt;
 
-static const fmt F32 = {32, 0x80000000u, 0x7f800000u, 0x007fffffu, 0x00400000u};
-static const fmt F64 = {64, 0x8000000000000000ull, 0x7ff0000000000000ull, 0x000fffffffffffffull,
+static const fmt F16 = {16, 10, 0x8000u, 0x7c00u, 0x03ffu, 0x0200u}; /* IEEE 754-2008 binary16 */
+static const fmt F32 = {32, 23, 0x80000000u, 0x7f800000u, 0x007fffffu, 0x00400000u};
+static const fmt F64 = {64, 52, 0x8000000000000000ull, 0x7ff0000000000000ull, 0x000fffffffffffffull,
                         0x0008000000000000ull};
 
 static int is_nan(const fmt *f, uint64_t x) { return (x & f->exp) == f->exp && (x & f->frac); }
@@ -21,34 +23,40 @@ static int is_subnormal(const fmt *f, uint64_t x) { return (x & f->exp) == 0 && 
 static uint64_t default_nan(const fmt *f) { return f->sign | f->exp | f->qbit; }
 
 /* A NaN of format `from` as the format `to` would carry it, quieted:
- * sign kept, fraction MSB-aligned (Vol.1 4.8.3.5, CVTSS2SD/CVTSD2SS). */
+ * sign kept, fraction MSB-aligned, low bits truncated when narrowing
+ * (Vol.1 4.8.3.5, CVTSS2SD/CVTSD2SS; Vol.1 14.4.1 Table 14-9, VCVTPS2PH /
+ * VCVTPH2PS). */
 static uint64_t nan_convert(const fmt *from, const fmt *to, uint64_t x)
 {
     uint64_t sign = (x & from->sign) ? to->sign : 0;
     uint64_t frac = x & from->frac;
-    if (from->bits == 32 && to->bits == 64)
-        frac <<= 29;
-    else if (from->bits == 64 && to->bits == 32)
-        frac >>= 29;
+    frac = from->mbits < to->mbits ? frac << (to->mbits - from->mbits) : frac >> (from->mbits - to->mbits);
     return sign | to->exp | frac | to->qbit;
 }
 
-static uint64_t lane(const uint64_t v[2], int bits, int l)
+/* A record's destination as one 256-bit value: d (bits 127:0), then u. */
+static void whole(const nan_rec *r, uint64_t v[4]) { v[0] = r->d[0], v[1] = r->d[1], v[2] = r->u[0], v[3] = r->u[1]; }
+
+static uint64_t lane(const nan_rec *r, int bits, int l)
 {
-    if (bits == 64)
-        return v[l];
-    return (v[l / 2] >> ((l % 2) * 32)) & 0xffffffffu;
+    uint64_t v[4];
+    whole(r, v);
+    return nan_elem(v, bits, l);
 }
 
-static const fmt *src_fmt(nan_kind k) { return nan_kind_f64_source(k) ? &F64 : &F32; }
+static const fmt *src_fmt(nan_kind k)
+{
+    return nan_kind_f16_source(k) ? &F16 : nan_kind_f64_source(k) ? &F64 : &F32;
+}
 
-/* The rounding direction a ROUNDxx immediate selects (Intel SDM Vol.2B
- * ROUNDPS Table 4-18: imm8 bits 1:0, used when bit 2 is clear), or -1: the op
- * is no ROUNDxx or takes MXCSR.RC.  Op names carry the immediate: roundps.9. */
+/* The rounding direction a ROUNDxx or VCVTPS2PH immediate selects (Intel
+ * SDM Vol.2B ROUNDPS Table 4-18, Vol.2A VCVTPS2PH Table 5-3: imm8 bits 1:0,
+ * used when bit 2 is clear), or -1: the op is neither or takes MXCSR.RC.  Op
+ * names end in the immediate: roundps.9, vcvtps2ph.256.1. */
 static int op_imm_rc(int k)
 {
-    const char *n = nan_ops[k].name, *dot = strchr(n, '.');
-    if (strncmp(n, "round", 5) != 0 || !dot)
+    const char *n = nan_ops[k].name, *dot = strrchr(n, '.');
+    if ((strncmp(n, "round", 5) != 0 && strncmp(n, "vcvtps2ph", 9) != 0) || !dot)
         return -1;
     int imm = atoi(dot + 1);
     return (imm & 4) ? -1 : (imm & 3);
@@ -120,7 +128,7 @@ static int alt_gives(const nan_alts *alt, int m, uint32_t differ, int sel, int b
             continue;
         uint64_t a = sel == SEL_FLAGS ? (uint64_t)(r->flags & 0x3f)
                      : sel == SEL_EFLAGS ? (uint64_t)r->eflags
-                                         : lane(r->d, bits, l);
+                                         : lane(r, bits, l);
         if (gpr32 && sel == SEL_LANE)
             a &= 0xffffffffu;
         if (a == v)
@@ -152,6 +160,31 @@ static int other_mode(int m, int sel, int bits, int l, int gpr32, uint64_t o, co
     return 0;
 }
 
+/* F16C ignores the flush modes where they would act on binary16 values:
+ * VCVTPS2PH's subnormal half results are not flushed under FTZ, VCVTPH2PS's
+ * subnormal half operands are not flushed under DAZ (Intel SDM Vol.1 14.4
+ * "Half-Precision Floating-Point Conversion"; measured: the fixture's
+ * records of both ops are the same with and without FTZ, and VCVTPH2PS's
+ * with and without DAZ).  A runner that flushes them anyway gives a signed
+ * zero there: 1 and a daz-ftz finding of its own; else 0.  (A single-
+ * precision subnormal operand of VCVTPS2PH is flushed under DAZ, like any
+ * other op's: the fixture's daz records.) */
+static int f16c_flush(int m, const fmt *sf, const uint64_t *in, int n_in, uint64_t e, uint64_t o,
+                      const fmt *df, nan_finding *out, int *n)
+{
+    uint32_t mx = nan_modes[m].mxcsr;
+    if (df == &F16 && (mx & NAN_MXCSR_FTZ) && is_subnormal(df, e) && o == (e & df->sign)) {
+        add(out, n, "daz-ftz", "FTZ: a binary16 result flushed (VCVTPS2PH ignores FTZ)");
+        return 1;
+    }
+    if (sf == &F16 && (mx & NAN_MXCSR_DAZ) && n_in == 1 && is_subnormal(sf, in[0]) &&
+        o == ((in[0] & sf->sign) ? df->sign : 0)) {
+        add(out, n, "daz-ftz", "DAZ: a binary16 operand flushed (VCVTPH2PS ignores DAZ)");
+        return 1;
+    }
+    return 0;
+}
+
 /* One destination element that differs: which rule explains it. */
 static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, uint64_t e, uint64_t o,
                            const fmt *df, const nan_alts *alt, nan_finding *out, int *n)
@@ -164,6 +197,8 @@ static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, ui
         all_zero &= is_zero(sf, in[j]);
     }
     char d[64];
+    if (f16c_flush(m, sf, in, n_in, e, o, df, out, n))
+        return;
     if (other_mode(m, SEL_LANE, df->bits, l, 0, o, alt, out, n))
         return;
     int minmax = strncmp(name, "min", 3) == 0 || strncmp(name, "max", 3) == 0;
@@ -201,10 +236,11 @@ static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, ui
             }
         }
         if (e == default_nan(df)) {
-            if (df->bits == 32)
-                snprintf(d, sizeof d, "observed 0x%08llx", (unsigned long long)o);
-            else
+            if (df->bits == 64)
                 snprintf(d, sizeof d, "observed 0x%016llx", (unsigned long long)o);
+            else
+                snprintf(d, sizeof d, df->bits == 32 ? "observed 0x%08llx" : "observed 0x%04llx",
+                         (unsigned long long)o);
             add(out, n, "default-nan", d);
             return;
         }
@@ -230,9 +266,58 @@ static const char *upper_detail(int k)
     nan_kind kind = nan_ops[k].kind;
     if (nan_ops[k].ymm && (kind == K_FMA_S32 || kind == K_FMA_S64))
         return "VEX FMA: bits above the scalar not kept from the destination";
-    if (nan_ops[k].ymm)
+    if (nan_ops[k].ymm && nan_ops[k].lanes == 1)
         return "VEX: bits above the scalar not from the first source";
+    if (nan_ops[k].ymm) /* vcvtpd2ps ymm, vcvtps2ph...: DEST[MAXVL-1:n] <- 0 */
+        return "zeroed destination elements not zero";
     return nan_op_zeroes_upper(k) ? "zeroed destination elements not zero" : "unwritten destination elements changed";
+}
+
+int nan_classify_status(int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
+                        nan_finding *out, int n)
+{
+    char d[64];
+    unsigned missing = exp->flags & ~obs->flags & 0x3f, extra = obs->flags & ~exp->flags & 0x3f;
+    char names[32];
+    if ((missing || extra) && alt_gives(alt, m, FLUSH_BITS, SEL_FLAGS, 0, 0, 0, obs->flags & 0x3fu)) {
+        /* the flags x86 raises with the other FTZ/DAZ setting: same root cause */
+        snprintf(d, sizeof d, "%s (status flags)", mode_cause(m));
+        add(out, &n, "daz-ftz", d);
+        return n;
+    }
+    /* one finding per flag: a runner that never sets DE is one root cause */
+    for (unsigned b = 0; b < 6; b++) {
+        if (!((missing | extra) & (1u << b)))
+            continue;
+        nan_flag_names(1u << b, names, sizeof names);
+        snprintf(d, sizeof d, "%s %s", (missing & (1u << b)) ? "missing" : "spurious", names);
+        add(out, &n, "status-flag", d);
+    }
+    return n;
+}
+
+void nan_classify_add(nan_finding *out, int *n, const char *rule, const char *detail)
+{
+    add(out, n, rule, detail);
+}
+
+/* 1 when a VEX.256 op with a floating-point result in bits 255:128 left
+ * them all zero where x86 has an element there that is not a signed zero:
+ * the op ran as VEX.128 (a translator ignoring VEX.L; Vol.2A 2.3.6: VEX.L = 1
+ * selects 256 bits).  Compare masks are left to compare-mask (an all-false
+ * upper half is an ordinary wrong compare), and so is a wrong sign of zero. */
+static int vex_l_ignored(int k, const nan_rec *exp, const nan_rec *obs)
+{
+    const nan_op *op = &nan_ops[k];
+    int bits = nan_dst_bits(k);
+    if (op->ymm != 2 || op->lanes * bits <= 128 || (op->dst != D_F32 && op->dst != D_F64 && op->dst != D_F16) ||
+        (obs->u[0] | obs->u[1]) != 0)
+        return 0;
+    const fmt *f = bits == 64 ? &F64 : bits == 32 ? &F32 : &F16;
+    for (int l = 128 / bits; l < op->lanes; l++)
+        if (!is_zero(f, lane(exp, bits, l)))
+            return 1;
+    return 0;
 }
 
 int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
@@ -240,20 +325,23 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, co
 {
     int n = 0;
     const nan_op *op = &nan_ops[k];
+    if (op->x87) /* x87_ops.def rows */
+        return nan_x87_classify(k, i, m, exp, obs, alt, out);
     nan_case c;
     nan_case_get(k, i, &c);
-    char d[64];
-    int bits = (op->dst == D_F64 || op->dst == D_MASK64 || op->dst == D_GPR64 || op->dst == D_BITS64) ? 64
-                                                                                                      : 32;
+    int bits = nan_dst_bits(k);
     int gpr32 = op->dst == D_GPR32 || op->dst == D_SIGNMASK;
-    int total = gpr32 || op->dst == D_GPR64 ? 1 : 128 / bits;
+    int total = gpr32 || op->dst == D_GPR64 ? 1 : nan_dst_width(k) / bits;
+    int upper_lost = vex_l_ignored(k, exp, obs);
+    if (upper_lost) /* one cause, not one finding per upper lane */
+        add(out, &n, "upper-lanes", "VEX.256 result only in bits 127:0 (VEX.L ignored)");
     if (gpr32) {
         if ((exp->d[0] >> 32) != (obs->d[0] >> 32))
             add(out, &n, "upper-lanes", "32-bit GPR write not zero-extended");
         total = 1;
     }
-    for (int l = 0; l < total; l++) {
-        uint64_t e = lane(exp->d, bits, l), o = lane(obs->d, bits, l);
+    for (int l = 0; l < (upper_lost ? 128 / bits : total); l++) {
+        uint64_t e = lane(exp, bits, l), o = lane(obs, bits, l);
         if (gpr32)
             e &= 0xffffffffu, o &= 0xffffffffu;
         if (e == o)
@@ -268,6 +356,7 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, co
         switch (op->dst) {
         case D_F32: classify_float(k, m, l, in, n_in, e, o, &F32, alt, out, &n); break;
         case D_F64: classify_float(k, m, l, in, n_in, e, o, &F64, alt, out, &n); break;
+        case D_F16: classify_float(k, m, l, in, n_in, e, o, &F16, alt, out, &n); break;
         case D_MASK32: case D_MASK64:
             if (!alt_gives(alt, m, FLUSH_BITS, SEL_LANE, bits, l, 0, o))
                 add(out, &n, "compare-mask", "");
@@ -291,9 +380,10 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, co
                 add(out, &n, "value", "integer result");
             break;
         }
+        case D_X87: case D_X87_M32: case D_X87_M64: case D_X87_INT: break; /* nan_x87_classify */
         }
     }
-    if (exp->u[0] != obs->u[0] || exp->u[1] != obs->u[1]) /* Vol.1 14.1.2: VEX.128 zeroes 255:128 */
+    if (op->ymm != 2 && (exp->u[0] != obs->u[0] || exp->u[1] != obs->u[1])) /* Vol.1 14.1.2: VEX.128 zeroes 255:128 */
         add(out, &n, "upper-lanes", "VEX.128 write did not zero bits 255:128");
     if (exp->s[0] != obs->s[0] || exp->s[1] != obs->s[1])
         add(out, &n, "source-modified", "");
@@ -303,21 +393,5 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, co
         else
             add(out, &n, op->dst == D_EFLAGS ? "comis-eflags" : "eflags-clobbered", "");
     }
-    unsigned missing = exp->flags & ~obs->flags & 0x3f, extra = obs->flags & ~exp->flags & 0x3f;
-    char names[32];
-    if ((missing || extra) && alt_gives(alt, m, FLUSH_BITS, SEL_FLAGS, 0, 0, 0, obs->flags & 0x3fu)) {
-        /* the flags x86 raises with the other FTZ/DAZ setting: same root cause */
-        snprintf(d, sizeof d, "%s (status flags)", mode_cause(m));
-        add(out, &n, "daz-ftz", d);
-        return n;
-    }
-    /* one finding per flag: a runner that never sets DE is one root cause */
-    for (unsigned b = 0; b < 6; b++) {
-        if (!((missing | extra) & (1u << b)))
-            continue;
-        nan_flag_names(1u << b, names, sizeof names);
-        snprintf(d, sizeof d, "%s %s", (missing & (1u << b)) ? "missing" : "spurious", names);
-        add(out, &n, "status-flag", d);
-    }
-    return n;
+    return nan_classify_status(m, exp, obs, alt, out, n);
 }

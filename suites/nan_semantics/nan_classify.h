@@ -45,7 +45,9 @@
  * Context rules (checked by the checker, not per case): mxcsr-initial (the
  * MXCSR a process starts with is not 0x1F80; context `initial`), mxcsr-readback,
  * handler-mxcsr, mxcsr-inheritance, context-fact, trap-not-delivered,
- * trap-si-code, trap-handler-mxcsr, trap-saved-status, probe-failed, op-missing.
+ * trap-si-code, trap-handler-mxcsr, trap-saved-status, probe-failed, op-missing,
+ * ymm-upper (a YMM fact of nan_ymm.h false: upper halves lost, stale or not
+ * zeroed across a signal, a thread, fork or VZEROUPPER/VZEROALL).
  */
 #ifndef NAN_CLASSIFY_H
 #define NAN_CLASSIFY_H
@@ -76,6 +78,16 @@ typedef struct nan_alts {
  * identical). */
 int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
                  nan_finding *out);
+
+/* The status-flag part of nan_classify (also the x87 status word's IE..PE):
+ * one status-flag finding per missing / spurious flag, or daz-ftz when x86
+ * raises the observed flags under the other FTZ/DAZ setting.  Appends to
+ * out[0..n-1]; returns the new count. */
+int nan_classify_status(int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
+                        nan_finding *out, int n);
+
+/* Appends the finding (rule, detail) unless present or out is full. */
+void nan_classify_add(nan_finding *out, int *n, const char *rule, const char *detail);
 
 /* "IE DE" style names of MXCSR status bits (Vol.1 Figure 10-3) into buf. */
 void nan_flag_names(unsigned bits, char *buf, unsigned n);

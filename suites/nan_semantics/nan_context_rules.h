@@ -12,6 +12,12 @@
  *   - execve(2) resets it to 0x1F80 (fpu__clear_user_states() via
  *     flush_thread() -> fpu_flush_thread()), and the x87 control word to
  *     0x037F (the FNINIT state): a process starts with both (`initial`).
+ * The YMM facts (names "ymm_*", rule ymm-upper; nan_ymm.h has the sources):
+ * sigreturn restores the upper halves from the XSAVE signal frame, a handler
+ * starts with them zero, fork and threads copy them, each thread has its own,
+ * VZEROUPPER / VZEROALL zero them and a signal does not undo that.
+ * dispatch_worker (macOS libdispatch worker threads) assumes a new worker
+ * starts with 0x1F80 like any new thread (not measured: no macOS host).
  * macOS: the same expectations are assumed (not yet measured; see
  * docs/nan_semantics.md).
  */
@@ -22,7 +28,7 @@
 
 typedef struct nan_context_rule {
     const char *context;   /* nan-probe --context value */
-    const char *phase;     /* phase name in the probe's output */
+    const char *phase;     /* phase name in the probe's output; NULL: facts only */
     uint32_t mxcsr;        /* MXCSR the phase must start with */
     const char *rule;      /* rule id when it does not */
     const char *facts;     /* comma-separated booleans that must be true, or "" */

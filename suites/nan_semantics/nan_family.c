@@ -11,7 +11,8 @@
 static const struct { const char *prefix, *cls; } classes[] = {
     {"min", "minmax"}, {"max", "minmax"}, {"add", "arith"}, {"sub", "arith"}, {"mul", "arith"},
     {"div", "arith"}, {"cmp", "cmp"}, {"comi", "comi"}, {"ucomi", "comi"}, {"sqrt", "sqrt"},
-    {"round", "round"}, {"cvt", "cvt"}, {"hadd", "hadd"}, {"hsub", "hadd"},
+    {"round", "round"}, {"cvtph2ps", "f16c"}, {"cvtps2ph", "f16c"}, {"cvt", "cvt"}, {"hadd", "hadd"},
+    {"hsub", "hadd"},
 };
 
 static const char *shape(nan_kind k)
@@ -21,6 +22,13 @@ static const char *shape(nan_kind k)
     case K_BIN_S64: case K_UN_S64: case K_CVT2I_64: return "sd";
     case K_BIN_P64: case K_UN_P64: case K_FMA_P64: return "pd";
     case K_I2F_32: case K_I2F_64: return "si";
+    case K_X87_BIN: case K_X87_UN: case K_X87_LD32: case K_X87_LD64: return "x87"; /* x87_ops.def */
+    case K_BIN_P32Y: case K_UN_P32Y: case K_FMA_P32Y: case K_I2F_P32Y: case K_UN_P32X: return "ps256";
+    case K_BIN_P64Y: case K_UN_P64Y: case K_FMA_P64Y: case K_CVTI_P64Y: return "pd256";
+    case K_H2F: return "ph2ps";
+    case K_H2FY: return "ph2ps256";
+    case K_F2H: return "ps2ph";
+    case K_F2HY: return "ps2ph256";
     default: return "ps";
     }
 }

@@ -6,12 +6,15 @@
  *   class  from the op name (a leading "v" of a VEX form dropped, except
  *          "vf..."): min/max -> minmax, add/sub/mul/div -> arith, cmp -> cmp,
  *          comi/ucomi -> comi, sqrt -> sqrt, round -> round, cvt -> cvt,
- *          hadd/hsub -> hadd, vf... (FMA) -> fma; any other name -> its
- *          leading letters
+ *          hadd/hsub -> hadd, vf... (FMA) -> fma, cvtph2ps/cvtps2ph -> f16c;
+ *          any other name -> its leading letters
  *   shape  from the op's case kind (nan_cases.h): ss (scalar f32), sd (scalar
- *          f64), ps (packed f32), pd (packed f64), si (integer source)
+ *          f64), ps (packed f32), pd (packed f64), si (integer source);
+ *          VEX.256 kinds ps256 / pd256 (by source elements); F16C ph2ps,
+ *          ph2ps256, ps2ph, ps2ph256 (xmm / ymm forms)
  * e.g. minmax-ps = {minps, maxps}, arith-sd = {addsd, subsd, mulsd, divsd},
- * fma-pd = the twelve vf*pd ops.  A family means every op of nan_ops.def of
+ * fma-pd = the twelve vf*pd ops, arith-ps256 = vadd/vsub/vmul/vdiv ps.256,
+ * f16c-ps2ph = vcvtps2ph.0 .. vcvtps2ph.4.  A family means every op of nan_ops.def of
  * that class and shape, including ops added to the table later.
  */
 #ifndef NAN_FAMILY_H

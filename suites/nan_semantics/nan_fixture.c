@@ -240,7 +240,7 @@ bg_status nan_fixture_write(const char *path, const cJSON *probe_doc, const char
         return bg_fail(BG_E_TARGET, "nan-check", "the probe did not report all %d modes", NAN_MODE_COUNT);
     size_t total = nan_case_total();
     nan_rec *base = calloc(total, sizeof *base), *cur = calloc(total, sizeof *cur);
-    int has[256], has2[256];
+    int has[NAN_OP_MAX], has2[NAN_OP_MAX];
     cJSON *doc = cJSON_CreateObject();
     if (!base || !cur || !doc) {
         free(base), free(cur), cJSON_Delete(doc);

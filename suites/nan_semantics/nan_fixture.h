@@ -27,7 +27,7 @@ typedef struct nan_fixture {
     char path[1024];
     char cpu_model[128];
     char date[40];
-    int has_op[256];                    /* by op index */
+    int has_op[NAN_OP_MAX];             /* by op index */
     nan_rec *exp[NAN_MODE_COUNT];       /* nan_case_total() records, NULL if absent */
 } nan_fixture;
 

@@ -40,7 +40,11 @@ static const char *const known_rules[] = {
     "rounding", "value", "minmax", "integer-indefinite", "compare-mask", "comis-eflags",
     "eflags-clobbered", "status-flag", "upper-lanes", "source-modified", "mxcsr-readback",
     "handler-mxcsr", "mxcsr-inheritance", "context-fact", "trap-not-delivered", "trap-si-code",
-    "trap-handler-mxcsr", "trap-saved-status", "probe-failed", "op-missing", "bitwise", "sign-mask", "mxcsr-initial", NULL,
+    "trap-handler-mxcsr", "trap-saved-status", "probe-failed", "op-missing", "bitwise", "sign-mask", "mxcsr-initial",
+    /* x87 (nan_x87.h, issue 13 item 4) */
+    "unsupported-encoding", "precision-control", "x87-status", "x87-control", "fcomi-eflags",
+    "handler-x87-cw", "x87-cw-inheritance", "x87-cw-readback", "x87-cw-initial",
+    "ymm-upper", NULL,
 };
 
 static int rule_known(const char *rule)
@@ -94,7 +98,7 @@ static int item_known(const char *item)
         const nan_context_rule *r;
         int n = nan_context_rules(nan_contexts[i], &r);
         for (int j = 0; j < n; j++)
-            if (strcmp(r[j].phase, item) == 0 || in_list(r[j].facts, item))
+            if ((r[j].phase && strcmp(r[j].phase, item) == 0) || in_list(r[j].facts, item))
                 return 1;
     }
     return 0;

@@ -10,20 +10,10 @@
 #include "buildgate/bg_json.h"
 #include "nan_cases.h"
 
-static uint64_t get_lane(const uint64_t d[2], int bits, int l)
-{
-    return bits == 64 ? d[l] : (d[l / 2] >> ((l % 2) * 32)) & 0xffffffffu;
-}
-
-static void set_lane(uint64_t d[2], int bits, int l, uint64_t v)
-{
-    if (bits == 64) {
-        d[l] = v;
-        return;
-    }
-    int sh = (l % 2) * 32;
-    d[l / 2] = (d[l / 2] & ~(0xffffffffull << sh)) | ((v & 0xffffffffu) << sh);
-}
+/* d: a record's destination as one 256-bit value (d, then u: NAN_YOP ops'
+ * elements run on into bits 255:128); nan_elem / nan_elem_set. */
+static uint64_t get_lane(const uint64_t d[4], int bits, int l) { return nan_elem(d, bits, l); }
+static void set_lane(uint64_t d[4], int bits, int l, uint64_t v) { nan_elem_set(d, bits, l, v); }
 
 static int is_nan(int bits, uint64_t x)
 {
@@ -45,14 +35,24 @@ static int src_bits(nan_kind k)
 {
     switch (k) {
     case K_BIN_S64: case K_BIN_P64: case K_UN_S64: case K_UN_P64: case K_CVT2I_64: case K_FMA_P64:
+    case K_BIN_P64Y: case K_UN_P64Y: case K_FMA_P64Y:
         return 64;
     default:
-        return 32;
+        return nan_kind_f16_source(k) ? 16 : 32;
     }
 }
 
+static void mutate_dst(const char *kind, int k, int i, int daz, uint64_t d[4]);
+
 /* Mutates record r of case i of op k in place; daz: the phase ran with DAZ. */
 static void mutate(const char *kind, int k, int i, int daz, nan_rec *r)
+{
+    uint64_t d[4] = {r->d[0], r->d[1], r->u[0], r->u[1]};
+    mutate_dst(kind, k, i, daz, d);
+    r->d[0] = d[0], r->d[1] = d[1], r->u[0] = d[2], r->u[1] = d[3];
+}
+
+static void mutate_dst(const char *kind, int k, int i, int daz, uint64_t d[4])
 {
     const nan_op *op = &nan_ops[k];
     if (op->dst != D_F32 && op->dst != D_F64)
@@ -61,22 +61,22 @@ static void mutate(const char *kind, int k, int i, int daz, nan_rec *r)
     nan_case c;
     nan_case_get(k, i, &c);
     if (strncmp(kind, "value:", 6) == 0) {
-        uint64_t v = get_lane(r->d, bits, 0), e = bits == 64 ? 0x7ff0000000000000ull : 0x7f800000u;
+        uint64_t v = get_lane(d, bits, 0), e = bits == 64 ? 0x7ff0000000000000ull : 0x7f800000u;
         if (strcmp(op->name, kind + 6) == 0 && (v & e) != 0 && (v & e) != e)
-            set_lane(r->d, bits, 0, v ^ 0x400);
+            set_lane(d, bits, 0, v ^ 0x400);
         return;
     }
     if (nan_kind_int_source(op->kind) || src_bits(op->kind) != bits)
         return;
     int minmax = strncmp(op->name, "min", 3) == 0 || strncmp(op->name, "max", 3) == 0;
     for (int l = 0; l < op->lanes; l++) {
-        uint64_t in[NAN_MAX_IN], o = get_lane(r->d, bits, l);
+        uint64_t in[NAN_MAX_IN], o = get_lane(d, bits, l);
         int n = 0;
         nan_case_inputs(k, &c, l, in, &n);
         if (strcmp(kind, "snan-unquieted") == 0 && !minmax) { /* MIN/MAX never quiet */
             for (int j = 0; j < n; j++)
                 if (is_nan(bits, in[j]) && !(in[j] & quiet_bit(bits)) && o == (in[j] | quiet_bit(bits))) {
-                    set_lane(r->d, bits, l, in[j]);
+                    set_lane(d, bits, l, in[j]);
                     break;
                 }
         } else if (strcmp(kind, "minmax-number") == 0 && minmax && n == 2 && is_nan(bits, in[1]) &&
@@ -84,7 +84,7 @@ static void mutate(const char *kind, int k, int i, int daz, nan_rec *r)
             /* x86 returns the second operand, the NaN; a minNum returns the
                number, as DAZ makes it (a subnormal is read as a signed 0) */
             uint64_t sign = bits == 64 ? 0x8000000000000000ull : 0x80000000u;
-            set_lane(r->d, bits, l, daz && is_sub(bits, in[0]) ? in[0] & sign : in[0]);
+            set_lane(d, bits, l, daz && is_sub(bits, in[0]) ? in[0] & sign : in[0]);
         }
     }
 }

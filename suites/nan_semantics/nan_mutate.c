@@ -13,6 +13,7 @@
 #include "buildgate/bg_file.h"
 #include "buildgate/bg_help.h"
 #include "nan_cases.h"
+#include "nan_x87.h"
 
 static const char usage_text[] =
     "Usage: nan-mutate MUTATION < probe.json > mutated.json\n"
@@ -33,9 +34,42 @@ static const char usage_text[] =
     "                        (its upper-half marker) instead of zeroing them\n"
     "  vex-merge-dest:OP     a VEX scalar op takes the bits above the scalar from\n"
     "                        the old destination (the legacy SSE rule), not xmm1\n"
+    "  x87-snan-unquiet:OP   an x87 op returns an SNaN operand as it is instead of\n"
+    "                        quieted (x87_ops.def; Intel SDM Vol.1 Table 4-7)\n"
+    "  x87-cw:PHASE:HEX      phase PHASE reports x87 control word HEX, e.g.\n"
+    "                        x87-cw:handler:0x0c7f = a handler that keeps the\n"
+    "                        interrupted word instead of the FNINIT one\n"
+    "  vex-l-ignored:OP      a VEX.256 op (name .256) run as VEX.128: ymm0 bits\n"
+    "                        255:128 zero, the upper elements lost\n"
+    "  default-nan:OP        every NaN destination element (f16/f32/f64, the whole\n"
+    "                        ymm0 for VEX.256) becomes the default NaN: payloads\n"
+    "                        lost (a slow path or a half-precision helper)\n"
+    "  fact-false:FACT       the document's fact FACT (e.g. ymm_fork_inherited) reads\n"
+    "                        false, as a translator that lost the YMM upper halves\n"
+    "                        across a fork / a thread / VZEROUPPER would make it\n"
     "Exit: 0 written; 2 usage; 3 I/O; 4 the input is not a probe document.\n";
 
-typedef enum mut { M_SOURCE, M_UPPER, M_QUIET, M_SIGNMASK, M_COPY, M_VEX_UPPER, M_VEX_MERGE } mut;
+typedef enum mut {
+    M_SOURCE, M_UPPER, M_QUIET, M_SIGNMASK, M_COPY, M_VEX_UPPER, M_VEX_MERGE, M_X87_UNQUIET, M_VEX_L,
+    M_DEFAULT_NAN
+} mut;
+
+/* Every NaN element of the destination (d, then u) becomes the default NaN
+ * (sign, exponent and quiet bit set: Intel SDM Vol.1 4.8.3.7). */
+static void default_nans(int k, nan_rec *r)
+{
+    int bits = nan_dst_bits(k);
+    uint64_t v[4] = {r->d[0], r->d[1], r->u[0], r->u[1]};
+    uint64_t exp = bits == 64 ? 0x7ff0000000000000ull : bits == 32 ? 0x7f800000u : 0x7c00u;
+    uint64_t qbit = bits == 64 ? 0x0008000000000000ull : bits == 32 ? 0x00400000u : 0x0200u;
+    uint64_t sign = bits == 64 ? 0x8000000000000000ull : 1ull << (bits - 1);
+    for (int l = 0; l < nan_dst_width(k) / bits; l++) {
+        uint64_t e = nan_elem(v, bits, l);
+        if ((e & exp) == exp && (e & ~(sign | exp)))
+            nan_elem_set(v, bits, l, sign | exp | qbit);
+    }
+    r->d[0] = v[0], r->d[1] = v[1], r->u[0] = v[2], r->u[1] = v[3];
+}
 
 /* Quiets every SNaN element of a 128-bit value (width 32 or 64). */
 static void quiet_snans(uint64_t d[2], int width)
@@ -66,7 +100,21 @@ static void float_signmask(nan_rec *r, int width)
     }
 }
 
-static void mutate(mut m, int k, nan_rec *r)
+/* An x87 result that is an SNaN operand quieted goes back to the SNaN. */
+static void x87_unquiet(int k, int i, nan_rec *r)
+{
+    nan_case c;
+    nan_case_get(k, i, &c);
+    const uint64_t *in[2] = {c.a, c.b};
+    for (int j = 0; j < 2; j++)
+        if (nan_x87_is_snan((uint16_t)in[j][1], in[j][0]) && r->d[1] == (in[j][1] & 0xffff) &&
+            r->d[0] == (in[j][0] | 1ull << 62)) {
+            r->d[0] = in[j][0];
+            return;
+        }
+}
+
+static void mutate(mut m, int k, int i, nan_rec *r)
 {
     int width = nan_kind_f64_source(nan_ops[k].kind) ? 64 : 32;
     switch (m) {
@@ -76,11 +124,14 @@ static void mutate(mut m, int k, nan_rec *r)
     case M_SIGNMASK: float_signmask(r, width); break;
     case M_COPY: break;
     case M_VEX_UPPER: r->u[0] = nan_ymm_hi_mark[0][0], r->u[1] = nan_ymm_hi_mark[0][1]; break;
+    case M_X87_UNQUIET: x87_unquiet(k, i, r); break;
     case M_VEX_MERGE:
         r->d[1] = nan_vex_dst_mark[1];
         if (width == 32)
             r->d[0] = (r->d[0] & 0xffffffffull) | (nan_vex_dst_mark[0] & ~0xffffffffull);
         break;
+    case M_VEX_L: r->u[0] = r->u[1] = 0; break;
+    case M_DEFAULT_NAN: default_nans(k, r); break;
     }
 }
 
@@ -103,7 +154,7 @@ static int rewrite(cJSON *results, mut m, int from, int to)
             free(text);
             return -1;
         }
-        mutate(m, to, &r);
+        mutate(m, to, (int)i, &r);
         nan_rec_encode(to, &r, text + i * len);
     }
     text[n * len] = '\0';
@@ -117,7 +168,8 @@ static int parse_mutation(const char *spec, mut *m, int *from, int *to)
     static const struct { const char *prefix; mut m; } names[] = {
         {"source-clobber:", M_SOURCE}, {"dirty-upper:", M_UPPER}, {"quiet-snan:", M_QUIET},
         {"signmask-float:", M_SIGNMASK}, {"copy:", M_COPY}, {"vex-upper-dirty:", M_VEX_UPPER},
-        {"vex-merge-dest:", M_VEX_MERGE},
+        {"vex-merge-dest:", M_VEX_MERGE}, {"x87-snan-unquiet:", M_X87_UNQUIET},
+        {"vex-l-ignored:", M_VEX_L}, {"default-nan:", M_DEFAULT_NAN},
     };
     *from = -1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -139,22 +191,64 @@ static int parse_mutation(const char *spec, mut *m, int *from, int *to)
                 return -1;
         }
         *to = nan_op_find(op);
+        if (*to >= 0 && *m == M_VEX_L && nan_ops[*to].ymm != 2)
+            return -1; /* only a VEX.256 op has elements in bits 255:128 */
         return *to >= 0 && (*from < 0 || nan_case_count(*from) == nan_case_count(*to)) ? 0 : -1;
     }
     return -1;
+}
+
+/* x87-cw:PHASE:HEX: the phase's x87_cw; 0, or -1 when the spec or the phase is bad. */
+static int x87_cw_mutation(cJSON *phases, const char *spec)
+{
+    char phase[64];
+    const char *colon = strchr(spec, ':');
+    unsigned long cw;
+    char *end;
+    if (!colon || (size_t)(colon - spec) >= sizeof phase)
+        return -1;
+    memcpy(phase, spec, (size_t)(colon - spec));
+    phase[colon - spec] = '\0';
+    cw = strtoul(colon + 1, &end, 16);
+    if (*end || end == colon + 1 || cw > 0xffff)
+        return -1;
+    cJSON *ph;
+    cJSON_ArrayForEach(ph, phases) {
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ph, "phase"));
+        cJSON *item = cJSON_GetObjectItemCaseSensitive(ph, "x87_cw");
+        if (name && strcmp(name, phase) == 0 && cJSON_IsString(item)) {
+            char text[16];
+            snprintf(text, sizeof text, "0x%04lx", cw);
+            cJSON_SetValuestring(item, text);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* fact-false:FACT: the fact must be in the document (a YMM fact of a guest
+ * without AVX is not); 0, or -1. */
+static int fact_false(cJSON *doc, const char *fact)
+{
+    cJSON *facts = cJSON_GetObjectItemCaseSensitive(doc, "facts");
+    if (!cJSON_GetObjectItemCaseSensitive(facts, fact))
+        return -1;
+    return cJSON_ReplaceItemInObjectCaseSensitive(facts, fact, cJSON_CreateFalse()) ? 0 : -1;
 }
 
 int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
         return bg_help_print(usage_text);
-    mut m;
-    int from, to;
+    mut m = M_COPY;
+    int from = -1, to = -1;
     if (argc == 2 && argv[1][0] == '-') {
         bg_errorf("nan-mutate", "unknown option '%s' (see nan-mutate --help)", argv[1]);
         return BG_EXIT_USAGE;
     }
-    if (argc != 2 || parse_mutation(argv[1], &m, &from, &to) != 0) {
+    const char *fact = argc == 2 && strncmp(argv[1], "fact-false:", 11) == 0 ? argv[1] + 11 : NULL;
+    int cw_spec = argc == 2 && strncmp(argv[1], "x87-cw:", 7) == 0;
+    if (argc != 2 || (!fact && !cw_spec && parse_mutation(argv[1], &m, &from, &to) != 0)) {
         bg_errorf("nan-mutate", "%s: not a known mutation of a known op (see nan-mutate --help)",
                   argc > 1 ? argv[1] : "MUTATION");
         return BG_EXIT_USAGE;
@@ -166,12 +260,23 @@ int main(int argc, char **argv)
     cJSON *doc = cJSON_Parse(text);
     free(text);
     cJSON *phases = cJSON_GetObjectItemCaseSensitive(doc, "phases"), *ph;
-    if (!cJSON_IsArray(phases)) {
+    if (!cJSON_IsArray(phases) && !(fact && doc)) {
         cJSON_Delete(doc);
         bg_errorf("nan-mutate", "stdin: not a nan-probe document (no phases array)");
         return BG_EXIT_PARSE;
     }
-    cJSON_ArrayForEach(ph, phases) {
+    if (cw_spec && x87_cw_mutation(phases, argv[1] + 7) != 0) {
+        cJSON_Delete(doc);
+        bg_errorf("nan-mutate", "%s: no such phase with an x87_cw, or not PHASE:HEX", argv[1]);
+        return BG_EXIT_PARSE;
+    }
+    if (fact && fact_false(doc, fact) != 0) {
+        cJSON_Delete(doc);
+        bg_errorf("nan-mutate", "stdin: the document has no fact %s", fact);
+        return BG_EXIT_PARSE;
+    }
+    cJSON *each = cw_spec || fact ? NULL : phases; /* x87-cw:, fact-false: no op records to rewrite */
+    cJSON_ArrayForEach(ph, each) {
         cJSON *results = cJSON_GetObjectItemCaseSensitive(ph, "results");
         if (rewrite(results, m, from, to) != 0) {
             cJSON_Delete(doc);

@@ -26,6 +26,8 @@
 #include "buildgate/bg_error.h"
 #include "nan_probe_out.h"
 #include "nan_table.h"
+#include "nan_x87.h"
+#include "nan_ymm.h"
 
 #define MAX_PHASES NAN_MODE_COUNT
 
@@ -33,6 +35,7 @@ typedef struct phase {
     const char *name;
     int mode;          /* nan_modes index, or -1: inherit the control bits */
     uint32_t *mxcsr;   /* MXCSR at the phase's start (shared memory) */
+    uint16_t *x87_cw;  /* the x87 control word at the phase's start (shared memory) */
     nan_rec *recs;     /* nan_case_total() records (shared memory) */
 } phase;
 
@@ -51,16 +54,18 @@ static const char usage_text[] =
     "                     signal_pthread_kill, after_handler, sigaltstack,\n"
     "                     siglongjmp, mxcsr_write, mxcsr_write_pthread, fork, exec,\n"
     "                     trap, initial (the MXCSR and x87 control word the\n"
-    "                     process started with, read by a constructor)\n"
+    "                     process started with, read by a constructor),\n"
+    "                     vzeroupper, dispatch_worker (macOS)\n"
     "  --modes SPEC       main_thread only: the MXCSR modes to run, base (default),\n"
     "                     all (16: RC x FTZ x DAZ), or names, e.g. default,ftz,daz_rz\n"
     "  -h, --help         this text\n"
     "\n"
     "Output: {\"probe\":\"nan_semantics\",\"schema\":1,\"context\":C,\"os\":\"linux\",\n"
-    "  \"case_table\":\"<fnv64 hex>\",\"features\":{\"sse41\":0|1,\"fma\":0|1,\"avx\":0|1},\n"
-    "  \"phases\":[{\"phase\":P,\"mode\":M|null,\"mxcsr\":\"0x1f80\",\n"
-    "             \"results\":{\"<op>\":\"<records, 68 hex digits each; VEX.128\n"
-    "                        ops 100: ymm0 bits 255:128 first>\",...},\n"
+    "  \"case_table\":\"<fnv64 hex>\",\"features\":{\"sse41\":0|1,\"fma\":0|1,\"avx\":0|1,\"f16c\":0|1},\n"
+    "  \"phases\":[{\"phase\":P,\"mode\":M|null,\"mxcsr\":\"0x1f80\",\"x87_cw\":\"0x037f\",\n"
+    "             \"results\":{\"<op>\":\"<records, 68 hex digits each (x87 ops:\n"
+    "                        nan_x87.h); VEX ops (VEX.128, VEX.256 .256,\n"
+    "                        F16C) 100: ymm0 bits 255:128 first>\",...},\n"
     "             \"skipped_ops\":[\"<op>: <why>\",...]}],\n"
     "  \"facts\":{...context-specific booleans/numbers...},\n"
     "  \"traps\":[{\"exception\":\"IE\",\"delivered\":true,\"si_code\":7,\n"
@@ -90,6 +95,7 @@ static phase *add_phase(const char *name, int mode)
     if (mem == MAP_FAILED)
         die(3, "mmap", strerror(errno));
     p->mxcsr = (uint32_t *)mem;
+    p->x87_cw = (uint16_t *)(mem + 8);
     p->recs = (nan_rec *)(mem + 64);
     return p;
 }
@@ -98,6 +104,7 @@ static phase *add_phase(const char *name, int mode)
 static void run_phase(phase *p)
 {
     uint32_t entry = nan_mxcsr_get();
+    *p->x87_cw = nan_x87_cw_get(); /* the context's x87 state (the cases load their own) */
     if (p->mode >= 0) {
         nan_mxcsr_set(nan_modes[p->mode].mxcsr);
         *p->mxcsr = nan_mxcsr_get();
@@ -109,6 +116,21 @@ static void run_phase(phase *p)
 }
 
 static void fact_bool(const char *k, int v) { nan_out_fact(&out, k, v); }
+
+/* The contexts' writes: MXCSR and the x87 control word together (W = 0xFFC0 /
+ * 0x0C7F, every control field changed), and back to the defaults.
+ * Async-signal-safe. */
+static void fpu_write(void)
+{
+    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    nan_x87_cw_set(NAN_X87_CW_WRITTEN);
+}
+
+static void fpu_default(void)
+{
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    nan_x87_cw_set(NAN_X87_CW_DEFAULT);
+}
 
 /* ---- signal contexts ---- */
 static phase *handler_phase;
@@ -135,6 +157,20 @@ volatile int nan_sig_rsp_mod = -1;
 
 static void record_alignment(void) { fact_bool("handler_stack_aligned", nan_sig_rsp_mod == 8); }
 
+/* YMM upper halves across a signal (nan_ymm.h): facts ymm_handler_init
+ * (when entry) and ymm_sigreturn_restored.  Without AVX no fact is
+ * recorded: nan-check notes them as not measured (features.avx 0). */
+static void ymm_signal_facts(int sa_flags, int entry)
+{
+    int init = 0, restored = 0;
+    if (!nan_ymm_available())
+        return;
+    nan_ymm_signal(sa_flags, &init, &restored);
+    if (entry)
+        fact_bool("ymm_handler_init", init);
+    fact_bool("ymm_sigreturn_restored", restored);
+}
+
 NAN_HANDLER void nan_on_usr1_run(int sig);
 NAN_HANDLER void nan_on_usr1_scribble(int sig);
 NAN_HANDLER void nan_on_usr1_jump(int sig);
@@ -157,6 +193,7 @@ NAN_HANDLER void nan_on_usr1_scribble(int sig) /* changes MXCSR; sigreturn must 
 {
     (void)sig;
     nan_mxcsr_set(nan_modes[nan_mode_find("daz")].mxcsr);
+    nan_x87_cw_set(0x027F); /* 53-bit precision: neither W nor the default */
     sig_count++;
 }
 
@@ -182,11 +219,12 @@ static void ctx_signal_raise(void)
 {
     handler_phase = add_phase("handler", -1);
     handle(SIGUSR1, nan_stub_usr1_run, 0);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     raise(SIGUSR1);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
     fact_bool("handler_ran", sig_count == 1);
     record_alignment();
+    ymm_signal_facts(0, 1);
 }
 
 static pthread_t main_thread;
@@ -206,7 +244,7 @@ static void ctx_signal_pthread_kill(void)
     sigaddset(&block, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     main_thread = pthread_self();
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     pthread_t t;
     if (pthread_create(&t, NULL, killer, NULL) != 0)
         die(3, "pthread_create", "failed");
@@ -214,7 +252,7 @@ static void ctx_signal_pthread_kill(void)
     sigdelset(&wait_mask, SIGUSR1);
     while (sig_count == 0)
         sigsuspend(&wait_mask);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
     pthread_join(t, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     fact_bool("handler_ran", sig_count == 1);
@@ -225,12 +263,13 @@ static void ctx_after_handler(void)
 {
     phase *p = add_phase("after_handler", -1);
     handle(SIGUSR1, nan_stub_usr1_scribble, 0);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     raise(SIGUSR1);
     run_phase(p);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
     fact_bool("handler_ran", sig_count == 1);
     record_alignment();
+    ymm_signal_facts(0, 0);
 }
 
 static void ctx_sigaltstack(void)
@@ -242,19 +281,20 @@ static void ctx_sigaltstack(void)
         die(3, "sigaltstack", strerror(errno));
     alt_lo = ss.ss_sp, alt_hi = alt_lo + size;
     handle(SIGUSR1, nan_stub_usr1_run, SA_ONSTACK);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     raise(SIGUSR1);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
     fact_bool("handler_ran", sig_count == 1);
     record_alignment();
     fact_bool("on_altstack", on_alt);
+    ymm_signal_facts(SA_ONSTACK, 1);
 }
 
 static void ctx_siglongjmp(void)
 {
     phase *p = add_phase("after_siglongjmp", -1);
     handle(SIGUSR1, nan_stub_usr1_jump, 0);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     if (sigsetjmp(jump, 1) == 0) {
         raise(SIGUSR1);
         fact_bool("jumped", 0);
@@ -263,7 +303,7 @@ static void ctx_siglongjmp(void)
         record_alignment();
     }
     run_phase(p);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
 }
 
 /* ---- initial: the FPU control state the runner starts the guest with ----
@@ -309,16 +349,16 @@ static void in_thread(phase *p)
 static void ctx_mxcsr_write(void)
 {
     phase *w = add_phase("written", -1), *r = add_phase("restored", -1);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     run_phase(w);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
     run_phase(r);
 }
 
 static void ctx_fork(void)
 {
     phase *p = add_phase("child", -1);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -327,17 +367,19 @@ static void ctx_fork(void)
         run_phase(p);
         _exit(0);
     }
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
     int st = 0;
     if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
         die(3, "fork", "the child did not exit 0");
+    if (nan_ymm_available())
+        fact_bool("ymm_fork_inherited", nan_ymm_fork());
 }
 
 static void ctx_exec(const char *self)
 {
     if (!strchr(self, '/'))
         die(3, "exec", "argv[0] must be a path to re-execute the probe");
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     char *argv[] = {(char *)self, "--context", "exec_child", NULL};
     execv(self, argv);
     die(3, "exec", strerror(errno));
@@ -395,7 +437,12 @@ static void one_trap(const char *exc, uint32_t unmask, uint32_t a, uint32_t b, i
 
 static const char *self_path;
 
-static void ctx_pthread(void) { in_thread(add_phase("thread", -1)); }
+static void ctx_pthread(void)
+{
+    in_thread(add_phase("thread", -1));
+    if (nan_ymm_available())
+        fact_bool("ymm_thread_private", nan_ymm_thread_private());
+}
 
 /* A pooled worker: one thread created once runs two jobs.  The first job
  * leaves the written MXCSR behind (as a task that changes the mode and does
@@ -418,7 +465,9 @@ static void *pool_worker(void *arg)
         pthread_mutex_unlock(&pool_lock);
         run_phase(p);
         if (jobs == 0)
-            nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+            fpu_write();
+        else if (nan_ymm_available()) /* the reused worker against a peer thread */
+            fact_bool("ymm_thread_private", nan_ymm_thread_private());
         pthread_mutex_lock(&pool_lock);
         pool_job = NULL;
         pool_done++;
@@ -453,12 +502,63 @@ static void ctx_pooled_thread(void)
 static void ctx_mxcsr_write_pthread(void)
 {
     phase *p = add_phase("thread", -1);
-    nan_mxcsr_set(NAN_MXCSR_WRITTEN);
+    fpu_write();
     in_thread(p);
-    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    fpu_default();
 }
 
 static void ctx_exec_self(void) { ctx_exec(self_path); }
+
+/* vzeroupper / vzeroall (nan_ymm_vzero): facts only, no table (the table's
+ * VEX kernels load ymm0-3 whole before each case, so the state vzeroupper
+ * leaves would not reach them). */
+static void ctx_vzeroupper(void)
+{
+    nan_mxcsr_set(NAN_MXCSR_DEFAULT);
+    if (nan_ymm_available()) {
+        int f[4];
+        nan_ymm_vzero(f);
+        fact_bool("ymm_vzeroupper_zero", f[0]);
+        fact_bool("ymm_vzeroupper_ops", f[1]);
+        fact_bool("ymm_vzeroall_zero", f[2]);
+        fact_bool("ymm_vzeroupper_signal", f[3]);
+        nan_mxcsr_set(NAN_MXCSR_DEFAULT); /* clear the flags the checks' vaddps set */
+    }
+}
+
+/* macOS: a job dispatch_async'ed to a global queue runs on one of
+ * libdispatch's own worker threads (created by the kernel's workqueue, not
+ * by pthread_create): the table there, and the YMM state is that thread's
+ * own.  Elsewhere there is no libdispatch: nan-check skips this context
+ * with that reason before it runs the probe. */
+#if defined(__APPLE__)
+#include <dispatch/dispatch.h>
+
+static dispatch_semaphore_t dispatch_done;
+
+static void dispatch_job(void *arg)
+{
+    run_phase(arg);
+    if (nan_ymm_available())
+        fact_bool("ymm_thread_private", nan_ymm_thread_private());
+    fact_bool("on_dispatch_worker", !pthread_main_np());
+    dispatch_semaphore_signal(dispatch_done);
+}
+
+static void ctx_dispatch_worker(void)
+{
+    phase *p = add_phase("worker", -1);
+    dispatch_done = dispatch_semaphore_create(0);
+    dispatch_async_f(dispatch_get_global_queue(QOS_CLASS_DEFAULT, 0), p, dispatch_job);
+    dispatch_semaphore_wait(dispatch_done, DISPATCH_TIME_FOREVER);
+    dispatch_release(dispatch_done);
+}
+#else
+static void ctx_dispatch_worker(void)
+{
+    die(2, "--context dispatch_worker", "macOS only (libdispatch's worker threads)");
+}
+#endif
 
 static void ctx_exec_child(void) { run_phase(add_phase("exec_child", -1)); }
 
@@ -507,12 +607,14 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--modes") == 0 && i + 1 < argc)
             modes = argv[++i];
         else if (strcmp(argv[i], "--context") == 0 || strcmp(argv[i], "--modes") == 0)
-            die(2, argv[i], "needs a value (see nan-probe --help)");
-        else
-            die(2, argv[i], "unknown option (see nan-probe --help)");
+            die(2, argv[i], "missing value (see nan-probe --help)");
+        else {
+            bg_errorf("nan-probe", "unknown option '%s' (see nan-probe --help)", argv[i]);
+            exit(2);
+        }
     }
     if (!context)
-        die(2, "--context", "required (see nan-probe --help)");
+        die(2, "--context", "is required (see nan-probe --help)");
     (void)nan_table_op_supported(0); /* CPUID once, outside any handler */
     const char *shown = strcmp(context, "exec_child") == 0 ? "exec" : context;
     if (strcmp(context, "main_thread") == 0) {
@@ -533,7 +635,9 @@ int main(int argc, char **argv)
             die(2, "--context", "unknown context (see nan-probe --help)");
         contexts[i].run();
     }
-    for (int i = 0; i < nphases; i++)
+    for (int i = 0; i < nphases; i++) {
         nan_out_phase(&out, phases[i].name, phases[i].mode, *phases[i].mxcsr, phases[i].recs);
+        nan_out_phase_x87(&out, *phases[i].x87_cw);
+    }
     return nan_out_print(&out, stdout, shown) == 0 ? 0 : 3;
 }

@@ -28,6 +28,12 @@ void nan_out_trap(nan_out *o, const char *exception, int delivered, int si_code,
     o->traps[o->ntraps++].saved_status = saved_status;
 }
 
+void nan_out_phase_x87(nan_out *o, uint16_t cw)
+{
+    if (o->nphases > 0)
+        o->phases[o->nphases - 1].x87_cw = cw;
+}
+
 void nan_out_phase(nan_out *o, const char *name, int mode, uint32_t mxcsr, const nan_rec *recs)
 {
     if (o->nphases >= NAN_OUT_MAX_PHASES)
@@ -91,7 +97,8 @@ static void put_phase_results(FILE *f, const nan_rec *recs)
         snprintf(why, sizeof why, "%s: the guest CPU lacks %s", nan_ops[k].name,
                  nan_ops[k].feat == F_FMA   ? "FMA (CPUID.1:ECX.FMA with OS YMM state)"
                  : nan_ops[k].feat == F_AVX ? "AVX (CPUID.1:ECX.AVX with OS YMM state)"
-                                            : "SSE4.1 (CPUID.1:ECX.SSE4_1)");
+                 : nan_ops[k].feat == F_F16C ? "F16C (CPUID.1:ECX.F16C with OS YMM state)"
+                                             : "SSE4.1 (CPUID.1:ECX.SSE4_1)");
         if (!first)
             fputc(',', f);
         first = 0;
@@ -121,8 +128,9 @@ int nan_out_print(const nan_out *o, FILE *f, const char *context)
     fputs(",\"os\":\"linux\"", f);
 #endif
     fprintf(f, ",\"case_table\":\"%016llx\"", (unsigned long long)nan_case_table_digest());
-    fprintf(f, ",\"features\":{\"sse41\":%s,\"fma\":%s,\"avx\":%s}", bool_text(feature_seen(F_SSE41) == 1),
-            bool_text(feature_seen(F_FMA) == 1), bool_text(feature_seen(F_AVX) == 1));
+    fprintf(f, ",\"features\":{\"sse41\":%s,\"fma\":%s,\"avx\":%s,\"f16c\":%s}",
+            bool_text(feature_seen(F_SSE41) == 1), bool_text(feature_seen(F_FMA) == 1),
+            bool_text(feature_seen(F_AVX) == 1), bool_text(feature_seen(F_F16C) == 1));
     fputs(",\"phases\":[", f);
     for (int i = 0; i < o->nphases; i++) {
         fputs(i ? ",{\"phase\":" : "{\"phase\":", f);
@@ -133,6 +141,7 @@ int nan_out_print(const nan_out *o, FILE *f, const char *context)
         else
             fputs("null", f);
         fprintf(f, ",\"mxcsr\":\"0x%04x\"", (unsigned)o->phases[i].mxcsr);
+        fprintf(f, ",\"x87_cw\":\"0x%04x\"", (unsigned)o->phases[i].x87_cw);
         put_phase_results(f, o->phases[i].recs);
         fputc('}', f);
     }

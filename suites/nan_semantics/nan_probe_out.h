@@ -31,17 +31,21 @@ typedef struct nan_out {
         const char *name;
         int mode;                 /* nan_modes index, -1: inherited control bits */
         uint32_t mxcsr;
+        uint16_t x87_cw;          /* x87 control word at the phase's start */
         const nan_rec *recs;      /* nan_case_total() records */
     } phases[NAN_OUT_MAX_PHASES];
 } nan_out;
 
 /* Record a boolean fact / a trap / a phase (extra ones beyond the MAX are
- * dropped; the probe's contexts use at most 3 facts, 2 traps, 16 phases).
+ * dropped; the probe's contexts use at most 5 facts, 2 traps, 16 phases).
  * nan_out_fact is async-signal-safe (plain stores). */
 void nan_out_fact(nan_out *o, const char *key, int value);
 void nan_out_trap(nan_out *o, const char *exception, int delivered, int si_code,
                   uint32_t handler_mxcsr, int saved_status);
 void nan_out_phase(nan_out *o, const char *name, int mode, uint32_t mxcsr, const nan_rec *recs);
+
+/* Sets the x87 control word of the phase added last. */
+void nan_out_phase_x87(nan_out *o, uint16_t cw);
 
 /* Prints the whole document for context `context` as one line on f.
  * Returns 0, or -1 when a write failed. */

@@ -60,10 +60,18 @@
  *                      addps, hsubpd as haddpd, dpps imm 0xf1 as 0xff; VEX.128
  *                      vaddss / vfmadd231sd leaving ymm0 bits 255:128, vaddss
  *                      merging the old destination's bits 127:32) -> a fail
- *                      check of the rule that names that bug, listing the op
+ *                      check of the rule that names that bug, listing the op;
+ *                      x87: fadd returning SNaNs unquieted (snan-quieting),
+ *                      fadd_pc24 computed in 64-bit precision
+ *                      (precision-control), a handler phase reporting the
+ *                      interrupted x87 control word (handler-x87-cw, context
+ *                      signal_raise)
  *   mutant_initial     runner starting the guest with MXCSR FTZ|DAZ and x87
  *                      53-bit precision (LD_PRELOAD) -> context initial fails
  *                      mxcsr-initial and context-fact x87_cw_default
+ *   mutant_ymm_*       YMM upper halves lost / leaked / stale across a signal
+ *                      (LD_PRELOAD SA_SIGINFO wrapper), or a YMM fact of
+ *                      thread, fork, vzeroupper false -> ymm-upper "<fact> false"
  * Exit: as bg_checks_close (0 pass, 1 fail, 77 skip); 2 usage.
  */
 #define _DEFAULT_SOURCE
@@ -76,6 +84,7 @@
 #include <unistd.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_cpu.h"
 #include "buildgate/bg_json.h"
 #include "buildgate/bg_proc.h"
 #include "buildgate/bg_runner.h"
@@ -377,12 +386,45 @@ static const struct {
      "vaddss", NULL},
     {"mutant_vex_fma_upper", "vex-upper-dirty:vfmadd231sd", "upper-lanes", "VEX.128 write did not zero",
      "vfmadd231sd", NULL},
+    /* VEX.256 and F16C (vex256): one mutant per new op family */
+#define Y_VEX_L "VEX.256 result only in bits 127:0"
+#define Y_DFLT "default NaN instead of operand NaN"
+    {"mutant_y_arith_ps", "vex-l-ignored:vaddps.256", "upper-lanes", Y_VEX_L, "vaddps.256", NULL},
+    {"mutant_y_arith_pd", "default-nan:vdivpd.256", "nan-propagation", Y_DFLT, "vdivpd.256", NULL},
+    {"mutant_y_sqrt_ps", "default-nan:vsqrtps.256", "nan-propagation", Y_DFLT, "vsqrtps.256", NULL},
+    {"mutant_y_sqrt_pd", "vex-l-ignored:vsqrtpd.256", "upper-lanes", Y_VEX_L, "vsqrtpd.256", NULL},
+    {"mutant_y_minmax_ps", "copy:vmaxps.256:vminps.256", "value", NULL, "vminps.256", NULL},
+    {"mutant_y_minmax_pd", "default-nan:vmaxpd.256", "nan-propagation", Y_DFLT, "vmaxpd.256", NULL},
+    {"mutant_y_cmp_ps", "copy:vcmpeq_oqps.256:vcmpeq_osps.256", "status-flag", "missing IE", "vcmpeq_osps.256",
+     NULL},
+    {"mutant_y_cmp_pd", "copy:vcmplt_oqpd.256:vcmplt_ospd.256", "status-flag", "missing IE", "vcmplt_ospd.256",
+     NULL},
+    {"mutant_y_cvt_ps", "source-clobber:vcvttps2dq.256", "source-modified", NULL, "vcvttps2dq.256", NULL},
+    {"mutant_y_cvt_pd", "vex-upper-dirty:vcvtpd2ps.256", "upper-lanes", "zeroed destination elements not zero",
+     "vcvtpd2ps.256", NULL},
+    {"mutant_y_fma_ps", "vex-l-ignored:vfmadd231ps.256", "upper-lanes", Y_VEX_L, "vfmadd231ps.256", NULL},
+    {"mutant_y_fma_pd", "default-nan:vfnmadd231pd.256", "nan-propagation", Y_DFLT, "vfnmadd231pd.256", NULL},
+    {"mutant_f16c_ph2ps", "default-nan:vcvtph2ps", "nan-propagation", Y_DFLT, "vcvtph2ps", NULL},
+    {"mutant_f16c_ph2ps256", "vex-l-ignored:vcvtph2ps.256", "upper-lanes", Y_VEX_L, "vcvtph2ps.256", NULL},
+    {"mutant_f16c_ps2ph", "copy:vcvtps2ph.4:vcvtps2ph.1", "rounding", "imm RC=down", "vcvtps2ph.1", NULL},
+    {"mutant_f16c_ps2ph256", "default-nan:vcvtps2ph.256.0", "nan-propagation", Y_DFLT, "vcvtps2ph.256.0",
+     NULL},
+#undef Y_VEX_L
+#undef Y_DFLT
     /* minps returning the max, under a known line for QEMU's min/max-under-DAZ
      * deviation (same family, same context): must fail as a new `value`
      * group, not be absorbed (fresh-user trial, issue 12 §2) */
     {"mutant_minmax_beside_known", "copy:maxps:minps", "value", NULL, "minps",
      "opmutant\t*\tmain_thread\tminmax-ps\tdaz-ftz\tDAZ: min/max returned an operand unflushed\t"
      "self-test: QEMU 7.2's line\n"},
+    /* x87 (issue 13 item 4): FADD returning an SNaN unquieted; FADD with
+     * PC=24 computing in 64-bit precision (valgrind's documented limitation);
+     * a handler that keeps the interrupted x87 control word (context
+     * signal_raise, see op_mutant) */
+    {"mutant_x87_snan", "x87-snan-unquiet:fadd", "snan-quieting", "x87", "fadd", NULL},
+    {"mutant_x87_pc", "copy:fadd:fadd_pc24", "precision-control", "PC=24 ignored", "fadd_pc24", NULL},
+    {"mutant_x87_handler_cw", "x87-cw:handler:0x0c7f", "handler-x87-cw", "x87 control word differs in PC RC",
+     "handler", NULL},
 };
 
 /* 1 when check ch's details list op among the ops its group touched. */
@@ -396,18 +438,36 @@ static int check_names_op(const cJSON *ch, const char *op)
     return found;
 }
 
+/* The path of file `name` beside nan-check, into buf[n]. */
+static void beside_check(const ctx *c, const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", c->check);
+    char *slash = strrchr(buf, '/');
+    snprintf(slash ? slash + 1 : buf, n - (size_t)(slash ? slash + 1 - buf : 0), "%s", name);
+}
+
+/* Index of the row of a scenario table (rows of `size` bytes whose first
+ * member is the const char *scenario) named name; n when none is. */
+static size_t row_named(const void *rows, size_t n, size_t size, const char *name)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *scenario;
+        memcpy(&scenario, (const char *)rows + i * size, sizeof scenario);
+        if (strcmp(scenario, name) == 0)
+            return i;
+    }
+    return n;
+}
+#define ROW_NAMED(table, name) row_named(table, sizeof table / sizeof table[0], sizeof table[0], name)
+
 /* One op-family mutant: its rule must fail, naming the mutated op. */
 static int op_mutant(ctx *c, const char *name, result *res, const char *probe)
 {
-    size_t i = 0;
-    while (i < sizeof op_mutants / sizeof op_mutants[0] && strcmp(op_mutants[i].scenario, name) != 0)
-        i++;
+    size_t i = ROW_NAMED(op_mutants, name);
     if (i == sizeof op_mutants / sizeof op_mutants[0])
         return -2;
     char mutate[1300], env[4200];
-    snprintf(mutate, sizeof mutate, "%s", c->check);
-    char *slash = strrchr(mutate, '/');
-    snprintf(slash ? slash + 1 : mutate, sizeof mutate - (size_t)(slash ? slash + 1 - mutate : 0), "nan-mutate");
+    beside_check(c, "nan-mutate", mutate, sizeof mutate);
     snprintf(env, sizeof env, "BG_X86_RUNNERS=opmutant=%s/op-mutant-runner.sh %s %s", c->runners, mutate,
              op_mutants[i].mutation);
     if (make_root(c, name, NULL, 0) != 0)
@@ -418,7 +478,9 @@ static int op_mutant(ctx *c, const char *name, result *res, const char *probe)
         if (write_file(list, op_mutants[i].known, strlen(op_mutants[i].known)) != 0)
             return -1;
     }
-    char *args[] = {"--runner", "opmutant", "--context", "main_thread", "--probe", (char *)probe, NULL};
+    /* the x87 control word mutation rewrites a handler phase: signal_raise */
+    char *context = strncmp(op_mutants[i].mutation, "x87-cw:", 7) == 0 ? "signal_raise" : "main_thread";
+    char *args[] = {"--runner", "opmutant", "--context", context, "--probe", (char *)probe, NULL};
     outcome o = run_check(c, args, env);
     expect_group(res, &o, 1, "fail", op_mutants[i].rule, op_mutants[i].detail);
     if (res->v == BG_PASS && !check_names_op(find(&o, "fail", op_mutants[i].rule, op_mutants[i].detail),
@@ -437,9 +499,7 @@ static int op_mutant(ctx *c, const char *name, result *res, const char *probe)
 static void initial_mutant(ctx *c, result *res, const char *probe)
 {
     char lib[1300], env[4200];
-    snprintf(lib, sizeof lib, "%s", c->check);
-    char *slash = strrchr(lib, '/');
-    snprintf(slash ? slash + 1 : lib, sizeof lib - (size_t)(slash ? slash + 1 - lib : 0), "libnan-ftzdaz.so");
+    beside_check(c, "libnan-ftzdaz.so", lib, sizeof lib);
     if (access(lib, R_OK) != 0) {
         res->v = BG_SKIP;
         snprintf(res->obs, sizeof res->obs, "no %s (built on x86-64 Linux only)", lib);
@@ -459,6 +519,63 @@ static void initial_mutant(ctx *c, result *res, const char *probe)
                  ", and a fail check for context-fact x87_cw_default");
     }
     cJSON_Delete(o.checks);
+}
+
+/* The YMM mutants (rule ymm-upper, docs/nan_semantics.md "YMM upper halves"):
+ * a preload mutant runs the real guest with runners/nan_ymm_preload.c
+ * (libnan-ymm.so beside nan-check, mode NAN_YMM_MUTANT) under the same
+ * runner script as mutant_initial; a fact mutant rewrites the document
+ * through nan-mutate fact-false:FACT (op-mutant-runner.sh), for the facts no
+ * wrapper can reach (raw fork, threads, VZEROUPPER itself).  Each must fail
+ * ymm-upper with detail "<fact> false" in its context. */
+static const struct {
+    const char *scenario, *preload_mode, *context, *fact;
+} ymm_mutants[] = {
+    {"mutant_ymm_lose", "lose", "signal_raise", "ymm_sigreturn_restored"},
+    {"mutant_ymm_leak", "leak", "vzeroupper", "ymm_vzeroupper_signal"},
+    {"mutant_ymm_stale", "stale", "sigaltstack", "ymm_handler_init"},
+    {"mutant_ymm_thread", NULL, "pthread", "ymm_thread_private"},
+    {"mutant_ymm_fork", NULL, "fork", "ymm_fork_inherited"},
+    {"mutant_ymm_vzeroupper", NULL, "vzeroupper", "ymm_vzeroupper_zero"},
+    {"mutant_ymm_vzeroall", NULL, "vzeroupper", "ymm_vzeroall_zero"},
+    {"mutant_ymm_ops", NULL, "vzeroupper", "ymm_vzeroupper_ops"},
+};
+
+static int ymm_mutant(ctx *c, const char *name, result *res, const char *probe)
+{
+    size_t i = ROW_NAMED(ymm_mutants, name);
+    if (i == sizeof ymm_mutants / sizeof ymm_mutants[0])
+        return -2;
+    bg_cpu_features f;
+    bg_cpu_detect(&f);
+    char tool[1300], env[4200], detail[80];
+    if (!f.avx) {
+        res->v = BG_SKIP;
+        snprintf(res->obs, sizeof res->obs, "no usable AVX on this CPU: the YMM facts are not measured");
+        return 0;
+    }
+    if (ymm_mutants[i].preload_mode) {
+        beside_check(c, "libnan-ymm.so", tool, sizeof tool);
+        if (access(tool, R_OK) != 0) {
+            res->v = BG_SKIP;
+            snprintf(res->obs, sizeof res->obs, "no %s (built on x86-64 Linux only)", tool);
+            return 0;
+        }
+        snprintf(env, sizeof env, "BG_X86_RUNNERS=ymm=env NAN_YMM_MUTANT=%s %s/initial-mutant-runner.sh %s",
+                 ymm_mutants[i].preload_mode, c->runners, tool);
+    } else {
+        beside_check(c, "nan-mutate", tool, sizeof tool);
+        snprintf(env, sizeof env, "BG_X86_RUNNERS=ymm=%s/op-mutant-runner.sh %s fact-false:%s", c->runners, tool,
+                 ymm_mutants[i].fact);
+    }
+    if (make_root(c, name, NULL, 0) != 0)
+        return -1;
+    char *args[] = {"--runner", "ymm", "--context", (char *)ymm_mutants[i].context, "--probe", (char *)probe, NULL};
+    outcome o = run_check(c, args, env);
+    snprintf(detail, sizeof detail, "%s false", ymm_mutants[i].fact);
+    expect_group(res, &o, 1, "fail", "ymm-upper", detail);
+    cJSON_Delete(o.checks);
+    return 0;
 }
 
 /* QEMU 7.2 with minps returning the max (runners/op-mutant-runner.sh piping
@@ -800,6 +917,8 @@ static int scenario(ctx *c, const char *name, result *res)
     } else if (strcmp(name, "mutant_initial") == 0) {
         initial_mutant(c, res, probe_arg);
         return 0;
+    } else if (strncmp(name, "mutant_ymm_", 11) == 0) {
+        return ymm_mutant(c, name, res, probe_arg);
     } else if (strncmp(name, "mutant_", 7) == 0) {
         return op_mutant(c, name, res, probe_arg);
     } else if (strcmp(name, "corrupt_fixture") == 0 || strcmp(name, "bad_record") == 0 ||

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buildgate/bg_cpu.h"
+#include "nan_x87.h"
 
 typedef struct nan_raw {
     uint64_t x0[4], x1[2], rax, rcx; /* x0[2..3]: ymm0 bits 255:128 (NAN_VOP kernels only) */
@@ -57,7 +58,8 @@ typedef void (*nan_kernel)(const nan_case *c, uint32_t mx, nan_raw *r);
                            [ora] "i"(offsetof(nan_raw, rax)), [orc] "i"(offsetof(nan_raw, rcx)) \
                          : "rax", "rcx", "rdx", "xmm0", "xmm1", "xmm2", "cc", "memory");        \
     }
-/* VEX.128 kernels: ymm0-ymm3 loaded whole from nan_vex_images (so bits
+/* VEX kernels (NAN_VOP; NAN_YOP rows, VEX.256 and F16C, use them too:
+ * nan_ops.def defaults NAN_YOP to NAN_VOP): ymm0-ymm3 loaded whole from nan_vex_images (so bits
  * 255:128 hold markers), the op, then ymm0 stored whole; vzeroupper last, as
  * compiled AVX code does before returning to SSE code. */
 #define NAN_VOP(name, kind, dst, lanes, feat, text)                                              \
@@ -104,6 +106,7 @@ int nan_table_op_supported(int k)
     case F_SSE41: return f.sse41;
     case F_FMA: return f.fma;
     case F_AVX: return f.avx;
+    case F_F16C: return f.f16c;
     default: return 1;
     }
 }
@@ -129,6 +132,10 @@ void nan_table_run(uint32_t control, nan_rec *out)
             nan_case c;
             nan_raw r;
             nan_case_get(k, i, &c);
+            if (nan_ops[k].x87) { /* x87_ops.def rows: nan_x87_table.c */
+                nan_x87_run(k, &c, mx, out);
+                continue;
+            }
             kernels[k](&c, mx, &r);
             int gpr_dst = nan_ops[k].dst == D_GPR32 || nan_ops[k].dst == D_GPR64 || nan_ops[k].dst == D_SIGNMASK;
             int gpr_src = nan_ops[k].kind == K_I2F_32 || nan_ops[k].kind == K_I2F_64;

@@ -53,7 +53,7 @@ while [ $# -gt 0 ]; do
     --head-build) headdir=${2:?}; shift 2 ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p;}}' "$0"; exit 0 ;;
-    *) echo "buildgate: ab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    *) echo "buildgate: ab: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 if [ -z "$ref" ]; then

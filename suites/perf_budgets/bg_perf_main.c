@@ -3,6 +3,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_host.h"
+#include "buildgate/bg_parse.h"
 #include "perf_baseline.h"
 #include "perf_budget.h"
 #include "perf_gates.h"
@@ -24,9 +26,12 @@
 
 #define MAX_LIST 256
 
+/* The modes, as every message lists them (written once). */
+#define PERF_MODES "compare, ab, baseline, record, callgrind, calibrate or gated"
+
 static const char usage_text[] =
     "Usage: bg-perf MODE [OPTIONS]   (MODE: compare, ab, baseline, record, callgrind,\n"
-    "                                 calibrate)\n"
+    "                                 calibrate, gated)\n"
     "\n"
     "bg-perf compare --base F [--base F]... --head F [--head F]... [--budgets B]\n"
     "    [--unit process|sample]\n"
@@ -120,13 +125,16 @@ static bg_status push(const char **list, int *n, const char *v)
     return BG_OK;
 }
 
-static bg_status parse_int(const char *s, int lo, int hi, int *out)
+/* The value v of option opt as a whole number in [lo, hi], else one line
+ * naming the option, the value and the range (overflow included). */
+static bg_status parse_int(const char *opt, const char *v, int lo, int hi, int *out)
 {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*end || v < lo || v > hi)
-        return usage("a count is out of range");
-    *out = (int)v;
+    uint64_t u;
+    if (bg_parse_u64(v, (uint64_t)lo, (uint64_t)hi, &u) != BG_OK) {
+        bg_help_bad_value(opt, "'%s' is not a whole number in %d..%d", v, lo, hi);
+        return BG_E_USAGE;
+    }
+    *out = (int)u;
     return BG_OK;
 }
 
@@ -150,22 +158,25 @@ static bg_status parse(int argc, char **argv, opts *o)
     *o = (opts){.iterations = 0, .work_dir = "bg-perf-work",
                 .seed = (unsigned long long)time(NULL) * 1000003ULL ^ (unsigned long long)getpid()};
     if (argc < 2)
-        return usage("missing mode: compare, ab, baseline, record or calibrate");
+        return usage("missing mode: " PERF_MODES);
     o->mode = argv[1];
     if (o->mode[0] == '-')
         return bg_fail(BG_E_USAGE, "bg-perf", "unknown option '%s': the first word is the mode "
-                       "(compare, ab, baseline, callgrind, record or calibrate; see bg-perf --help)",
-                       o->mode);
+                       "(" PERF_MODES "; see bg-perf --help)", o->mode);
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--force") == 0 || strcmp(a, "--check-only") == 0) {
             *(a[2] == 'f' ? &o->force : &o->check_only) = 1;
             continue;
         }
-        if (!is_value_option(a))
-            return bg_fail(BG_E_USAGE, "bg-perf", "unknown option '%s' (see bg-perf --help)", a);
-        if (i + 1 >= argc)
-            return bg_fail(BG_E_USAGE, "bg-perf", "%s is missing its value (see bg-perf --help)", a);
+        if (!is_value_option(a)) {
+            bg_help_unknown_option(a);
+            return BG_E_USAGE;
+        }
+        if (i + 1 >= argc) {
+            bg_help_missing_value(a);
+            return BG_E_USAGE;
+        }
         const char *v = argv[++i];
         bg_status st = BG_OK;
         if (!strcmp(a, "--base")) st = push(o->base, &o->nbase, v);
@@ -181,8 +192,10 @@ static bg_status parse(int argc, char **argv, opts *o)
         else if (!strcmp(a, "--budgets")) o->budgets_path = v;
         else if (!strcmp(a, "--unit")) {
             o->unit = v;
-            if (strcmp(v, "process") && strcmp(v, "sample"))
-                st = usage("--unit must be process or sample");
+            if (strcmp(v, "process") && strcmp(v, "sample")) {
+                st = BG_E_USAGE;
+                bg_help_bad_value(a, "'%s': want process or sample", v);
+            }
         }
         else if (!strcmp(a, "--baseline")) o->baseline = v;
         else if (!strcmp(a, "--out")) o->out = v;
@@ -190,21 +203,27 @@ static bg_status parse(int argc, char **argv, opts *o)
         else if (!strcmp(a, "--commit")) o->commit = v;
         else if (!strcmp(a, "--flags")) o->flags = v;
         else if (!strcmp(a, "--build-type")) o->build_type = v;
-        else if (!strcmp(a, "--rounds")) st = parse_int(v, 1, 1000, &o->rounds);
-        else if (!strcmp(a, "--reps")) st = parse_int(v, 1, 1000, &o->reps);
-        else if (!strcmp(a, "--iterations")) st = parse_int(v, 2, 1000000000, &o->iterations);
+        else if (!strcmp(a, "--rounds")) st = parse_int(a, v, 1, 1000, &o->rounds);
+        else if (!strcmp(a, "--reps")) st = parse_int(a, v, 1, 1000, &o->reps);
+        else if (!strcmp(a, "--iterations")) st = parse_int(a, v, 2, 1000000000, &o->iterations);
         else if (!strcmp(a, "--seed")) {
-            char *end;
-            o->seed = strtoull(v, &end, 10);
-            if (*end || !*v)
-                st = usage("--seed must be a decimal number");
+            uint64_t u = 0;
+            if (bg_parse_u64(v, 0, UINT64_MAX, &u) != BG_OK) {
+                st = BG_E_USAGE;
+                bg_help_bad_value(a, "'%s' is not a whole decimal number", v);
+            }
+            o->seed = (unsigned long long)u;
         } else if (!strcmp(a, "--min-time")) {
             char *end;
             o->min_time = strtod(v, &end);
-            if (*end || !(o->min_time > 0 && o->min_time <= 60))
-                st = usage("--min-time must be in (0, 60] seconds");
-        } else
-            st = bg_fail(BG_E_USAGE, "bg-perf", "unknown option '%s' (see bg-perf --help)", a);
+            if (*end || !(o->min_time > 0 && o->min_time <= 60)) {
+                st = BG_E_USAGE;
+                bg_help_bad_value(a, "'%s': want seconds in (0, 60]", v);
+            }
+        } else {
+            st = BG_E_USAGE;
+            bg_help_unknown_option(a);
+        }
         if (st != BG_OK)
             return st;
     }
@@ -250,6 +269,10 @@ static bg_status run_process(const opts *o, perf_plan *pl, size_t c, int r, int 
         return (bg_status)rr;
     size_t errors = set->errors;
     bg_status ld = perf_set_add_file(set, out, metric);
+    int own = is_head ? PERF_HEAD_ONLY : PERF_BASE_ONLY;
+    for (size_t i = 0; ld == BG_OK && i < pl->names.n; i++) /* the names this process ran */
+        if (pl->cls_of[i] == (int)c && (pl->side_of[i] == 0 || pl->side_of[i] == own))
+            ld = perf_set_expect(set, pl->names.s[i].name);
     /* exit 7 with an error row: that benchmark fails its check, the others are judged */
     if (rr == PERF_RUN_BENCH_ERROR && ld == BG_OK && set->errors == errors)
         return bg_fail(BG_E_TARGET, "bg-perf", "%s failed (log: %s.log)", cmd.exe, out);
@@ -589,7 +612,7 @@ int main(int argc, char **argv)
     else if (!strcmp(o.mode, "record"))
         rc = mode_record(&o, budgets, argc, argv);
     else
-        rc = bg_exit_code(bg_fail(BG_E_USAGE, "bg-perf", "unknown mode '%s': compare, ab, baseline, callgrind, record or calibrate", o.mode));
+        rc = bg_exit_code(bg_fail(BG_E_USAGE, "bg-perf", "unknown mode '%s': " PERF_MODES " (see bg-perf --help)", o.mode));
     cJSON_Delete(budgets);
     return rc;
 }

@@ -106,6 +106,27 @@ case "$case_" in
     c compare.common fail "no benchmark in common: 1 in the base only, 1 in the head only"
     c BM_sec fail vanished; c BM_nan skip new
     exec "$expect" --name "$name" --exit 1 "${A[@]}" -- bash -c 'cmp5 "$1" "$2"' _ "$w/base.json" "$w/head.json" ;;
+  missing_procs)  # in 1 of 5 head processes only: a fail naming the 4 that lack it, never
+    # judged on the one process that ran it (the other benchmark is judged on all 5)
+    rows '^(BM_nan|BM_sec)$' "$w/both.json"; rows '^BM_nan$' "$w/nan.json"
+    c BM_sec fail "BM_sec: fail: head: missing from 4 of 5 processes"; c BM_nan pass
+    exec "$expect" --name "$name" --exit 1 "${A[@]}" -- "$perf" compare --budgets "$w/budgets.json" \
+      --base "$w/both.json" --base "$w/both.json" --base "$w/both.json" --base "$w/both.json" \
+      --base "$w/both.json" --head "$w/both.json" --head "$w/nan.json" --head "$w/nan.json" \
+      --head "$w/nan.json" --head "$w/nan.json" ;;
+  one_process)  # one process a side: the between-process sd cannot be estimated and says
+    # so ("n/a (one process a side)"), never "nan%" (the verdict: too few processes)
+    rows '^BM_sec$' "$w/one.json"
+    c BM_sec inconclusive
+    exec "$expect" --name "$name" --exit 0 "${A[@]}" --contains "sd between n/a (one process a side) within " \
+      -- "$perf" compare --budgets "$w/budgets.json" --base "$w/one.json" --head "$w/one.json" ;;
+  bad_time_unit)  # a time_unit Google Benchmark never writes: exit 4 naming the value
+    rows '^BM_sec$' "$w/base.json"
+    sed 's/"time_unit": "s"/"time_unit": "min"/' "$w/base.json" >"$w/head.json"
+    grep -q '"time_unit": "min"' "$w/head.json"
+    exec "$expect" --name "$name" --exit 4 \
+      --stderr "buildgate: bg-perf: $w/head.json: benchmark BM_sec: time_unit \"min\" is not ns, us, ms or s" \
+      -- bash -c 'cmp5 "$1" "$2"' _ "$w/base.json" "$w/head.json" ;;
   ab_vanished)  # the PR judge (bg-perf ab, as ab-merge-base.sh runs it) on two programs: a
     # benchmark the head lost (its --benchmark_filter, the last one, wins) is run on the
     # base alone and fails as vanished; VERSION is unused (the installed Google Benchmark).

@@ -107,9 +107,23 @@ static perf_outcome decide(const perf_result *r)
     return PERF_PASS;
 }
 
-/* Decides a benchmark that cannot be measured on both sides (base a, head h,
- * either may be NULL); 0 when it can be measured. */
-static int unmeasured(const perf_series *a, const perf_series *h, const cJSON *budgets, perf_result *r)
+/* Writes "<side>: missing from N of M processes ..." into why when s has rows
+ * in fewer processes of its side than it should (perf_series_want); 0 when
+ * it is in all of them (or the count is unknown). */
+static int missing(const perf_set *set, const perf_series *s, const char *side, char *why, size_t n)
+{
+    size_t want = s ? perf_series_want(set, s) : 0;
+    if (!s || s->docs >= want)
+        return 0;
+    snprintf(why, n, "%s: missing from %zu of %zu processes (a benchmark is judged only when "
+             "every process of a side ran it)", side, want - s->docs, want);
+    return 1;
+}
+
+/* Decides a benchmark that cannot be measured on both sides (base a of set
+ * base, head h of set head, either may be NULL); 0 when it can be measured. */
+static int unmeasured(const perf_set *base, const perf_series *a, const perf_set *head,
+                      const perf_series *h, const cJSON *budgets, perf_result *r)
 {
     const char *retired;
     r->one_side = !h ? PERF_BASE_ONLY : !a ? PERF_HEAD_ONLY : 0;
@@ -135,6 +149,9 @@ static int unmeasured(const perf_series *a, const perf_series *h, const cJSON *b
         snprintf(r->why, sizeof r->why,
                  "vanished: in the base, not in the head (deleted, renamed or filtered away; "
                  "retire it in budgets.json \"retired\" with a reason if that is intended)");
+    } else if (missing(head, h, "head", r->why, sizeof r->why) ||
+               missing(base, a, "base", r->why, sizeof r->why)) {
+        r->outcome = PERF_FAIL;
     } else if (a->n == 0 || h->n == 0) {
         r->outcome = PERF_SKIP;
         snprintf(r->why, sizeof r->why, "no samples");
@@ -179,7 +196,7 @@ bg_status perf_gate_compare(const perf_set *base, const perf_set *head, const cJ
         }
         r[i].name = h ? h->name : a->name;
         perf_budget_for(budgets, r[i].name, &r[i].budget);
-        if (unmeasured(a, h, budgets, &r[i]))
+        if (unmeasured(base, a, head, h, budgets, &r[i]))
             continue;
         r[i].measured = 1;
         st = measure(a, h, &r[i]);
@@ -212,6 +229,15 @@ void perf_results_free(perf_result *r, size_t n)
     free(r);
 }
 
+void perf_result_sd(const perf_result *r, int between, char *buf, size_t n)
+{
+    double v = between ? r->between : r->within;
+    if (isnan(v))
+        snprintf(buf, n, "%s", between ? "n/a (one process a side)" : "n/a (one sample a process)");
+    else
+        snprintf(buf, n, "%.2f%%", 100 * v);
+}
+
 void perf_result_line(const perf_result *r, char *buf, size_t n)
 {
     if (!r->measured && r->why[0]) {
@@ -224,10 +250,13 @@ void perf_result_line(const perf_result *r, char *buf, size_t n)
                  r->budget.metric, r->med_base, r->med_head);
         return;
     }
+    char sb[40], sw[40];
+    perf_result_sd(r, 1, sb, sizeof sb);
+    perf_result_sd(r, 0, sw, sizeof sw);
     snprintf(buf, n,
              "%s: %s ratio %.4f [%.4f, %.4f] band +-%.1f%% p=%.2g q=%.2g alpha=%.3g (processes "
-             "%zu/%zu, samples %zu/%zu, median %.6g -> %.6g %s, sd between %.2f%% within %.2f%%)",
+             "%zu/%zu, samples %zu/%zu, median %.6g -> %.6g %s, sd between %s within %s)",
              r->name, perf_outcome_name(r->outcome), r->ratio, r->lo, r->hi, 100 * r->budget.band,
              r->p, r->q, r->budget.alpha, r->np_base, r->np_head, r->n_base, r->n_head, r->med_base,
-             r->med_head, r->budget.metric, 100 * r->between, 100 * r->within);
+             r->med_head, r->budget.metric, sb, sw);
 }

@@ -29,6 +29,9 @@
  *   fail  in the base only: "vanished: in the base, not in the head" ...
  *   skip  ... unless budgets.json retires it with a reason (perf_budget.h)
  *   skip  in the head only: "new, no reference"
+ *   fail  missing from some processes of a side: "<side>: missing from N of
+ *         M processes" (perf_set_expect, perf_samples.h): never judged on
+ *         the few processes that ran it
  */
 #ifndef PERF_GATE_H
 #define PERF_GATE_H
@@ -87,6 +90,11 @@ void perf_results_free(perf_result *r, size_t n);
 
 /* The cap on reps_advice (and on bg-perf ab's chosen repetitions). */
 #define PERF_MAX_REPS 10
+
+/* One of r's standard deviations as text: "1.23%", or, when it cannot be
+ * estimated (NaN), "n/a (one process a side)" (between) or "n/a (one
+ * sample a process)" (within), never "nan%". */
+void perf_result_sd(const perf_result *r, int between, char *buf, size_t n);
 
 /* One line: "<name>: <outcome> ratio 1.103 [1.095, 1.112] band +-5.0% p=2e-04 q=4e-04
  * (processes 7/7, samples 21/21, ...)". */

@@ -135,7 +135,7 @@ static void write_md(const char *mode, const perf_result *r, size_t n, int rerun
                "processes | sd between / within | verdict |\n"
                "|---|---|---|---|---|---|---|---|---|\n", mode, test ? ": " : "", test ? test : "");
     for (size_t i = 0; i < n; i++) {
-        char pq[64] = "— (deterministic)", pr[64] = "—", sd[64] = "—";
+        char pq[64] = "— (deterministic)", pr[64] = "—", sd[100] = "—", sb[40], sw[40];
         if (!r[i].measured && r[i].why[0]) {
             fprintf(f, "| `%s` | — | — | — | ±%.1f%% | — | — | — | %s: %s |\n", r[i].name,
                     100 * r[i].budget.band, perf_outcome_name(r[i].outcome), r[i].why);
@@ -145,7 +145,9 @@ static void write_md(const char *mode, const perf_result *r, size_t n, int rerun
             snprintf(pq, sizeof pq, "%.2g (%.2g)", r[i].p, r[i].q);
         if (r[i].proc_base) {
             snprintf(pr, sizeof pr, "%zu / %zu", r[i].np_base, r[i].np_head);
-            snprintf(sd, sizeof sd, "%.2f%% / %.2f%%", 100 * r[i].between, 100 * r[i].within);
+            perf_result_sd(&r[i], 1, sb, sizeof sb);
+            perf_result_sd(&r[i], 0, sw, sizeof sw);
+            snprintf(sd, sizeof sd, "%s / %s", sb, sw);
         }
         fprintf(f, "| `%s` | %.4g | %.4g | %.4f [%.4f, %.4f] | ±%.1f%% | %s | %s | %s | %s |\n", r[i].name,
                 r[i].med_base, r[i].med_head, r[i].ratio, r[i].lo, r[i].hi, 100 * r[i].budget.band, pq, pr,

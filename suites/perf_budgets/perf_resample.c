@@ -113,8 +113,12 @@ int main(int argc, char **argv)
             verbose = 1;
             continue;
         }
+        static const char *const names[] = {"--dir", "--k", "--draws", "--reps", "--budgets",
+                                            "--unit", "--seed", "--head-scale", NULL};
+        if (!bg_option_in(argv[i], names))
+            return bg_help_unknown_option(argv[i]);
         if (i + 1 >= argc)
-            return bg_exit_code(bg_fail(BG_E_USAGE, "perf-aa-resample", "%s needs a value (see --help)", argv[i]));
+            return bg_help_missing_value(argv[i]);
         const char *a = argv[i], *v = argv[++i];
         if (!strcmp(a, "--dir")) dir = v;
         else if (!strcmp(a, "--k")) k = strtol(v, NULL, 10);
@@ -125,7 +129,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
         else if (!strcmp(a, "--head-scale")) scale = strtod(v, NULL);
         else
-            return bg_exit_code(bg_fail(BG_E_USAGE, "perf-aa-resample", "unknown option '%s' (see --help)", a));
+            return bg_help_unknown_option(a);
     }
     if (!dir || k < 2 || !(scale > 0) || draws < 1 || reps < 0 || (strcmp(unit, "process") && strcmp(unit, "sample")))
         return bg_exit_code(bg_fail(BG_E_USAGE, "perf-aa-resample",

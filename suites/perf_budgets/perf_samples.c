@@ -175,9 +175,11 @@ static bg_status add_row(perf_set *set, const cJSON *row, const char *name, cons
         return mark(set, name, 0, "%s is %s: Google Benchmark wrote a non-finite value", metric,
                     isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
     if (strcmp(metric, "real_time") == 0 || strcmp(metric, "cpu_time") == 0) {
-        double k = unit_to_ns(bg_json_str(row, "time_unit"));
+        const char *unit = bg_json_str(row, "time_unit");
+        double k = unit_to_ns(unit);
         if (k == 0.0)
-            return bg_fail(BG_E_PARSE, what, "benchmark %s: unknown time_unit", name);
+            return bg_fail(BG_E_PARSE, what, "benchmark %s: time_unit \"%s\" is not ns, us, ms or s",
+                           name, unit);
         v *= k;
     }
     if (!(v > 0))
@@ -188,11 +190,40 @@ static bg_status add_row(perf_set *set, const cJSON *row, const char *name, cons
     return BG_OK;
 }
 
+bg_status perf_set_expect(perf_set *set, const char *name)
+{
+    perf_series *s = series_get(set, name);
+    if (!s)
+        return BG_E_NOMEM;
+    set->expect = 1;
+    s->want_docs++;
+    return BG_OK;
+}
+
+size_t perf_series_want(const perf_set *set, const perf_series *s)
+{
+    return set->expect ? s->want_docs : (size_t)set->docs;
+}
+
+/* Counts document doc as one that has a row of name. */
+static bg_status seen_in(perf_set *set, const char *name, unsigned long doc)
+{
+    perf_series *s = series_get(set, name);
+    if (!s)
+        return BG_E_NOMEM;
+    if (s->doc != doc) {
+        s->doc = doc;
+        s->docs++;
+    }
+    return BG_OK;
+}
+
 bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, const char *what)
 {
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "benchmarks");
     if (!cJSON_IsArray(rows))
         return bg_fail(BG_E_PARSE, what, "no \"benchmarks\" array: not Google Benchmark JSON");
+    unsigned long docno = ++set->docs;
     size_t used = 0;
     unsigned long proc = perf_set_new_proc(set);
     const cJSON *row;
@@ -206,6 +237,8 @@ bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, 
         const char *type = bg_json_str(row, "run_type");
         if (type && strcmp(type, "iteration") != 0)
             continue; /* aggregates: the gate computes its own */
+        if (seen_in(set, name, docno) != BG_OK)
+            return bg_fail(BG_E_NOMEM, what, "out of memory");
         bg_status st;
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "error_occurred"))) {
             const char *msg = bg_json_str(row, "error_message");

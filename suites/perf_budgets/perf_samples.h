@@ -64,6 +64,9 @@ typedef struct perf_series {
     char *skipped;      /* the benchmark skipped itself: its skip_message (owned), else NULL */
     char *error;        /* why it cannot be judged (owned), else NULL */
     int reported;       /* the error is Google Benchmark's error_occurred */
+    size_t docs;        /* documents (processes) that have a row of it */
+    unsigned long doc;  /* the last such document (perf_set.docs value) */
+    size_t want_docs;   /* processes that should have a row of it (perf_set_expect) */
 } perf_series;
 
 typedef struct perf_set {
@@ -72,7 +75,22 @@ typedef struct perf_set {
     unsigned long procs; /* processes (documents, single pushes) added so far */
     cJSON *context;      /* the first file's "context" (owned), or NULL */
     size_t errors;       /* rows with "error_occurred": true */
+    unsigned long docs;  /* documents added by perf_set_add_doc */
+    int expect;          /* 1: perf_set_expect says which processes should have which series */
 } perf_set;
+
+/* Process coverage: a benchmark must have rows in every process of its side,
+ * else its process medians would come from the few processes that ran it.
+ * By default every document of the set should hold every series (bg-perf
+ * compare: each file is one process of the whole program).  A caller that
+ * runs processes on subsets of the benchmarks (bg-perf ab: one process per
+ * min_time class) says, after each document, which series it should hold
+ * with perf_set_expect (the series is created when the process lacked it).
+ * BG_E_NOMEM. */
+bg_status perf_set_expect(perf_set *set, const char *name);
+
+/* The processes s should have rows in (0: unknown, e.g. a stored baseline). */
+size_t perf_series_want(const perf_set *set, const perf_series *s);
 
 /* 1 when smaller values of metric are better (times), 0 for rates. */
 int perf_metric_lower_better(const char *metric);

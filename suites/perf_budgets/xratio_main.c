@@ -210,7 +210,7 @@ int main(int argc, char **argv)
         if (!bg_option_in(argv[i], names))
             return bg_help_unknown_option(argv[i]);
         if (i + 1 >= argc)
-            return usage("an option is missing its value");
+            return bg_help_missing_value(argv[i]);
         const char *a = argv[i], *v = argv[i + 1];
         if (!strcmp(a, "--guest")) g.guest = v;
         else if (!strcmp(a, "--runner")) run = v;

@@ -30,4 +30,17 @@ int bg_option_in(const char *a, const char *const *names);
  * (BG_EXIT_USAGE). */
 int bg_help_unknown_option(const char *a);
 
+/* The other usage errors of one option, in the one form every CLI uses:
+ *   "buildgate: <tool>: <opt>: missing value (see <tool> --help)"
+ *   "buildgate: <tool>: <opt>: <why> (see <tool> --help)"
+ * e.g. bg_help_bad_value("--rounds", "'%s' is not a whole number in 1..%d",
+ * v, max), bg_help_bad_value("--suite", "must not be empty").  Both return 2
+ * (BG_EXIT_USAGE). */
+int bg_help_missing_value(const char *opt);
+int bg_help_bad_value(const char *opt, const char *why_fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 #endif

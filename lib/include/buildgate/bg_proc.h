@@ -61,8 +61,17 @@ void bg_proc_result_free(bg_proc_result *r);
  * "killed by signal 11", "timed out after 5 s", "cannot run 'x': ...". */
 void bg_proc_describe(const bg_proc_result *r, double timeout_s, char *buf, size_t n);
 
-/* bg_proc_describe, then ": " and the first non-empty line of the child's
- * stderr when there is one (e.g. "exit status 1: qemu: unknown option"). */
+/* The last `lines` non-empty lines of the child's captured stderr (the
+ * first max_err bytes), joined by " | ", into buf[n] ("" when there are
+ * none, or the command could not be started). */
+void bg_proc_stderr_tail(const bg_proc_result *r, int lines, char *buf, size_t n);
+
+/* Lines of stderr bg_proc_explain quotes. */
+#define BG_PROC_TAIL_LINES 3
+
+/* bg_proc_describe, then "; stderr: " and the last BG_PROC_TAIL_LINES
+ * non-empty lines of the child's stderr when there are any, as bg-run quotes
+ * a failing command (e.g. "exit status 1; stderr: qemu: unknown option"). */
 void bg_proc_explain(const bg_proc_result *r, double timeout_s, char *buf, size_t n);
 
 /* 1 when the child exited with status 0 (not signalled, not timed out). */

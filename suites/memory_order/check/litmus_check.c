@@ -25,16 +25,17 @@
 #define MAX_ITERATIONS 100000000000ULL
 
 static const char usage_text[] =
-    "Usage: litmus-check --test T --model plain|tso|sc --runner NAME --probe PATH\n"
+    "Usage: litmus-check --test T --access plain|tso|sc --runner NAME --probe PATH\n"
     "                    [--arch x86_64|arm64] [--mutant drop-fence|tso-relaxed]\n"
     "                    [--iterations N] [--control-iterations N] [--time-budget S]\n"
     "                    [--timeout S] [--sync auto|user|none] [--as NAME]\n"
-    "       litmus-check --test T --model M --runner NAME --skip \"REASON\"\n"
+    "       litmus-check --test T --access A --runner NAME --skip \"REASON\"\n"
     "\n"
     "Runs `RUNNER... PATH [--time-budget S] [--sync X] T:ACCESS:N [CONTROL:plain:M]`\n"
     "(see litmus-probe --help) and records verdicts in $BG_CHECKS_FILE (bg_check.h).\n"
     "  --test T              a test of probe/litmus_tests.def: SB, MP, IRIW, ...\n"
-    "  --model M             plain, tso or sc\n"
+    "  --access A            how the thread bodies access memory: plain, tso or sc\n"
+    "                        (probe/litmus_access.h)\n"
     "  --runner NAME         a runner of the runner registry (`bg-runner --list`,\n"
     "                        or a BG_X86_RUNNERS name) for --arch programs; one\n"
     "                        this host lacks is a skip check with the reason\n"
@@ -43,7 +44,7 @@ static const char usage_text[] =
     "  --probe PATH          the litmus-probe binary\n"
     "  --arch A              the probe's architecture, x86_64 or arm64 (default:\n"
     "                        this build's); the probe must report the same\n"
-    "  --mutant M            drop-fence (model plain) or tso-relaxed (model tso)\n"
+    "  --mutant M            drop-fence (access plain) or tso-relaxed (access tso)\n"
     "  --iterations N        copies of the test, 1..10^11 (default 1000000)\n"
     "  --control-iterations N  copies of the power control (default min(N, 200000))\n"
     "  --time-budget S       whole seconds per run inside the probe, 1..86400\n"
@@ -60,7 +61,7 @@ static const char usage_text[] =
     "  memory_order.<runner>.<access>.<test>.probe      fail, only when the probe\n"
     "      crashed, hung past --timeout, or printed no histogram\n"
     "A forbidden outcome no known deviation covers also proposes a line in\n"
-    "<checks-dir>/proposed-known/memory_order/TOOL.tsv (runner versions model test\n"
+    "<checks-dir>/proposed-known/memory_order/TOOL.tsv (runner versions access test\n"
     "rate_per_million reference), adopted after review by\n"
     "ci/adopt-known --approve \"<reason>\" <dir>.\n"
     "with details {iterations, histogram {key: {count, per_million}}, upper bound,\n"
@@ -73,11 +74,11 @@ static const char usage_text[] =
     "Doc: docs/memory_order.md.\n";
 
 typedef struct opts {
-    const char *test, *model, *runner, *use, *as, *probe, *mutant, *skip, *sync, *arch;
+    const char *test, *access, *runner, *use, *as, *probe, *mutant, *skip, *sync, *arch;
     char known[64];        /* the runner's known list: its registry known file, no .tsv */
     char version[160];     /* the runner's version line ("" when none) */
     unsigned long long iterations, control_iterations, time_budget, timeout;
-    char access[32];
+    char probe_access[32]; /* the access the probe runs: the --access, or the mutant */
     char name[192];
 } opts;
 
@@ -90,7 +91,7 @@ static void propose(const opts *o, double rate_pm, char *obs, size_t obs_n, cJSO
     bg_proposed_range(o->version, range, sizeof range);
     snprintf(extra, sizeof extra, "test %s", o->name);
     bg_proposed_reference(*o->version ? o->version : "no version", extra, ref, sizeof ref);
-    snprintf(line, sizeof line, "%s\t%s\t%s\t%s\t%.0f\t%s", o->known, range, o->access, o->test,
+    snprintf(line, sizeof line, "%s\t%s\t%s\t%s\t%.0f\t%s", o->known, range, o->probe_access, o->test,
              rate_pm < 1 ? 1 : rate_pm, ref);
     if (bg_proposed_append("memory_order", o->known, line, path, sizeof path) != BG_OK ||
         !*path)
@@ -125,20 +126,21 @@ static bg_status parse_args(int argc, char **argv, opts *o)
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const names[] = {
-            "--test", "--model", "--runner", "--as", "--probe", "--arch", "--mutant", "--skip",
+            "--test", "--access", "--runner", "--as", "--probe", "--arch", "--mutant", "--skip",
             "--sync", "--iterations", "--control-iterations", "--time-budget", "--timeout", NULL};
         if (!bg_option_in(a, names)) {
             bg_help_unknown_option(a);
             return BG_E_USAGE;
         }
-        if (!v)
-            return bg_fail(BG_E_USAGE, "litmus-check", "%s needs a value (see litmus-check --help)",
-                           a);
+        if (!v) {
+            bg_help_missing_value(a);
+            return BG_E_USAGE;
+        }
         i++;
         if (strcmp(a, "--test") == 0)
             o->test = v;
-        else if (strcmp(a, "--model") == 0)
-            o->model = v;
+        else if (strcmp(a, "--access") == 0)
+            o->access = v;
         else if (strcmp(a, "--runner") == 0)
             o->runner = v;
         else if (strcmp(a, "--as") == 0)
@@ -171,28 +173,28 @@ static bg_status parse_args(int argc, char **argv, opts *o)
                                "in 1..86400", v);
         }
     }
-    if (!o->test || !o->model || !o->runner)
-        return bg_fail(BG_E_USAGE, "litmus-check", "--test, --model and --runner are required");
+    if (!o->test || !o->access || !o->runner)
+        return bg_fail(BG_E_USAGE, "litmus-check", "--test, --access and --runner are required");
     o->use = o->runner;
     if (o->as)
         o->runner = o->as;
-    if (!bg_litmus_find(o->test)) {
+    if (!litmus_find(o->test)) {
         char names[256];
-        bg_litmus_names(names, sizeof names);
+        litmus_names(names, sizeof names);
         return bg_fail(BG_E_USAGE, "litmus-check", "unknown test '%s' (known: %s)", o->test, names);
     }
-    if (strcmp(o->model, "plain") && strcmp(o->model, "tso") && strcmp(o->model, "sc"))
-        return bg_fail(BG_E_USAGE, "litmus-check", "unknown model '%s' (known: plain tso sc)",
-                       o->model);
+    if (strcmp(o->access, "plain") && strcmp(o->access, "tso") && strcmp(o->access, "sc"))
+        return bg_fail(BG_E_USAGE, "litmus-check", "unknown access '%s' (known: plain tso sc)",
+                       o->access);
     if (strcmp(o->mutant, "none") == 0)
-        snprintf(o->access, sizeof o->access, "%s", o->model);
-    else if (strcmp(o->mutant, "drop-fence") == 0 && strcmp(o->model, "plain") == 0)
-        snprintf(o->access, sizeof o->access, "mutant-drop-fence");
-    else if (strcmp(o->mutant, "tso-relaxed") == 0 && strcmp(o->model, "tso") == 0)
-        snprintf(o->access, sizeof o->access, "mutant-tso-relaxed");
+        snprintf(o->probe_access, sizeof o->probe_access, "%s", o->access);
+    else if (strcmp(o->mutant, "drop-fence") == 0 && strcmp(o->access, "plain") == 0)
+        snprintf(o->probe_access, sizeof o->probe_access, "mutant-drop-fence");
+    else if (strcmp(o->mutant, "tso-relaxed") == 0 && strcmp(o->access, "tso") == 0)
+        snprintf(o->probe_access, sizeof o->probe_access, "mutant-tso-relaxed");
     else
-        return bg_fail(BG_E_USAGE, "litmus-check", "mutant '%s' with model '%s': want none, "
-                       "drop-fence (model plain) or tso-relaxed (model tso)", o->mutant, o->model);
+        return bg_fail(BG_E_USAGE, "litmus-check", "mutant '%s' with access '%s': want none, "
+                       "drop-fence (access plain) or tso-relaxed (access tso)", o->mutant, o->access);
     if (o->sync && strcmp(o->sync, "auto") && strcmp(o->sync, "user") && strcmp(o->sync, "none"))
         return bg_fail(BG_E_USAGE, "litmus-check", "--sync '%s': want auto, user or none", o->sync);
     if (!o->skip && !o->probe)
@@ -203,7 +205,7 @@ static bg_status parse_args(int argc, char **argv, opts *o)
         return bg_fail(BG_E_USAGE, "litmus-check", "--arch '%s': want x86_64 or arm64", o->arch);
     if (!o->control_iterations)
         o->control_iterations = o->iterations < 200000 ? o->iterations : 200000;
-    snprintf(o->name, sizeof o->name, "memory_order.%s.%s.%s", o->runner, o->access, o->test);
+    snprintf(o->name, sizeof o->name, "memory_order.%s.%s.%s", o->runner, o->probe_access, o->test);
     return BG_OK;
 }
 
@@ -222,7 +224,7 @@ static const cJSON *find_run(const cJSON *probe, const char *test, const char *a
 {
     const cJSON *r;
     cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(probe, "runs")) {
-        const char *t = bg_json_str(r, "test"), *m = bg_json_str(r, "model");
+        const char *t = bg_json_str(r, "test"), *m = bg_json_str(r, "access");
         if (t && m && strcmp(t, test) == 0 && strcmp(m, access) == 0)
             return r;
     }
@@ -232,9 +234,9 @@ static const cJSON *find_run(const cJSON *probe, const char *test, const char *a
 static cJSON *matrix(const opts *o, const char *cell)
 {
     cJSON *m = cJSON_CreateObject();
-    cJSON_AddStringToObject(m, "table", "litmus: runner.model x test (forbidden seen / iterations; \"T n/M\": T's allowed relaxed outcome per million; \"no power\": the control never relaxed)");
+    cJSON_AddStringToObject(m, "table", "litmus: runner.access x test (forbidden seen / iterations; \"T n/M\": T's allowed relaxed outcome per million; \"no power\": the control never relaxed)");
     char row[96];
-    snprintf(row, sizeof row, "%s.%s", o->runner, o->access);
+    snprintf(row, sizeof row, "%s.%s", o->runner, o->probe_access);
     cJSON_AddStringToObject(m, "row", row);
     cJSON_AddStringToObject(m, "col", o->test);
     cJSON_AddStringToObject(m, "cell", cell);
@@ -242,7 +244,7 @@ static cJSON *matrix(const opts *o, const char *cell)
 }
 
 typedef struct analysis {
-    const bg_litmus_test *t;
+    const litmus_test *t;
     const cJSON *run;
     uint64_t counts[82];
     uint64_t total, forbidden;
@@ -250,51 +252,51 @@ typedef struct analysis {
     unsigned char allowed[81];
 } analysis;
 
-static bg_status analyse(const cJSON *run, const bg_litmus_test *t, unsigned exists, int ex_ok,
+static bg_status analyse(const cJSON *run, const litmus_test *t, unsigned exists, int ex_ok,
                          analysis *a)
 {
     memset(a, 0, sizeof *a);
     a->t = t;
     a->run = run;
-    bg_status st = bg_litmus_histogram_parse(t, cJSON_GetObjectItemCaseSensitive(run, "histogram"),
-                                             a->counts, &a->total);
+    bg_status st = litmus_histogram_parse(t, cJSON_GetObjectItemCaseSensitive(run, "histogram"),
+                                          a->counts, &a->total);
     if (st != BG_OK)
         return st;
     if ((double)a->total != bg_json_num(run, "iterations", -1))
         return BG_E_PARSE;
-    bg_litmus_allowed(t, exists, ex_ok, a->allowed);
-    a->forbidden = bg_litmus_forbidden(t, a->counts, a->allowed, &a->worst);
+    litmus_allowed(t, exists, ex_ok, a->allowed);
+    a->forbidden = litmus_forbidden(t, a->counts, a->allowed, &a->worst);
     return BG_OK;
 }
 
 static cJSON *histogram_json(const analysis *a)
 {
     cJSON *h = cJSON_CreateObject();
-    unsigned count = bg_litmus_outcome_count(a->t);
+    unsigned count = litmus_outcome_count(a->t);
     for (unsigned o = 0; o <= count; o++) {
         if (!a->counts[o])
             continue;
         char key[96];
-        bg_litmus_outcome_key(a->t, o, key, sizeof key);
+        litmus_outcome_key(a->t, o, key, sizeof key);
         cJSON *e = cJSON_AddObjectToObject(h, key);
         cJSON_AddNumberToObject(e, "count", (double)a->counts[o]);
-        cJSON_AddNumberToObject(e, "per_million", bg_litmus_per_million(a->counts[o], a->total));
+        cJSON_AddNumberToObject(e, "per_million", litmus_per_million(a->counts[o], a->total));
     }
     return h;
 }
 
 static cJSON *run_details(const opts *o, const cJSON *probe, const analysis *a,
-                          const bg_litmus_expect *e, const char *cell)
+                          const litmus_expect *e, const char *cell)
 {
     cJSON *d = cJSON_CreateObject();
     char key[96];
     cJSON_AddStringToObject(d, "runner", o->runner);
     cJSON_AddStringToObject(d, "arch", bg_json_str(probe, "arch"));
-    cJSON_AddStringToObject(d, "model", o->model);
     cJSON_AddStringToObject(d, "access", o->access);
+    cJSON_AddStringToObject(d, "probe_access", o->probe_access);
     cJSON_AddStringToObject(d, "memory_model", e->model);
     cJSON_AddStringToObject(d, "test", o->test);
-    bg_litmus_outcome_key(a->t, e->exists, key, sizeof key);
+    litmus_outcome_key(a->t, e->exists, key, sizeof key);
     cJSON_AddStringToObject(d, "exists", key);
     cJSON_AddStringToObject(d, "exists_verdict", e->allowed ? "allowed" : "forbidden");
     cJSON_AddNumberToObject(d, "exists_count", (double)a->counts[e->exists]);
@@ -310,14 +312,14 @@ static cJSON *run_details(const opts *o, const cJSON *probe, const analysis *a,
     cJSON_AddBoolToObject(d, "oversubscribed", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
                                                    a->run, "oversubscribed")));
     cJSON_AddItemToObject(d, "histogram", histogram_json(a));
-    cJSON_AddNumberToObject(d, "upper95_per_million", bg_litmus_upper95_per_million(a->total));
+    cJSON_AddNumberToObject(d, "upper95_per_million", litmus_upper95_per_million(a->total));
     if (e->source)
         cJSON_AddStringToObject(d, "source", e->source);
     cJSON_AddItemToObject(d, "matrix", matrix(o, cell));
     return d;
 }
 
-static void write_fragment(const opts *o, const analysis *a, const bg_litmus_expect *e,
+static void write_fragment(const opts *o, const analysis *a, const litmus_expect *e,
                            const char *fverdict, const char *pverdict, const char *pnote)
 {
     FILE *f = bg_fragment_open("memory_order", o->name);
@@ -335,17 +337,17 @@ static void write_fragment(const opts *o, const analysis *a, const bg_litmus_exp
             bg_json_str(a->run, "sync"), over ? ", oversubscribed (power reduced)" : "",
             by_time ? ", stopped by the time budget" : "", pnote);
     fprintf(f, "| outcome | count | per million | |\n|---|---:|---:|---|\n");
-    unsigned count = bg_litmus_outcome_count(a->t);
+    unsigned count = litmus_outcome_count(a->t);
     for (unsigned k = 0; k <= count; k++) {
         if (!a->counts[k])
             continue;
         char key[96];
-        bg_litmus_outcome_key(a->t, k, key, sizeof key);
+        litmus_outcome_key(a->t, k, key, sizeof key);
         const char *what = k == e->exists ? (e->allowed ? "relaxed, allowed" : "relaxed, FORBIDDEN")
                            : k < count && a->allowed[k] ? "SC"
                                                         : "FORBIDDEN";
         fprintf(f, "| `%s` | %llu | %.1f | %s |\n", key, (unsigned long long)a->counts[k],
-                bg_litmus_per_million(a->counts[k], a->total), what);
+                litmus_per_million(a->counts[k], a->total), what);
     }
     fprintf(f, "\n</details>\n");
     fclose(f);
@@ -393,7 +395,7 @@ int main(int argc, char **argv)
     cJSON *doc = NULL;
     st = bg_fixtures_check_root(fx, "memory_order");
     if (st == BG_OK)
-        st = bg_litmus_expect_load(fx, &doc);
+        st = litmus_expect_load(fx, &doc);
     if (st != BG_OK) {
         bg_runner_free(&rn);
         snprintf(name, sizeof name, "%s.fixture", o.name);
@@ -403,7 +405,7 @@ int main(int argc, char **argv)
     /* runner prefix + probe + runs */
     char budget[32], run_main[96], run_ctl[96];
     snprintf(budget, sizeof budget, "%llu", o.time_budget);
-    snprintf(run_main, sizeof run_main, "%s:%s:%llu", o.test, o.access, o.iterations);
+    snprintf(run_main, sizeof run_main, "%s:%s:%llu", o.test, o.probe_access, o.iterations);
     char *av[BG_RUNNER_MAX_ARGS + 12];
     int n = 0;
     for (int i = 0; i < rn.argc; i++)
@@ -421,10 +423,10 @@ int main(int argc, char **argv)
     /* the power control of the probe's architecture (fixture "controls") */
     const cJSON *controls = cJSON_GetObjectItemCaseSensitive(doc, "controls");
     const cJSON *ctl = cJSON_GetObjectItemCaseSensitive(controls, o.arch);
-    const char *ctest = bg_json_str(ctl, "test"), *cmodel = bg_json_str(ctl, "model");
-    int same = ctest && cmodel && strcmp(ctest, o.test) == 0 && strcmp(cmodel, o.access) == 0;
-    if (ctest && cmodel && !same) {
-        snprintf(run_ctl, sizeof run_ctl, "%s:%s:%llu", ctest, cmodel, o.control_iterations);
+    const char *ctest = bg_json_str(ctl, "test"), *caccess = bg_json_str(ctl, "access");
+    int same = ctest && caccess && strcmp(ctest, o.test) == 0 && strcmp(caccess, o.probe_access) == 0;
+    if (ctest && caccess && !same) {
+        snprintf(run_ctl, sizeof run_ctl, "%s:%s:%llu", ctest, caccess, o.control_iterations);
         av[n++] = run_ctl;
         av[n] = NULL;
     }
@@ -452,7 +454,7 @@ int main(int argc, char **argv)
     cJSON *probe = cJSON_Parse(xr.out);
     bg_proc_result_free(&xr);
     const char *arch = bg_json_str(probe, "arch");
-    bg_litmus_expect e;
+    litmus_expect e;
     if (!probe || !arch || strcmp(arch, o.arch) != 0) {
         snprintf(why, sizeof why, "the probe printed no JSON object with \"arch\": \"%s\" "
                  "(found %s)", o.arch, arch ? arch : "none");
@@ -460,7 +462,7 @@ int main(int argc, char **argv)
         cJSON_Delete(doc);
         return probe_failed(c, &o, why);
     }
-    st = bg_litmus_expect_get(doc, o.test, arch, o.model, &e);
+    st = litmus_expect_get(doc, o.test, arch, o.access, &e);
     if (st != BG_OK) {
         cJSON_Delete(probe);
         cJSON_Delete(doc);
@@ -468,11 +470,11 @@ int main(int argc, char **argv)
         return bg_exit_code(st);
     }
     analysis a, ca;
-    const cJSON *mrun = find_run(probe, o.test, o.access);
-    const cJSON *crun = find_run(probe, e.control_test, e.control_model);
-    const bg_litmus_test *ct = bg_litmus_find(e.control_test);
-    bg_litmus_expect ce;
-    if (!mrun || !crun || bg_litmus_expect_get(doc, e.control_test, arch, e.control_model, &ce) != BG_OK ||
+    const cJSON *mrun = find_run(probe, o.test, o.probe_access);
+    const cJSON *crun = find_run(probe, e.control_test, e.control_access);
+    const litmus_test *ct = litmus_find(e.control_test);
+    litmus_expect ce;
+    if (!mrun || !crun || litmus_expect_get(doc, e.control_test, arch, e.control_access, &ce) != BG_OK ||
         analyse(mrun, e.test, e.exists, e.allowed, &a) != BG_OK ||
         analyse(crun, ct, ce.exists, ce.allowed, &ca) != BG_OK) {
         cJSON_Delete(probe);
@@ -483,27 +485,27 @@ int main(int argc, char **argv)
 
     /* forbidden check */
     char key[96], ekey[96], nbuf[32], cell[64], exp[256], obs[420];
-    bg_litmus_outcome_key(e.test, e.exists, ekey, sizeof ekey);
+    litmus_outcome_key(e.test, e.exists, ekey, sizeof ekey);
     fmt_n(a.total, nbuf, sizeof nbuf);
     snprintf(exp, sizeof exp, "no outcome outside SC%s%s (%s %s %s)", e.allowed ? " and " : "",
              e.allowed ? ekey : "", e.model, e.allowed ? "allows" : "forbids", ekey);
     double dev_rate = 0;
     const char *dev_why = NULL;
-    int dev = bg_litmus_expect_deviation(doc, o.known, o.version, o.access, o.test, &dev_rate,
-                                         &dev_why);
-    bg_verdict fv = (bg_verdict)bg_litmus_forbidden_verdict(
+    int dev = litmus_expect_deviation(doc, o.known, o.version, o.probe_access, o.test, &dev_rate,
+                                      &dev_why);
+    bg_verdict fv = (bg_verdict)litmus_forbidden_verdict(
         a.forbidden, a.forbidden == a.counts[e.exists], dev, dev_rate, a.total);
     if (a.forbidden) {
-        bg_litmus_outcome_key(e.test, a.worst, key, sizeof key);
+        litmus_outcome_key(e.test, a.worst, key, sizeof key);
         snprintf(obs, sizeof obs, "%s x %llu in %llu (%.1f per million; %llu forbidden in all)%s",
                  key, (unsigned long long)a.counts[a.worst], (unsigned long long)a.total,
-                 bg_litmus_per_million(a.counts[a.worst], a.total),
+                 litmus_per_million(a.counts[a.worst], a.total),
                  (unsigned long long)a.forbidden, fv == BG_XFAIL ? "; known deviation" : "");
         snprintf(cell, sizeof cell, "%llu/%s%s", (unsigned long long)a.forbidden, nbuf,
                  fv == BG_XFAIL ? " known deviation" : "");
     } else {
         snprintf(obs, sizeof obs, "0 forbidden in %llu (95%% upper bound %.3g per million)%s",
-                 (unsigned long long)a.total, bg_litmus_upper95_per_million(a.total),
+                 (unsigned long long)a.total, litmus_upper95_per_million(a.total),
                  fv == BG_XPASS          ? "; the known deviation is gone: its recorded rate "
                                            "predicts at least 20"
                  : fv == BG_INCONCLUSIVE ? "; a known deviation is recorded here, and this run "
@@ -511,7 +513,7 @@ int main(int argc, char **argv)
                                          : "");
         if (e.allowed)
             snprintf(cell, sizeof cell, "0/%s, %s %.0f/M", nbuf, o.test,
-                     bg_litmus_per_million(a.counts[e.exists], a.total));
+                     litmus_per_million(a.counts[e.exists], a.total));
         else
             snprintf(cell, sizeof cell, "0/%s", nbuf);
     }
@@ -525,21 +527,21 @@ int main(int argc, char **argv)
     if (*o.version)
         cJSON_AddStringToObject(fd, "runner_version", o.version);
     if (fv == BG_FAIL && a.forbidden && strcmp(o.mutant, "none") == 0)
-        propose(&o, bg_litmus_per_million(a.forbidden, a.total), obs, sizeof obs, fd);
+        propose(&o, litmus_per_million(a.forbidden, a.total), obs, sizeof obs, fd);
     bg_check_emit_str(c, name, fv, exp, obs, fd);
 
     /* power check */
-    bg_litmus_outcome_key(ct, ce.exists, key, sizeof key);
+    litmus_outcome_key(ct, ce.exists, key, sizeof key);
     int over = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mrun, "oversubscribed"));
     int ncpu = (int)bg_json_num(probe, "ncpu", 1);
     bg_verdict pv;
     char note[600], pcell[96];
     snprintf(exp, sizeof exp, "control %s %s shows its relaxed outcome %s at least once%s",
-             e.control_test, e.control_model, key,
+             e.control_test, e.control_access, key,
              e.test->nthreads > 2 ? ", and every thread has its own CPU" : "");
     if (!ca.counts[ce.exists] || ncpu <= 1) {
         char reason[300];
-        bg_litmus_no_power_reason(o.runner, arch, bg_cpu_arch(), ncpu, reason, sizeof reason);
+        litmus_no_power_reason(o.runner, arch, bg_cpu_arch(), ncpu, reason, sizeof reason);
         pv = BG_INCONCLUSIVE;
         if (ca.counts[ce.exists]) /* one CPU: what the control showed is no race */
             snprintf(note, sizeof note, "%s seen %llu in %llu: %s", key,
@@ -560,12 +562,12 @@ int main(int argc, char **argv)
         pv = BG_PASS;
         snprintf(note, sizeof note, "%s seen %llu in %llu (%.1f per million)", key,
                  (unsigned long long)ca.counts[ce.exists], (unsigned long long)ca.total,
-                 bg_litmus_per_million(ca.counts[ce.exists], ca.total));
+                 litmus_per_million(ca.counts[ce.exists], ca.total));
         snprintf(pcell, sizeof pcell, "%s", cell);
     }
     cJSON *pd = cJSON_CreateObject();
     cJSON_AddStringToObject(pd, "control", e.control_test);
-    cJSON_AddStringToObject(pd, "control_model", e.control_model);
+    cJSON_AddStringToObject(pd, "control_access", e.control_access);
     cJSON_AddStringToObject(pd, "why", e.control_why ? e.control_why : "");
     cJSON_AddItemToObject(pd, "control_histogram", histogram_json(&ca));
     cJSON_AddNumberToObject(pd, "control_iterations", (double)ca.total);

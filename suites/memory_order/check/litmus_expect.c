@@ -9,11 +9,11 @@
 #include "buildgate/bg_runner.h"
 #include "litmus_sc.h"
 
-int bg_litmus_outcome_parse(const bg_litmus_test *t, const char *key)
+int litmus_outcome_parse(const litmus_test *t, const char *key)
 {
     char buf[96];
-    for (unsigned o = 0; key && o < bg_litmus_outcome_count(t); o++) {
-        bg_litmus_outcome_key(t, o, buf, sizeof buf);
+    for (unsigned o = 0; key && o < litmus_outcome_count(t); o++) {
+        litmus_outcome_key(t, o, buf, sizeof buf);
         if (strcmp(buf, key) == 0)
             return (int)o;
     }
@@ -22,19 +22,27 @@ int bg_litmus_outcome_parse(const bg_litmus_test *t, const char *key)
 
 static bg_status validate(const cJSON *doc, const char *path)
 {
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    if (!cJSON_IsNumber(schema) || schema->valuedouble != 2) {
+        char have[32] = "(missing)";
+        if (cJSON_IsNumber(schema))
+            snprintf(have, sizeof have, "%g", schema->valuedouble);
+        return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: schema %s, want 2 (schema 2 calls the "
+                       "access \"access\" and the context map \"model_of\")", path, have);
+    }
     const cJSON *tests = cJSON_GetObjectItemCaseSensitive(doc, "tests");
     size_t n;
-    const bg_litmus_test *cat = bg_litmus_tests(&n);
+    const litmus_test *cat = litmus_tests(&n);
     for (size_t i = 0; i < n; i++) {
-        const bg_litmus_test *t = &cat[i];
+        const litmus_test *t = &cat[i];
         const cJSON *e = cJSON_GetObjectItemCaseSensitive(tests, t->name);
         const char *exists = bg_json_str(e, "exists"), *sc = bg_json_str(e, "sc");
-        int idx = bg_litmus_outcome_parse(t, exists);
+        int idx = litmus_outcome_parse(t, exists);
         if (idx < 0)
             return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: test %s: exists outcome '%s' is not "
                            "an outcome of the test", path, t->name, exists ? exists : "(missing)");
         unsigned char reach[81];
-        bg_litmus_sc_outcomes(t, reach);
+        litmus_sc_outcomes(t, reach);
         if (reach[idx])
             return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: test %s: exists outcome '%s' is "
                            "reachable under SC, so it is no relaxed outcome", path, t->name, exists);
@@ -45,7 +53,7 @@ static bg_status validate(const cJSON *doc, const char *path)
     return BG_OK;
 }
 
-bg_status bg_litmus_expect_load(const char *fixtures_dir, cJSON **doc)
+bg_status litmus_expect_load(const char *fixtures_dir, cJSON **doc)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/memory_order/expectations.json", fixtures_dir);
@@ -60,18 +68,18 @@ bg_status bg_litmus_expect_load(const char *fixtures_dir, cJSON **doc)
     return st;
 }
 
-bg_status bg_litmus_expect_get(const cJSON *doc, const char *test, const char *arch,
-                               const char *access, bg_litmus_expect *out)
+bg_status litmus_expect_get(const cJSON *doc, const char *test, const char *arch,
+                            const char *access, litmus_expect *out)
 {
     memset(out, 0, sizeof *out);
-    out->test = bg_litmus_find(test);
+    out->test = litmus_find(test);
     if (!out->test)
         return bg_fail(BG_E_USAGE, "litmus-check", "unknown test '%s'", test);
     char ctx[64];
     snprintf(ctx, sizeof ctx, "%s.%s", arch, access);
-    out->model = bg_json_str(cJSON_GetObjectItemCaseSensitive(doc, "contexts"), ctx);
+    out->model = bg_json_str(cJSON_GetObjectItemCaseSensitive(doc, "model_of"), ctx);
     if (!out->model)
-        return bg_fail(BG_E_FIXTURE, "litmus-check", "fixture: no memory model for context '%s'",
+        return bg_fail(BG_E_FIXTURE, "litmus-check", "fixture: model_of: no memory model for '%s'",
                        ctx);
     const cJSON *e =
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "tests"), test);
@@ -80,26 +88,26 @@ bg_status bg_litmus_expect_get(const cJSON *doc, const char *test, const char *a
         return bg_fail(BG_E_FIXTURE, "litmus-check", "fixture: test %s: model %s: want "
                        "\"allowed\" or \"forbidden\"", test, out->model);
     out->allowed = strcmp(v, "allowed") == 0;
-    out->exists = (unsigned)bg_litmus_outcome_parse(out->test, bg_json_str(e, "exists"));
+    out->exists = (unsigned)litmus_outcome_parse(out->test, bg_json_str(e, "exists"));
     out->source = bg_json_str(e, "source");
     const cJSON *c =
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "controls"), arch);
     out->control_test = bg_json_str(c, "test");
-    out->control_model = bg_json_str(c, "model");
+    out->control_access = bg_json_str(c, "access");
     out->control_why = bg_json_str(c, "why");
-    if (!out->control_test || !bg_litmus_find(out->control_test) || !out->control_model)
+    if (!out->control_test || !litmus_find(out->control_test) || !out->control_access)
         return bg_fail(BG_E_FIXTURE, "litmus-check", "fixture: no valid power control for arch '%s'",
                        arch);
     return BG_OK;
 }
 
-int bg_litmus_expect_deviation(const cJSON *doc, const char *runner, const char *version,
-                               const char *access, const char *test, double *rate_pm,
+int litmus_expect_deviation(const cJSON *doc, const char *runner, const char *version,
+                            const char *access, const char *test, double *rate_pm,
                                const char **why)
 {
     const cJSON *d;
     cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(doc, "known_deviations")) {
-        const char *r = bg_json_str(d, "runner"), *m = bg_json_str(d, "model");
+        const char *r = bg_json_str(d, "runner"), *m = bg_json_str(d, "access");
         const cJSON *rates = cJSON_GetObjectItemCaseSensitive(d, "rate_per_million");
         const cJSON *rate = cJSON_GetObjectItemCaseSensitive(rates, test);
         const char *vr = bg_json_str(d, "versions");

@@ -4,13 +4,13 @@
  * Multiprocessor Computer That Correctly Executes Multiprocess Programs",
  * IEEE TC 1979: one memory, ops of each thread in program order) and marks the
  * outcomes they reach.  At most 4 threads x 3 ops: a few thousand paths. */
-#ifndef BG_LITMUS_SC_H
-#define BG_LITMUS_SC_H
+#ifndef LITMUS_SC_H
+#define LITMUS_SC_H
 
 #include "litmus_catalog.h"
 
 /* reachable[o] = 1 for each SC-reachable outcome index o, else 0;
- * reachable has bg_litmus_outcome_count(t) entries. */
-void bg_litmus_sc_outcomes(const bg_litmus_test *t, unsigned char *reachable);
+ * reachable has litmus_outcome_count(t) entries. */
+void litmus_sc_outcomes(const litmus_test *t, unsigned char *reachable);
 
 #endif

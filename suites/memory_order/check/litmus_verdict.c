@@ -10,10 +10,10 @@
 #include "litmus_expect.h"
 #include "litmus_sc.h"
 
-bg_status bg_litmus_histogram_parse(const bg_litmus_test *t, const cJSON *hist,
-                                    uint64_t *counts, uint64_t *total)
+bg_status litmus_histogram_parse(const litmus_test *t, const cJSON *hist,
+                                 uint64_t *counts, uint64_t *total)
 {
-    unsigned count = bg_litmus_outcome_count(t);
+    unsigned count = litmus_outcome_count(t);
     memset(counts, 0, (count + 1) * sizeof *counts);
     *total = 0;
     if (!cJSON_IsObject(hist))
@@ -22,7 +22,7 @@ bg_status bg_litmus_histogram_parse(const bg_litmus_test *t, const cJSON *hist,
     cJSON_ArrayForEach(e, hist) {
         if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble != floor(e->valuedouble))
             return BG_E_PARSE;
-        int idx = bg_litmus_outcome_parse(t, e->string);
+        int idx = litmus_outcome_parse(t, e->string);
         uint64_t k = (uint64_t)e->valuedouble;
         counts[idx < 0 ? count : (unsigned)idx] += k;
         *total += k;
@@ -30,18 +30,18 @@ bg_status bg_litmus_histogram_parse(const bg_litmus_test *t, const cJSON *hist,
     return BG_OK;
 }
 
-void bg_litmus_allowed(const bg_litmus_test *t, unsigned exists, int exists_allowed,
-                       unsigned char *allowed)
+void litmus_allowed(const litmus_test *t, unsigned exists, int exists_allowed,
+                    unsigned char *allowed)
 {
-    bg_litmus_sc_outcomes(t, allowed);
-    if (exists_allowed && exists < bg_litmus_outcome_count(t))
+    litmus_sc_outcomes(t, allowed);
+    if (exists_allowed && exists < litmus_outcome_count(t))
         allowed[exists] = 1;
 }
 
-uint64_t bg_litmus_forbidden(const bg_litmus_test *t, const uint64_t *counts,
-                             const unsigned char *allowed, unsigned *worst)
+uint64_t litmus_forbidden(const litmus_test *t, const uint64_t *counts,
+                          const unsigned char *allowed, unsigned *worst)
 {
-    unsigned count = bg_litmus_outcome_count(t);
+    unsigned count = litmus_outcome_count(t);
     uint64_t total = 0, best = 0;
     for (unsigned o = 0; o <= count; o++) {
         if (o < count && allowed[o])
@@ -55,18 +55,18 @@ uint64_t bg_litmus_forbidden(const bg_litmus_test *t, const uint64_t *counts,
     return total;
 }
 
-double bg_litmus_per_million(uint64_t k, uint64_t n)
+double litmus_per_million(uint64_t k, uint64_t n)
 {
     return n ? (double)k * 1e6 / (double)n : 0.0;
 }
 
-double bg_litmus_upper95_per_million(uint64_t n)
+double litmus_upper95_per_million(uint64_t n)
 {
     return n ? 3e6 / (double)n : 1e6;
 }
 
-void bg_litmus_no_power_reason(const char *runner, const char *probe_arch, const char *host_arch,
-                               int ncpu, char *buf, size_t n)
+void litmus_no_power_reason(const char *runner, const char *probe_arch, const char *host_arch,
+                            int ncpu, char *buf, size_t n)
 {
     if (ncpu <= 1)
         snprintf(buf, n, "1 CPU available (affinity mask or online CPUs): the test's threads "
@@ -86,8 +86,8 @@ void bg_litmus_no_power_reason(const char *runner, const char *probe_arch, const
                          "--iterations) or the CPUs were busy");
 }
 
-int bg_litmus_forbidden_verdict(uint64_t forbidden, int only_exists, int deviation,
-                                double dev_rate_pm, uint64_t n)
+int litmus_forbidden_verdict(uint64_t forbidden, int only_exists, int deviation,
+                             double dev_rate_pm, uint64_t n)
 {
     if (forbidden)
         return deviation && only_exists ? BG_XFAIL : BG_FAIL;

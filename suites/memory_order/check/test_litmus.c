@@ -3,7 +3,7 @@
  * Usage: test-litmus sc|verdict|histogram
  *   sc         the SC enumeration gives each catalogue test the SC outcomes
  *              worked out by hand from its program (and never its exists)
- *   verdict    bg_litmus_forbidden_verdict's table, the rule-of-three bound
+ *   verdict    litmus_forbidden_verdict's table, the rule-of-three bound
  *   histogram  unknown keys land in the impossible bucket; bad counts refused
  * One check per group, expected vs observed as text.  Exit: bg_checks_close().
  */
@@ -18,15 +18,15 @@
 /* Writes the SC outcomes of test name as "key|key|..." into buf. */
 static void sc_keys(const char *name, char *buf, size_t n)
 {
-    const bg_litmus_test *t = bg_litmus_find(name);
+    const litmus_test *t = litmus_find(name);
     unsigned char r[81];
-    bg_litmus_sc_outcomes(t, r);
+    litmus_sc_outcomes(t, r);
     buf[0] = '\0';
-    for (unsigned o = 0; o < bg_litmus_outcome_count(t); o++) {
+    for (unsigned o = 0; o < litmus_outcome_count(t); o++) {
         if (!r[o])
             continue;
         char k[96];
-        bg_litmus_outcome_key(t, o, k, sizeof k);
+        litmus_outcome_key(t, o, k, sizeof k);
         size_t u = strlen(buf);
         snprintf(buf + u, n - u, "%s%s", u ? "|" : "", k);
     }
@@ -58,13 +58,13 @@ static int group_verdict(bg_checks *c)
 {
     char obs[256];
     snprintf(obs, sizeof obs, "%s %s %s %s %s %s ub=%.1f",
-             bg_verdict_name(bg_litmus_forbidden_verdict(5, 1, 0, 0, 1000000)),
-             bg_verdict_name(bg_litmus_forbidden_verdict(5, 1, 1, 100, 1000000)),
-             bg_verdict_name(bg_litmus_forbidden_verdict(5, 0, 1, 100, 1000000)),
-             bg_verdict_name(bg_litmus_forbidden_verdict(0, 0, 0, 0, 1000000)),
-             bg_verdict_name(bg_litmus_forbidden_verdict(0, 0, 1, 100, 1000000)),
-             bg_verdict_name(bg_litmus_forbidden_verdict(0, 0, 1, 100, 100000)),
-             bg_litmus_upper95_per_million(1000000));
+             bg_verdict_name(litmus_forbidden_verdict(5, 1, 0, 0, 1000000)),
+             bg_verdict_name(litmus_forbidden_verdict(5, 1, 1, 100, 1000000)),
+             bg_verdict_name(litmus_forbidden_verdict(5, 0, 1, 100, 1000000)),
+             bg_verdict_name(litmus_forbidden_verdict(0, 0, 0, 0, 1000000)),
+             bg_verdict_name(litmus_forbidden_verdict(0, 0, 1, 100, 1000000)),
+             bg_verdict_name(litmus_forbidden_verdict(0, 0, 1, 100, 100000)),
+             litmus_upper95_per_million(1000000));
     const char *exp = "fail xfail fail pass xpass inconclusive ub=3.0";
     return bg_check_emit_str(c, "memory_order.unit.verdict.table",
                              strcmp(exp, obs) ? BG_FAIL : BG_PASS, exp, obs, NULL);
@@ -72,17 +72,17 @@ static int group_verdict(bg_checks *c)
 
 static int group_histogram(bg_checks *c)
 {
-    const bg_litmus_test *t = bg_litmus_find("SB");
+    const litmus_test *t = litmus_find("SB");
     uint64_t counts[10], bad_counts[10], total = 0, bad_total = 0;
     cJSON *h = cJSON_Parse("{\"0:r0=0; 1:r0=0;\":7,\"0:r0=5;\":2}");
-    bg_status st1 = bg_litmus_histogram_parse(t, h, counts, &total);
+    bg_status st1 = litmus_histogram_parse(t, h, counts, &total);
     cJSON_Delete(h);
     unsigned char allowed[9];
-    bg_litmus_allowed(t, 0, 1, allowed); /* SB's relaxed outcome (index 0) allowed */
+    litmus_allowed(t, 0, 1, allowed); /* SB's relaxed outcome (index 0) allowed */
     unsigned worst = 0;
-    uint64_t forb = bg_litmus_forbidden(t, counts, allowed, &worst);
+    uint64_t forb = litmus_forbidden(t, counts, allowed, &worst);
     h = cJSON_Parse("{\"0:r0=0; 1:r0=0;\":-1}");
-    bg_status st2 = bg_litmus_histogram_parse(t, h, bad_counts, &bad_total);
+    bg_status st2 = litmus_histogram_parse(t, h, bad_counts, &bad_total);
     cJSON_Delete(h);
     char obs[160], exp[160];
     snprintf(obs, sizeof obs, "parse=%d total=%llu relaxed=%llu impossible=%llu forbidden=%llu "

@@ -1,5 +1,5 @@
 /* litmus_access.h — how a litmus thread body reads, writes and fences, per
- * access model (C11 <stdatomic.h>, ISO/IEC 9899:2011 7.17).
+ * access (C11 <stdatomic.h>, ISO/IEC 9899:2011 7.17).
  *
  *   plain  relaxed atomics: the plain MOV (x86-64) / LDR, STR (arm64) a
  *          compiler emits for ordinary loads and stores.
@@ -13,62 +13,62 @@
  *          and stores), other compilers MFENCE; DMB ISH on arm64.
  * Two mutants exist only so that the self-tests can prove the checks fail:
  *   mutant-drop-fence   plain accesses, fences removed;
- *   mutant-tso-relaxed  the tso model with relaxed accesses.
+ *   mutant-tso-relaxed  the tso access with relaxed atomics.
  * Every access is followed by a compiler-only barrier (atomic_signal_fence)
  * so that the compiler keeps program order: the hardware (or the
  * translator) is what is being tested.
  */
-#ifndef BG_LITMUS_ACCESS_H
-#define BG_LITMUS_ACCESS_H
+#ifndef LITMUS_ACCESS_H
+#define LITMUS_ACCESS_H
 
 #include <stdatomic.h>
 #include <stdint.h>
 
-typedef enum bg_litmus_access {
-    BG_ACC_PLAIN = 0,
-    BG_ACC_TSO,
-    BG_ACC_SC,
-    BG_ACC_DROP_FENCE,  /* mutant */
-    BG_ACC_TSO_RELAXED, /* mutant */
-    BG_ACC_COUNT
-} bg_litmus_access;
+typedef enum litmus_access {
+    LITMUS_ACC_PLAIN = 0,
+    LITMUS_ACC_TSO,
+    LITMUS_ACC_SC,
+    LITMUS_ACC_DROP_FENCE,  /* mutant */
+    LITMUS_ACC_TSO_RELAXED, /* mutant */
+    LITMUS_ACC_COUNT
+} litmus_access;
 
 /* "plain", "tso", "sc", "mutant-drop-fence", "mutant-tso-relaxed". */
-const char *bg_litmus_access_name(bg_litmus_access a);
+const char *litmus_access_name(litmus_access a);
 
 /* Parses one of the names above; -1 when unknown. */
-int bg_litmus_access_parse(const char *name);
+int litmus_access_parse(const char *name);
 
-#define BG_CF() atomic_signal_fence(memory_order_seq_cst)
+#define LITMUS_CF() atomic_signal_fence(memory_order_seq_cst)
 
-#define BG_LD(A, p)                                                                   \
-    ((int)(A) == (int)BG_ACC_TSO ? atomic_load_explicit((p), memory_order_acquire)             \
-     : (int)(A) == (int)BG_ACC_SC ? atomic_load_explicit((p), memory_order_seq_cst)             \
+#define LITMUS_LD(A, p)                                                                   \
+    ((int)(A) == (int)LITMUS_ACC_TSO ? atomic_load_explicit((p), memory_order_acquire)             \
+     : (int)(A) == (int)LITMUS_ACC_SC ? atomic_load_explicit((p), memory_order_seq_cst)             \
                         : atomic_load_explicit((p), memory_order_relaxed))
 
 /* Register k of the current instance i := load of p. */
-#define BG_LDR(A, k, p)                                                               \
+#define LITMUS_LDR(A, k, p)                                                               \
     do {                                                                              \
-        r->reg[(k)][i] = BG_LD(A, (p));                                               \
-        BG_CF();                                                                      \
+        r->reg[(k)][i] = LITMUS_LD(A, (p));                                               \
+        LITMUS_CF();                                                                      \
     } while (0)
 
-#define BG_ST(A, p, v)                                                                \
+#define LITMUS_ST(A, p, v)                                                                \
     do {                                                                              \
-        if ((int)(A) == (int)BG_ACC_TSO)                                                        \
+        if ((int)(A) == (int)LITMUS_ACC_TSO)                                                        \
             atomic_store_explicit((p), (v), memory_order_release);                    \
-        else if ((int)(A) == (int)BG_ACC_SC)                                                    \
+        else if ((int)(A) == (int)LITMUS_ACC_SC)                                                    \
             atomic_store_explicit((p), (v), memory_order_seq_cst);                    \
         else                                                                          \
             atomic_store_explicit((p), (v), memory_order_relaxed);                    \
-        BG_CF();                                                                      \
+        LITMUS_CF();                                                                      \
     } while (0)
 
-#define BG_MFENCE(A)                                                                  \
+#define LITMUS_MFENCE(A)                                                                  \
     do {                                                                              \
-        if ((int)(A) != (int)BG_ACC_DROP_FENCE)                                                 \
+        if ((int)(A) != (int)LITMUS_ACC_DROP_FENCE)                                                 \
             atomic_thread_fence(memory_order_seq_cst);                                \
-        BG_CF();                                                                      \
+        LITMUS_CF();                                                                      \
     } while (0)
 
 #endif

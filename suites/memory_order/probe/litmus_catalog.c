@@ -9,18 +9,18 @@
  * written there; the counts and register owners are derived from the ops
  * (derive() below), so nothing is written twice. */
 enum { X = 0, Y = 1 };
-#define ST(l, v) {BG_OP_ST, (l), (v), -1},
-#define LD(l, r) {BG_OP_LD, (l), 0, (r)},
-#define MF {BG_OP_FENCE, -1, 0, -1},
+#define ST(l, v) {LITMUS_OP_ST, (l), (v), -1},
+#define LD(l, r) {LITMUS_OP_LD, (l), 0, (r)},
+#define MF {LITMUS_OP_FENCE, -1, 0, -1},
 #define REG(r) {(r), -1}
 #define MEM(l) {-1, (l)}
-#define BG_OBS_OBS(...)                                                                  \
-    .nobs = (int)(sizeof((bg_litmus_obs[]){__VA_ARGS__}) / sizeof(bg_litmus_obs)),       \
+#define LITMUS_OBS_OBS(...)                                                                  \
+    .nobs = (int)(sizeof((litmus_obs[]){__VA_ARGS__}) / sizeof(litmus_obs)),       \
     .obs = {__VA_ARGS__}
-#define LITMUS(id, name_, obs) {.name = name_, BG_OBS_##obs, .ops = {
+#define LITMUS(id, name_, obs) {.name = name_, LITMUS_OBS_##obs, .ops = {
 #define THREAD(id, k, ...) [k] = {__VA_ARGS__},
 #define END(id) }},
-static bg_litmus_test tests[] = {
+static litmus_test tests[] = {
 #include "litmus_tests.def"
 };
 #undef ST
@@ -35,17 +35,17 @@ static bg_litmus_test tests[] = {
 /* Fills what the ops imply: nops and nthreads (ops up to the first empty
  * slot), nlocs (highest location + 1), nregs, and each register's owner
  * thread and local number (its place among that thread's loads). */
-static void derive(bg_litmus_test *t)
+static void derive(litmus_test *t)
 {
-    for (int th = 0; th < BG_LITMUS_MAX_THREADS; th++) {
+    for (int th = 0; th < LITMUS_MAX_THREADS; th++) {
         int local = 0;
-        for (int o = 0; o < BG_LITMUS_MAX_OPS && t->ops[th][o].kind != BG_OP_NONE; o++) {
-            const bg_litmus_op *op = &t->ops[th][o];
+        for (int o = 0; o < LITMUS_MAX_OPS && t->ops[th][o].kind != LITMUS_OP_NONE; o++) {
+            const litmus_op *op = &t->ops[th][o];
             t->nops[th] = o + 1;
             t->nthreads = th + 1;
             if (op->loc + 1 > t->nlocs)
                 t->nlocs = op->loc + 1;
-            if (op->kind == BG_OP_LD && op->reg >= 0 && op->reg < BG_LITMUS_MAX_REGS) {
+            if (op->kind == LITMUS_OP_LD && op->reg >= 0 && op->reg < LITMUS_MAX_REGS) {
                 t->reg_thread[op->reg] = th;
                 t->reg_local[op->reg] = local++;
                 if (op->reg + 1 > t->nregs)
@@ -65,14 +65,14 @@ static void derive_all(void)
     done = 1;
 }
 
-const bg_litmus_test *bg_litmus_tests(size_t *n)
+const litmus_test *litmus_tests(size_t *n)
 {
     derive_all();
     *n = sizeof tests / sizeof tests[0];
     return tests;
 }
 
-const bg_litmus_test *bg_litmus_find(const char *name)
+const litmus_test *litmus_find(const char *name)
 {
     derive_all();
     for (size_t i = 0; name && i < sizeof tests / sizeof tests[0]; i++)
@@ -81,62 +81,62 @@ const bg_litmus_test *bg_litmus_find(const char *name)
     return NULL;
 }
 
-unsigned bg_litmus_outcome_count(const bg_litmus_test *t)
+unsigned litmus_outcome_count(const litmus_test *t)
 {
     unsigned c = 1;
     for (int i = 0; i < t->nobs; i++)
-        c *= BG_LITMUS_VALUES;
+        c *= LITMUS_VALUES;
     return c;
 }
 
-unsigned bg_litmus_outcome_index(const bg_litmus_test *t, const unsigned long long *v)
+unsigned litmus_outcome_index(const litmus_test *t, const unsigned long long *v)
 {
     unsigned idx = 0;
     for (int i = 0; i < t->nobs; i++) {
-        if (v[i] >= BG_LITMUS_VALUES)
-            return bg_litmus_outcome_count(t);
-        idx = idx * BG_LITMUS_VALUES + (unsigned)v[i];
+        if (v[i] >= LITMUS_VALUES)
+            return litmus_outcome_count(t);
+        idx = idx * LITMUS_VALUES + (unsigned)v[i];
     }
     return idx;
 }
 
-const char *bg_litmus_loc_name(int l)
+const char *litmus_loc_name(int l)
 {
-    static const char *const names[BG_LITMUS_MAX_LOCS] = {"x", "y"};
-    return l >= 0 && l < BG_LITMUS_MAX_LOCS ? names[l] : "?";
+    static const char *const names[LITMUS_MAX_LOCS] = {"x", "y"};
+    return l >= 0 && l < LITMUS_MAX_LOCS ? names[l] : "?";
 }
 
-void bg_litmus_outcome_key(const bg_litmus_test *t, unsigned index, char *buf, size_t n)
+void litmus_outcome_key(const litmus_test *t, unsigned index, char *buf, size_t n)
 {
     if (n == 0)
         return;
     buf[0] = '\0';
-    if (index >= bg_litmus_outcome_count(t)) {
+    if (index >= litmus_outcome_count(t)) {
         snprintf(buf, n, "impossible;");
         return;
     }
-    unsigned digits[BG_LITMUS_MAX_OBS];
+    unsigned digits[LITMUS_MAX_OBS];
     for (int i = t->nobs - 1; i >= 0; i--) {
-        digits[i] = index % BG_LITMUS_VALUES;
-        index /= BG_LITMUS_VALUES;
+        digits[i] = index % LITMUS_VALUES;
+        index /= LITMUS_VALUES;
     }
     size_t used = 0;
     for (int i = 0; i < t->nobs && used < n; i++) {
-        const bg_litmus_obs *o = &t->obs[i];
+        const litmus_obs *o = &t->obs[i];
         int w;
         if (o->reg >= 0)
             w = snprintf(buf + used, n - used, "%s%d:r%d=%u;", used ? " " : "",
                          t->reg_thread[o->reg], t->reg_local[o->reg], digits[i]);
         else
             w = snprintf(buf + used, n - used, "%s%s=%u;", used ? " " : "",
-                         bg_litmus_loc_name(o->loc), digits[i]);
+                         litmus_loc_name(o->loc), digits[i]);
         if (w < 0)
             return;
         used += (size_t)w;
     }
 }
 
-void bg_litmus_names(char *buf, size_t n)
+void litmus_names(char *buf, size_t n)
 {
     size_t used = 0;
     if (n == 0)

@@ -14,69 +14,69 @@
  * This header and its .c depend on libc only: the probe is cross-built for
  * arm64 without buildgate's other dependencies.
  */
-#ifndef BG_LITMUS_CATALOG_H
-#define BG_LITMUS_CATALOG_H
+#ifndef LITMUS_CATALOG_H
+#define LITMUS_CATALOG_H
 
 #include <stddef.h>
 
-#define BG_LITMUS_MAX_THREADS 4
-#define BG_LITMUS_MAX_OPS 3   /* per thread */
-#define BG_LITMUS_MAX_LOCS 2
-#define BG_LITMUS_MAX_REGS 4  /* per test, over all threads */
-#define BG_LITMUS_MAX_OBS 4   /* observables in one outcome */
-#define BG_LITMUS_VALUES 3    /* every location and register holds 0, 1 or 2 */
+#define LITMUS_MAX_THREADS 4
+#define LITMUS_MAX_OPS 3   /* per thread */
+#define LITMUS_MAX_LOCS 2
+#define LITMUS_MAX_REGS 4  /* per test, over all threads */
+#define LITMUS_MAX_OBS 4   /* observables in one outcome */
+#define LITMUS_VALUES 3    /* every location and register holds 0, 1 or 2 */
 
-/* BG_OP_NONE (0) marks an empty op slot: a thread's ops end at the first. */
-typedef enum bg_litmus_opkind { BG_OP_NONE, BG_OP_ST, BG_OP_LD, BG_OP_FENCE } bg_litmus_opkind;
+/* LITMUS_OP_NONE (0) marks an empty op slot: a thread's ops end at the first. */
+typedef enum litmus_opkind { LITMUS_OP_NONE, LITMUS_OP_ST, LITMUS_OP_LD, LITMUS_OP_FENCE } litmus_opkind;
 
-typedef struct bg_litmus_op {
-    bg_litmus_opkind kind;
+typedef struct litmus_op {
+    litmus_opkind kind;
     int loc;   /* location index (ST, LD) */
     int value; /* value stored (ST) */
     int reg;   /* global register index written (LD) */
-} bg_litmus_op;
+} litmus_op;
 
 /* An observable: a register (reg >= 0) or the final value of a location. */
-typedef struct bg_litmus_obs {
+typedef struct litmus_obs {
     int reg; /* global register index, or -1 */
     int loc; /* location index when reg < 0 */
-} bg_litmus_obs;
+} litmus_obs;
 
-typedef struct bg_litmus_test {
+typedef struct litmus_test {
     const char *name;       /* catalogue name: "SB", "SB+mfences", ... */
     int nthreads;
     int nlocs;
     int nregs;
-    int reg_thread[BG_LITMUS_MAX_REGS]; /* owner thread of each register */
-    int reg_local[BG_LITMUS_MAX_REGS];  /* k in "t:rk" */
-    int nops[BG_LITMUS_MAX_THREADS];
-    bg_litmus_op ops[BG_LITMUS_MAX_THREADS][BG_LITMUS_MAX_OPS];
+    int reg_thread[LITMUS_MAX_REGS]; /* owner thread of each register */
+    int reg_local[LITMUS_MAX_REGS];  /* k in "t:rk" */
+    int nops[LITMUS_MAX_THREADS];
+    litmus_op ops[LITMUS_MAX_THREADS][LITMUS_MAX_OPS];
     int nobs;
-    bg_litmus_obs obs[BG_LITMUS_MAX_OBS];
-} bg_litmus_test;
+    litmus_obs obs[LITMUS_MAX_OBS];
+} litmus_test;
 
 /* The catalogue: *n receives the number of tests. */
-const bg_litmus_test *bg_litmus_tests(size_t *n);
+const litmus_test *litmus_tests(size_t *n);
 
 /* The test named name (exact, case-sensitive), or NULL. */
-const bg_litmus_test *bg_litmus_find(const char *name);
+const litmus_test *litmus_find(const char *name);
 
-/* Number of distinct outcomes: BG_LITMUS_VALUES ^ nobs. */
-unsigned bg_litmus_outcome_count(const bg_litmus_test *t);
+/* Number of distinct outcomes: LITMUS_VALUES ^ nobs. */
+unsigned litmus_outcome_count(const litmus_test *t);
 
 /* Outcome index from observable values v[nobs] (each 0..2); values out of
- * range give bg_litmus_outcome_count(t) (an "impossible" bucket). */
-unsigned bg_litmus_outcome_index(const bg_litmus_test *t, const unsigned long long *v);
+ * range give litmus_outcome_count(t) (an "impossible" bucket). */
+unsigned litmus_outcome_index(const litmus_test *t, const unsigned long long *v);
 
 /* Writes the outcome's litmus7-style key, e.g. "0:r0=0; 1:r0=0;" or
  * "1:r0=0; y=2;", into buf[n]; index == count gives "impossible;". */
-void bg_litmus_outcome_key(const bg_litmus_test *t, unsigned index, char *buf, size_t n);
+void litmus_outcome_key(const litmus_test *t, unsigned index, char *buf, size_t n);
 
 /* The catalogue's test names, space-separated, into buf[n] (for usage and
  * "unknown test" lines). */
-void bg_litmus_names(char *buf, size_t n);
+void litmus_names(char *buf, size_t n);
 
 /* Name of location l: "x", "y". */
-const char *bg_litmus_loc_name(int l);
+const char *litmus_loc_name(int l);
 
 #endif

@@ -41,7 +41,7 @@ static void cpu_relax(void)
         }                                                                             \
     } while (0)
 
-void bg_litmus_sync(const bg_litmus_round *r, int t, size_t i, uint64_t base)
+void litmus_sync(const litmus_round *r, int t, size_t i, uint64_t base)
 {
     const uint64_t want = base + i + 1;
     atomic_store_explicit(r->progress[t], want, memory_order_relaxed);
@@ -51,8 +51,8 @@ void bg_litmus_sync(const bg_litmus_round *r, int t, size_t i, uint64_t base)
 }
 
 typedef struct barrier {
-    _Alignas(BG_LITMUS_LINE) atomic_uint count;
-    _Alignas(BG_LITMUS_LINE) atomic_uint generation;
+    _Alignas(LITMUS_LINE) atomic_uint count;
+    _Alignas(LITMUS_LINE) atomic_uint generation;
     atomic_uint n;
 } barrier;
 
@@ -76,17 +76,17 @@ static double now_s(void)
 }
 
 typedef struct shared {
-    const bg_litmus_test *test;
-    const bg_litmus_loop *loops;
-    const bg_litmus_params *params;
-    bg_litmus_round round;
+    const litmus_test *test;
+    const litmus_loop *loops;
+    const litmus_params *params;
+    litmus_round round;
     barrier bar;
-    _Alignas(BG_LITMUS_LINE) atomic_int stop;
+    _Alignas(LITMUS_LINE) atomic_int stop;
     uint64_t rounds_target;
     uint64_t rounds_done;   /* thread 0 only */
     double t0, t1;
     int by_time;
-    unsigned noutcomes;     /* bg_litmus_outcome_count + 1 */
+    unsigned noutcomes;     /* litmus_outcome_count + 1 */
     uint64_t *hist;         /* nthreads * noutcomes */
 } shared;
 
@@ -98,17 +98,17 @@ typedef struct worker {
 /* Counts and resets copies [lo, hi) of the round into hist. */
 static void tally(const shared *s, size_t lo, size_t hi, uint64_t *hist)
 {
-    const bg_litmus_test *t = s->test;
-    const bg_litmus_round *r = &s->round;
+    const litmus_test *t = s->test;
+    const litmus_round *r = &s->round;
     for (size_t i = lo; i < hi; i++) {
-        unsigned long long v[BG_LITMUS_MAX_OBS];
+        unsigned long long v[LITMUS_MAX_OBS];
         for (int o = 0; o < t->nobs; o++)
             v[o] = t->obs[o].reg >= 0
                        ? r->reg[t->obs[o].reg][i]
-                       : atomic_load_explicit(BG_LOC(r, i, t->obs[o].loc), memory_order_relaxed);
-        hist[bg_litmus_outcome_index(t, v)]++;
+                       : atomic_load_explicit(LITMUS_LOC(r, i, t->obs[o].loc), memory_order_relaxed);
+        hist[litmus_outcome_index(t, v)]++;
         for (int l = 0; l < t->nlocs; l++)
-            atomic_store_explicit(BG_LOC(r, i, l), 0, memory_order_relaxed);
+            atomic_store_explicit(LITMUS_LOC(r, i, l), 0, memory_order_relaxed);
         for (int k = 0; k < t->nregs; k++)
             r->reg[k][i] = 0;
     }
@@ -151,10 +151,10 @@ static void *worker_main(void *arg)
 static void *alloc_lines(size_t bytes)
 {
     void *p = NULL;
-    size_t rounded = (bytes + BG_LITMUS_LINE - 1) / BG_LITMUS_LINE * BG_LITMUS_LINE;
-    if (posix_memalign(&p, BG_LITMUS_LINE, rounded ? rounded : BG_LITMUS_LINE) != 0)
+    size_t rounded = (bytes + LITMUS_LINE - 1) / LITMUS_LINE * LITMUS_LINE;
+    if (posix_memalign(&p, LITMUS_LINE, rounded ? rounded : LITMUS_LINE) != 0)
         return NULL;
-    memset(p, 0, rounded ? rounded : BG_LITMUS_LINE);
+    memset(p, 0, rounded ? rounded : LITMUS_LINE);
     return p;
 }
 
@@ -180,7 +180,7 @@ static void available_cpus(cpu_avail *c)
 #endif
 }
 
-int bg_litmus_available_cpus(void)
+int litmus_available_cpus(void)
 {
     cpu_avail c;
     available_cpus(&c);
@@ -236,16 +236,16 @@ static int start_thread(pthread_t *th, worker *w, const cpu_avail *cpus, int *re
 static void free_shared(shared *s)
 {
     free(s->round.mem);
-    for (int k = 0; k < BG_LITMUS_MAX_REGS; k++)
+    for (int k = 0; k < LITMUS_MAX_REGS; k++)
         free(s->round.reg[k]);
-    for (int t = 0; t < BG_LITMUS_MAX_THREADS; t++)
+    for (int t = 0; t < LITMUS_MAX_THREADS; t++)
         free(s->round.progress[t]);
     free(s->hist);
     free(s);
 }
 
-int bg_litmus_run(const bg_litmus_test *t, const bg_litmus_loop *loops,
-                  const bg_litmus_params *p, bg_litmus_result *out)
+int litmus_run(const litmus_test *t, const litmus_loop *loops,
+               const litmus_params *p, litmus_result *out)
 {
     memset(out, 0, sizeof *out);
     shared *s = alloc_lines(sizeof *s);
@@ -264,14 +264,14 @@ int bg_litmus_run(const bg_litmus_test *t, const bg_litmus_loop *loops,
     s->round.nlocs = t->nlocs;
     s->round.nthreads = nt;
     out->oversubscribed = nt > ncpu;
-    s->round.sync = p->sync == BG_SYNC_USER || (p->sync == BG_SYNC_AUTO && !out->oversubscribed);
-    s->round.mem = alloc_lines(n * (size_t)t->nlocs * BG_LITMUS_LINE);
+    s->round.sync = p->sync == LITMUS_SYNC_USER || (p->sync == LITMUS_SYNC_AUTO && !out->oversubscribed);
+    s->round.mem = alloc_lines(n * (size_t)t->nlocs * LITMUS_LINE);
     int ok = s->round.mem != NULL;
     for (int k = 0; k < t->nregs; k++)
         ok &= (s->round.reg[k] = alloc_lines(n * sizeof(uint64_t))) != NULL;
     for (int k = 0; k < nt; k++)
-        ok &= (s->round.progress[k] = alloc_lines(BG_LITMUS_LINE)) != NULL;
-    s->noutcomes = bg_litmus_outcome_count(t) + 1;
+        ok &= (s->round.progress[k] = alloc_lines(LITMUS_LINE)) != NULL;
+    s->noutcomes = litmus_outcome_count(t) + 1;
     ok &= (s->hist = calloc((size_t)nt * s->noutcomes, sizeof(uint64_t))) != NULL;
     if (!ok) {
         free_shared(s);
@@ -281,8 +281,8 @@ int bg_litmus_run(const bg_litmus_test *t, const bg_litmus_loop *loops,
     atomic_init(&s->bar.n, (unsigned)nt);
     s->rounds_target = (p->iterations + n - 1) / n;
 
-    pthread_t th[BG_LITMUS_MAX_THREADS];
-    worker w[BG_LITMUS_MAX_THREADS];
+    pthread_t th[LITMUS_MAX_THREADS];
+    worker w[LITMUS_MAX_THREADS];
     int pinned = 1, started = 0, err = 0, refused = 0;
     s->t0 = now_s();
     for (; started < nt; started++) {

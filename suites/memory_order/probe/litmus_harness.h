@@ -22,8 +22,8 @@
  * Iterations are copies run; a run stops after `iterations` or after the
  * time budget, whichever comes first (the result says which).
  */
-#ifndef BG_LITMUS_HARNESS_H
-#define BG_LITMUS_HARNESS_H
+#ifndef LITMUS_HARNESS_H
+#define LITMUS_HARNESS_H
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -32,62 +32,62 @@
 #include "litmus_access.h"
 #include "litmus_catalog.h"
 
-#define BG_LITMUS_LINE 128 /* bytes per location slot and per shared counter */
+#define LITMUS_LINE 128 /* bytes per location slot and per shared counter */
 
-typedef struct bg_litmus_round {
-    unsigned char *mem;                  /* n * nlocs slots of BG_LITMUS_LINE bytes */
+typedef struct litmus_round {
+    unsigned char *mem;                  /* n * nlocs slots of LITMUS_LINE bytes */
     size_t n;                            /* copies per round */
     int nlocs;
     int nthreads;
     int sync;                            /* 1: wait for all threads at every copy */
-    uint64_t *reg[BG_LITMUS_MAX_REGS];   /* reg[k][i]: register k of copy i */
-    _Atomic uint64_t *progress[BG_LITMUS_MAX_THREADS]; /* one line each */
-} bg_litmus_round;
+    uint64_t *reg[LITMUS_MAX_REGS];   /* reg[k][i]: register k of copy i */
+    _Atomic uint64_t *progress[LITMUS_MAX_THREADS]; /* one line each */
+} litmus_round;
 
 /* One thread's sweep over all copies of a round; base = round * n. */
-typedef void (*bg_litmus_loop)(const bg_litmus_round *r, uint64_t base);
+typedef void (*litmus_loop)(const litmus_round *r, uint64_t base);
 
 /* Location l of copy i. */
-#define BG_LOC(r, i, l)                                                               \
-    ((_Atomic uint64_t *)(void *)((r)->mem + ((i) * (size_t)(r)->nlocs + (size_t)(l)) * BG_LITMUS_LINE))
+#define LITMUS_LOC(r, i, l)                                                               \
+    ((_Atomic uint64_t *)(void *)((r)->mem + ((i) * (size_t)(r)->nlocs + (size_t)(l)) * LITMUS_LINE))
 
 /* Per-copy rendezvous (sync "user"): announce copy i of the round at base,
  * wait until every thread has announced it. */
-void bg_litmus_sync(const bg_litmus_round *r, int t, size_t i, uint64_t base);
+void litmus_sync(const litmus_round *r, int t, size_t i, uint64_t base);
 
-typedef enum bg_litmus_sync_mode { BG_SYNC_AUTO, BG_SYNC_USER, BG_SYNC_NONE } bg_litmus_sync_mode;
+typedef enum litmus_sync_mode { LITMUS_SYNC_AUTO, LITMUS_SYNC_USER, LITMUS_SYNC_NONE } litmus_sync_mode;
 
-typedef struct bg_litmus_params {
+typedef struct litmus_params {
     uint64_t iterations;       /* copies to run, >= 1 */
     size_t instances;          /* copies per round, >= 1 */
     double time_budget_s;      /* stop after this many seconds (> 0) */
-    bg_litmus_sync_mode sync;  /* AUTO: USER unless oversubscribed, then NONE */
-} bg_litmus_params;
+    litmus_sync_mode sync;  /* AUTO: USER unless oversubscribed, then NONE */
+} litmus_params;
 
-typedef struct bg_litmus_result {
+typedef struct litmus_result {
     uint64_t iterations;       /* copies run */
     uint64_t rounds;
     size_t instances;
     double seconds;            /* wall time of the rounds (threads created, not yet joined) */
-    int ncpu;                  /* CPUs available (bg_litmus_available_cpus) */
+    int ncpu;                  /* CPUs available (litmus_available_cpus) */
     int pinned;                /* 1 when every thread got its own CPU */
     int oversubscribed;        /* threads > CPUs */
     int sync_user;             /* per-copy sync used */
     int by_time;               /* stopped by the time budget */
-    uint64_t *histogram;       /* bg_litmus_outcome_count(t) + 1 counters (last: impossible) */
-} bg_litmus_result;
+    uint64_t *histogram;       /* litmus_outcome_count(t) + 1 counters (last: impossible) */
+} litmus_result;
 
 /* Runs test t with thread loops loops[0..nthreads-1].  Returns 0, or -1 on
  * allocation/thread-creation failure (errno-style message on stderr).
  * The caller frees out->histogram. */
-int bg_litmus_run(const bg_litmus_test *t, const bg_litmus_loop *loops,
-                  const bg_litmus_params *p, bg_litmus_result *out);
+int litmus_run(const litmus_test *t, const litmus_loop *loops,
+               const litmus_params *p, litmus_result *out);
 
 /* CPUs this process may run on: on Linux the count of its sched_getaffinity
  * mask (what taskset or a cpuset leaves it), else the online CPUs; >= 1. */
-int bg_litmus_available_cpus(void);
+int litmus_available_cpus(void);
 
-/* The compiled thread loops of test `name` for access model a, or NULL. */
-const bg_litmus_loop *bg_litmus_loops(const char *name, bg_litmus_access a);
+/* The compiled thread loops of test `name` for access a, or NULL. */
+const litmus_loop *litmus_loops(const char *name, litmus_access a);
 
 #endif

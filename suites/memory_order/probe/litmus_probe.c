@@ -16,23 +16,23 @@
 #define MAX_ITERATIONS 100000000000ULL /* 10^11: days at the fastest rate seen */
 
 typedef struct run_spec {
-    const bg_litmus_test *test;
-    bg_litmus_access access;
+    const litmus_test *test;
+    litmus_access access;
     uint64_t iterations;
 } run_spec;
 
 static const char usage_text[] =
     "Usage: litmus-probe [--instances K] [--time-budget S] [--sync auto|user|none]\n"
-    "                    TEST:MODEL:ITERATIONS...\n"
+    "                    TEST:ACCESS:ITERATIONS...\n"
     "\n"
     "Runs litmus tests and prints their outcome histograms as JSON.\n"
     "  TEST           a catalogue name (probe/litmus_tests.def): SB, MP, IRIW, ...;\n"
     "                 an unknown name is refused with the full list\n"
-    "  MODEL          plain | tso | sc | mutant-drop-fence | mutant-tso-relaxed\n"
+    "  ACCESS         plain | tso | sc | mutant-drop-fence | mutant-tso-relaxed\n"
     "                 (see litmus_access.h)\n"
     "  ITERATIONS     copies to run, 1 .. 10^11 (at most 16 runs)\n"
     "  --instances K  copies per round (default 1024, at most 2^20)\n"
-    "  --time-budget S  seconds per TEST:MODEL run (default 10, at most 86400);\n"
+    "  --time-budget S  seconds per TEST:ACCESS run (default 10, at most 86400);\n"
     "                 a run stops at its iteration count or its budget\n"
     "  --sync X       per-copy rendezvous: user (always), none, auto (default:\n"
     "                 user unless the test has more threads than online CPUs)\n"
@@ -40,7 +40,7 @@ static const char usage_text[] =
     "\n"
     "Output (stdout, one JSON object):\n"
     "  {\"probe\":\"litmus\",\"version\":1,\"arch\":\"x86_64\"|\"arm64\"|\"other\",\"ncpu\":N,\n"
-    "   \"runs\":[{\"test\",\"model\",\"threads\",\"requested\",\"iterations\",\"rounds\",\n"
+    "   \"runs\":[{\"test\",\"access\",\"threads\",\"requested\",\"iterations\",\"rounds\",\n"
     "            \"instances\",\"seconds\",\"pinned\",\"oversubscribed\",\"sync\",\n"
     "            \"stopped_by\":\"iterations\"|\"time\",\n"
     "            \"histogram\":{\"<litmus7 outcome key>\":count,...}}]}\n"
@@ -77,20 +77,20 @@ static int parse_run(char *arg, run_spec *r)
     char *c1 = strchr(arg, ':');
     char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (!c1 || !c2)
-        return usage("bad run (want TEST:MODEL:ITERATIONS)", arg);
+        return usage("bad run (want TEST:ACCESS:ITERATIONS)", arg);
     *c1 = *c2 = '\0';
-    r->test = bg_litmus_find(arg);
+    r->test = litmus_find(arg);
     if (!r->test) {
         char names[256], why[300];
-        bg_litmus_names(names, sizeof names);
+        litmus_names(names, sizeof names);
         snprintf(why, sizeof why, "unknown test (known: %s)", names);
         return usage(why, arg);
     }
-    int a = bg_litmus_access_parse(c1 + 1);
+    int a = litmus_access_parse(c1 + 1);
     if (a < 0)
-        return usage("unknown model (known: plain tso sc mutant-drop-fence mutant-tso-relaxed)",
+        return usage("unknown access (known: plain tso sc mutant-drop-fence mutant-tso-relaxed)",
                      c1 + 1);
-    r->access = (bg_litmus_access)a;
+    r->access = (litmus_access)a;
     if (parse_u64(c2 + 1, 1, MAX_ITERATIONS, &r->iterations))
         return usage("iterations must be an integer in 1..100000000000", c2 + 1);
     return 0;
@@ -107,25 +107,25 @@ static const char *arch_name(void)
 #endif
 }
 
-static void print_run(const run_spec *r, const bg_litmus_result *res, int first)
+static void print_run(const run_spec *r, const litmus_result *res, int first)
 {
-    const bg_litmus_test *t = r->test;
-    printf("%s\n  {\"test\":\"%s\",\"model\":\"%s\",\"threads\":%d,\"requested\":%llu,"
+    const litmus_test *t = r->test;
+    printf("%s\n  {\"test\":\"%s\",\"access\":\"%s\",\"threads\":%d,\"requested\":%llu,"
            "\"iterations\":%llu,\"rounds\":%llu,\"instances\":%zu,\"seconds\":%.6f,"
            "\"pinned\":%s,\"oversubscribed\":%s,\"sync\":\"%s\",\"stopped_by\":\"%s\","
            "\"histogram\":{",
-           first ? "" : ",", t->name, bg_litmus_access_name(r->access), t->nthreads,
+           first ? "" : ",", t->name, litmus_access_name(r->access), t->nthreads,
            (unsigned long long)r->iterations, (unsigned long long)res->iterations,
            (unsigned long long)res->rounds, res->instances, res->seconds,
            res->pinned ? "true" : "false", res->oversubscribed ? "true" : "false",
            res->sync_user ? "user" : "none", res->by_time ? "time" : "iterations");
-    unsigned count = bg_litmus_outcome_count(t);
+    unsigned count = litmus_outcome_count(t);
     int any = 0;
     for (unsigned o = 0; o <= count; o++) {
         if (!res->histogram[o])
             continue;
         char key[96];
-        bg_litmus_outcome_key(t, o, key, sizeof key);
+        litmus_outcome_key(t, o, key, sizeof key);
         printf("%s\"%s\":%llu", any ? "," : "", key, (unsigned long long)res->histogram[o]);
         any = 1;
     }
@@ -134,8 +134,8 @@ static void print_run(const run_spec *r, const bg_litmus_result *res, int first)
 
 int main(int argc, char **argv)
 {
-    bg_litmus_params p = {.iterations = 0, .instances = 1024, .time_budget_s = 10,
-                          .sync = BG_SYNC_AUTO};
+    litmus_params p = {.iterations = 0, .instances = 1024, .time_budget_s = 10,
+                          .sync = LITMUS_SYNC_AUTO};
     run_spec runs[MAX_RUNS];
     int nruns = 0;
     for (int i = 1; i < argc; i++) {
@@ -158,11 +158,11 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--sync") == 0) {
             const char *m = i + 1 < argc ? argv[++i] : "";
             if (strcmp(m, "auto") == 0)
-                p.sync = BG_SYNC_AUTO;
+                p.sync = LITMUS_SYNC_AUTO;
             else if (strcmp(m, "user") == 0)
-                p.sync = BG_SYNC_USER;
+                p.sync = LITMUS_SYNC_USER;
             else if (strcmp(m, "none") == 0)
-                p.sync = BG_SYNC_NONE;
+                p.sync = LITMUS_SYNC_NONE;
             else
                 return usage("--sync must be auto, user or none", m);
         } else if (a[0] == '-') {
@@ -179,16 +179,16 @@ int main(int argc, char **argv)
         }
     }
     if (nruns == 0)
-        return usage("no run given (want TEST:MODEL:ITERATIONS...)", NULL);
+        return usage("no run given (want TEST:ACCESS:ITERATIONS...)", NULL);
 
     printf("{\"probe\":\"litmus\",\"version\":1,\"arch\":\"%s\",\"ncpu\":%ld,\"runs\":[",
-           arch_name(), (long)bg_litmus_available_cpus());
+           arch_name(), (long)litmus_available_cpus());
     for (int k = 0; k < nruns; k++) {
-        bg_litmus_params pk = p;
+        litmus_params pk = p;
         pk.iterations = runs[k].iterations;
-        bg_litmus_result res;
-        if (bg_litmus_run(runs[k].test, bg_litmus_loops(runs[k].test->name, runs[k].access), &pk,
-                          &res) != 0)
+        litmus_result res;
+        if (litmus_run(runs[k].test, litmus_loops(runs[k].test->name, runs[k].access), &pk,
+                       &res) != 0)
             return 8;
         print_run(&runs[k], &res, k == 0);
         free(res.histogram);

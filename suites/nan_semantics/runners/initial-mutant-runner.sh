@@ -4,6 +4,8 @@
 # and 53-bit x87 precision (PRELOAD: runners/nan_ftzdaz_preload.c built as a
 # shared library), as a translator that initialises its guests' FPU state
 # wrongly would.  nan-check --context initial must fail mxcsr-initial.
+# The YMM mutants (nan.selftest.mutant_ymm_*) run it with PRELOAD
+# libnan-ymm.so (runners/nan_ymm_preload.c) and NAN_YMM_MUTANT set.
 preload=$1
 shift
 LD_PRELOAD=$preload exec "$@"
