@@ -40,22 +40,17 @@ rec extra_string "variant=o3 x86_64 native Debug trap profile=0 rx=[-O3 -g]" \
 rec only "variant=native variant=lto" \
     "$(load "-DONLY=native;lto" | grep '^variant=' | cut -d' ' -f1 | paste -sd' ' -)"
 
-# bad calls: one line each
-printf 'bg_randomx_variant(NAME release ARCH x86_64)\n' >"$work/dup.cmake"
-rec duplicate "buildgate: bg_randomx_variant(NAME release): a variant of that name is declared already" \
-    "$(err -DFILE="$work/dup.cmake")"
-printf 'bg_randomx_variant(NAME x ARCH x86_64 ROLE gates)\n' >"$work/role.cmake"
-rec bad_role "buildgate: bg_randomx_variant(NAME x): ROLE must be gate or trap, got 'gates'" \
-    "$(err -DFILE="$work/role.cmake")"
-printf 'bg_randomx_variant(NAME x RX_FLAGS -O2)\n' >"$work/arch.cmake"
-rec no_arch "buildgate: bg_randomx_variant(NAME x): ARCH is required (x86_64 or aarch64)" \
-    "$(err -DFILE="$work/arch.cmake")"
-printf 'bg_randomx_variant(NAME x ARCH x86_64 FLAGS -O2)\n' >"$work/kw.cmake"
-rec unknown_keyword "buildgate: bg_randomx_variant(NAME x): unexpected arguments 'FLAGS;-O2'" \
-    "$(err -DFILE="$work/kw.cmake")"
-printf 'bg_randomx_variant(NAME o2 ARCH x86_64 JIT_REFERENCE)\n' >"$work/ref.cmake"
-rec second_reference "buildgate: bg_randomx_variant(NAME o2): JIT_REFERENCE is release already (one reference)" \
-    "$(err -DFILE="$work/ref.cmake")"
+# bad calls in the user's file: one line each.  bad <case> <call's arguments> <the line>
+bad() { printf 'bg_randomx_variant(%s)\n' "$2" >"$work/$1.cmake"; rec "$1" "$3" "$(err -DFILE="$work/$1.cmake")"; }
+bad duplicate "NAME release ARCH x86_64" \
+    "buildgate: bg_randomx_variant(NAME release): a variant of that name is declared already"
+bad bad_role "NAME x ARCH x86_64 ROLE gates" \
+    "buildgate: bg_randomx_variant(NAME x): ROLE must be gate or trap, got 'gates'"
+bad no_arch "NAME x RX_FLAGS -O2" "buildgate: bg_randomx_variant(NAME x): ARCH is required (x86_64 or aarch64)"
+bad unknown_keyword "NAME x ARCH x86_64 FLAGS -O2" \
+    "buildgate: bg_randomx_variant(NAME x): unexpected arguments 'FLAGS;-O2'"
+bad second_reference "NAME o2 ARCH x86_64 JIT_REFERENCE" \
+    "buildgate: bg_randomx_variant(NAME o2): JIT_REFERENCE is release already (one reference)"
 rec no_file "buildgate: BG_RANDOMX_VARIANTS_FILE: $work/none.cmake: no such file" \
     "$(err -DFILE="$work/none.cmake")"
 rec only_unknown "buildgate: BG_RANDOMX_VARIANTS_ONLY: no build variant 'nosuch'" \
