@@ -5,8 +5,8 @@
 
 #include <randomx.h>
 
-int bg_aes_flags_agree(int host_has_aes, int flags, const char *arch, int *expected_flags,
-                       char *why, size_t n)
+int aes_flags_agree(int host_has_aes, int flags, const char *arch, int *expected_flags,
+                    char *why, size_t n)
 {
     int lib_hard = (flags & RANDOMX_FLAG_HARD_AES) != 0;
     *expected_flags = host_has_aes ? (flags | RANDOMX_FLAG_HARD_AES) : (flags & ~RANDOMX_FLAG_HARD_AES);

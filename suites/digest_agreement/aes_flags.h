@@ -16,7 +16,7 @@
  * agree.  When they do not, writes to why[n] the numeric flags seen vs
  * expected and the likely cause with its fix for arch ("x86_64", "arm64").
  * *expected_flags receives the flags a correct build would report. */
-int bg_aes_flags_agree(int host_has_aes, int flags, const char *arch, int *expected_flags,
-                       char *why, size_t n);
+int aes_flags_agree(int host_has_aes, int flags, const char *arch, int *expected_flags,
+                    char *why, size_t n);
 
 #endif

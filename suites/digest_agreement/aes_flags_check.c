@@ -69,7 +69,7 @@ int main(int argc, char **argv)
     }
     int expected;
     char why[512], exp_s[64], obs_s[64];
-    int ok = bg_aes_flags_agree(host_aes, flags, arch, &expected, why, sizeof why);
+    int ok = aes_flags_agree(host_aes, flags, arch, &expected, why, sizeof why);
     snprintf(exp_s, sizeof exp_s, "flags %d (HARD_AES %s)", expected, host_aes ? "set" : "clear");
     snprintf(obs_s, sizeof obs_s, "flags %d (HARD_AES %s)", flags,
              (flags & RANDOMX_FLAG_HARD_AES) ? "set" : "clear");
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
         snprintf(cell, sizeof cell, "%d", flags);
     else
         snprintf(cell, sizeof cell, "%d, expected %d", flags, expected);
-    bg_build_matrix(d, variant, "AES flags", cell);
+    build_matrix_cell(d, variant, "AES flags", cell);
     bg_check_emit_str(c, name, ok ? BG_PASS : BG_FAIL, exp_s, obs_s, d);
     return bg_checks_close(c);
 }

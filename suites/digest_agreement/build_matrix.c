@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-int bg_build_matrix(cJSON *details, const char *variant, const char *col, const char *cell)
+int build_matrix_cell(cJSON *details, const char *variant, const char *col, const char *cell)
 {
     if (!details || !variant || !*variant)
         return 0;

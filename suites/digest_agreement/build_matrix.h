@@ -1,6 +1,6 @@
 /* build_matrix.h — the report.md cell of a build variant's check.
  *
- * bg_build_matrix() adds to details {"matrix": {"table": "Build variants",
+ * build_matrix_cell() adds to details {"matrix": {"table": "Build variants",
  * "row": variant, "col": col, "cell": cell}} (docs/results.schema.json
  * details.matrix, rendered by bg-report as one table) and returns 1 when
  * variant is a build variant's name (the tools get it from --variant, which
@@ -14,7 +14,7 @@
 
 #include "buildgate/bg_error.h"
 
-int bg_build_matrix(cJSON *details, const char *variant, const char *col, const char *cell);
+int build_matrix_cell(cJSON *details, const char *variant, const char *col, const char *cell);
 
 /* For the tools whose other arguments are positional (bg-aes-flags,
  * bg-aes-insns): a leading "--variant NAME" is taken out of argc and argv (the

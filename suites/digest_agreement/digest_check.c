@@ -73,7 +73,7 @@ static cJSON *matrix(const ctx *x, const char *col, const char *cell)
     cJSON *d = cJSON_CreateObject();
     char c[320];
     snprintf(c, sizeof c, "%s (%s)", col, x->slug);
-    if (bg_build_matrix(d, x->variant, c, cell))
+    if (build_matrix_cell(d, x->variant, c, cell))
         return d;
     cJSON *m = cJSON_AddObjectToObject(d, "matrix");
     cJSON_AddStringToObject(m, "table", "Runtime variants");

@@ -210,7 +210,7 @@ int main(int argc, char **argv)
     int ok = want_present ? total > 0 : total == 0;
     char cell[64];
     snprintf(cell, sizeof cell, "%ld", total);
-    bg_build_matrix(d, variant, "AES insns", cell);
+    build_matrix_cell(d, variant, "AES insns", cell);
     bg_check_emit_str(chk, name, ok ? BG_PASS : BG_FAIL,
                       want_present ? "> 0 AES instructions" : "0 AES instructions", observed, d);
     return bg_checks_close(chk);

@@ -184,7 +184,7 @@ static void compare_one(bg_checks *chk, csh cs, const jit_capture_file *ref, con
             fclose(f);
         snprintf(why, sizeof why, "%s: %s (see digest.build.%s.jit_capture)",
                  missing ? "no capture" : "unusable capture", bg_last_error(), name);
-        bg_build_matrix(d, name, "JIT bytes equal", missing ? "no capture" : "unusable");
+        build_matrix_cell(d, name, "JIT bytes equal", missing ? "no capture" : "unusable");
         bg_check_emit_str(chk, check, missing ? BG_SKIP : BG_FAIL, want, why, d);
         return;
     }
@@ -227,7 +227,7 @@ static void compare_one(bg_checks *chk, csh cs, const jit_capture_file *ref, con
             cJSON_AddNumberToObject(d, "nop_padding_places", (double)pad_places);
             cJSON_AddNumberToObject(d, "nop_padding_bytes_from_first_difference", (double)pad_bytes);
         }
-        bg_build_matrix(d, name, "JIT bytes equal", cell);
+        build_matrix_cell(d, name, "JIT bytes equal", cell);
         bg_check_emit_str(chk, check, BG_PASS, want, obs, d);
     } else {
         char a[200] = "(past its end)", b[200] = "(past its end)", obs[900];
@@ -247,7 +247,7 @@ static void compare_one(bg_checks *chk, csh cs, const jit_capture_file *ref, con
         cJSON_AddStringToObject(d, "variant_instruction", b);
         char cell[64];
         snprintf(cell, sizeof cell, "no (byte %ld)", diff.offset);
-        bg_build_matrix(d, name, "JIT bytes equal", cell);
+        build_matrix_cell(d, name, "JIT bytes equal", cell);
         bg_check_emit_str(chk, check, BG_FAIL, want, obs, d);
     }
     jit_capture_free(&v);
@@ -318,7 +318,7 @@ int main(int argc, char **argv)
     bg_status st = jit_capture_load(rdir, &ref);
     if (st) {
         cJSON *d = cJSON_CreateObject();
-        bg_build_matrix(d, rname, "JIT bytes equal", "no capture");
+        build_matrix_cell(d, rname, "JIT bytes equal", "no capture");
         bg_check_emit_str(chk, rcheck, BG_FAIL, "the reference's capture", bg_last_error(), d);
         bg_checks_close(chk);
         return BG_EXIT_FIXTURE;
@@ -341,7 +341,7 @@ int main(int argc, char **argv)
     cJSON *hj = cJSON_AddObjectToObject(d, "program0_mnemonics");
     for (int i = 0; i < h.n; i++)
         cJSON_AddNumberToObject(hj, h.name[i], (double)h.count[i]);
-    bg_build_matrix(d, rname, "JIT bytes equal", "reference");
+    build_matrix_cell(d, rname, "JIT bytes equal", "reference");
     char obs[200];
     snprintf(obs, sizeof obs, "reference: %zu bytes, %d regions; program 0: %ld instructions", ref.bytes,
              ref.nregions, h.total);
