@@ -38,7 +38,8 @@ static const char usage_text[] =
     "                        quieted (x87_ops.def; Intel SDM Vol.1 Table 4-7)\n"
     "  x87-cw:PHASE:HEX      phase PHASE reports x87 control word HEX, e.g.\n"
     "                        x87-cw:handler:0x0c7f = a handler that keeps the\n"
-    "                        interrupted word instead of the FNINIT one\n"
+    "                        interrupted word instead of the FNINIT one;\n"
+    "                        x87-cw:PHASE:none = the field dropped\n"
     "  vex-l-ignored:OP      a VEX.256 op (name .256) run as VEX.128: ymm0 bits\n"
     "                        255:128 zero, the upper elements lost\n"
     "  default-nan:OP        every NaN destination element (f16/f32/f64, the whole\n"
@@ -198,7 +199,8 @@ static int parse_mutation(const char *spec, mut *m, int *from, int *to)
     return -1;
 }
 
-/* x87-cw:PHASE:HEX: the phase's x87_cw; 0, or -1 when the spec or the phase is bad. */
+/* x87-cw:PHASE:HEX: the phase's x87_cw (HEX "none": the field removed); 0, or -1 when the
+ * spec or the phase is bad. */
 static int x87_cw_mutation(cJSON *phases, const char *spec)
 {
     char phase[64];
@@ -209,14 +211,19 @@ static int x87_cw_mutation(cJSON *phases, const char *spec)
         return -1;
     memcpy(phase, spec, (size_t)(colon - spec));
     phase[colon - spec] = '\0';
-    cw = strtoul(colon + 1, &end, 16);
-    if (*end || end == colon + 1 || cw > 0xffff)
+    int drop = strcmp(colon + 1, "none") == 0; /* a runner that drops the field */
+    cw = drop ? 0 : strtoul(colon + 1, &end, 16);
+    if (!drop && (*end || end == colon + 1 || cw > 0xffff))
         return -1;
     cJSON *ph;
     cJSON_ArrayForEach(ph, phases) {
         const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ph, "phase"));
         cJSON *item = cJSON_GetObjectItemCaseSensitive(ph, "x87_cw");
         if (name && strcmp(name, phase) == 0 && cJSON_IsString(item)) {
+            if (drop) {
+                cJSON_DeleteItemFromObjectCaseSensitive(ph, "x87_cw");
+                return 0;
+            }
             char text[16];
             snprintf(text, sizeof text, "0x%04lx", cw);
             cJSON_SetValuestring(item, text);

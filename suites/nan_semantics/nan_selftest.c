@@ -425,6 +425,10 @@ static const struct {
     {"mutant_x87_pc", "copy:fadd:fadd_pc24", "precision-control", "PC=24 ignored", "fadd_pc24", NULL},
     {"mutant_x87_handler_cw", "x87-cw:handler:0x0c7f", "handler-x87-cw", "x87 control word differs in PC RC",
      "handler", NULL},
+    /* a runner whose probe document lacks the x87 control word: the rule must
+     * fail, not drop out of the count (fresh-user trial) */
+    {"mutant_x87_cw_dropped", "x87-cw:handler:none", "handler-x87-cw", "x87 control word not reported",
+     "handler", NULL},
 };
 
 /* 1 when check ch's details list op among the ops its group touched. */

@@ -18,7 +18,7 @@
 #   variable BG_RANDOMX_VARIANTS_FILE (your own calls, no edit of the repository),
 #   then each "name | arch | RandomX ARCH | build type | flags | probe flags |
 #   cmake args | role" string of BG_RANDOMX_BUILDS_EXTRA (the older form, parsed
-#   into the same call; a string without 8 fields is a warning and ignored).
+#   into the same call; a string without 8 fields stops the configure).
 #   BG_RANDOMX_VARIANTS_ONLY (names) keeps only those (e.g. to drop the slow
 #   sanitize variant on a tight budget).
 #
@@ -44,17 +44,34 @@ function(bg_randomx_variant)
   if(V_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${what}: unexpected arguments '${V_UNPARSED_ARGUMENTS}'")
   endif()
-  if(NOT V_NAME MATCHES "^[A-Za-z0-9_]+$")
-    message(FATAL_ERROR "${what}: NAME must be letters, digits and '_' (it is a test name part)")
+  foreach(kw IN ITEMS NAME ARCH RX_ARCH BUILD_TYPE ROLE PROFILE JIT_REFERENCE)
+    set(n 0)
+    foreach(a IN LISTS ARGN)
+      if(a STREQUAL kw)
+        math(EXPR n "${n} + 1")
+      endif()
+    endforeach()
+    if(n GREATER 1)
+      message(FATAL_ERROR "${what}: ${kw} given ${n} times (once at most)")
+    endif()
+  endforeach()
+  # quoted: an unset V_NAME would otherwise be the string "V_NAME", which matches
+  if(NOT "${V_NAME}" MATCHES "^[A-Za-z0-9_]+$")
+    message(FATAL_ERROR "${what}: NAME is required: letters, digits and '_' (it is a test name part)")
   endif()
-  if(NOT V_ARCH)
-    message(FATAL_ERROR "${what}: ARCH is required (x86_64 or aarch64)")
+  if(NOT "${V_ARCH}" MATCHES "^(x86_64|aarch64)$")
+    message(FATAL_ERROR "${what}: ARCH is required: x86_64 or aarch64, got '${V_ARCH}'")
   endif()
   if(NOT V_RX_ARCH)
     set(V_RX_ARCH default)
+  elseif(NOT "${V_RX_ARCH}" MATCHES "^(default|native|system)$")
+    message(FATAL_ERROR "${what}: RX_ARCH must be default, native or system, got '${V_RX_ARCH}'")
   endif()
   if(NOT V_BUILD_TYPE)
     set(V_BUILD_TYPE Release)
+  elseif(NOT "${V_BUILD_TYPE}" MATCHES "^(Release|Debug|RelWithDebInfo|MinSizeRel)$")
+    message(FATAL_ERROR "${what}: BUILD_TYPE must be Release, Debug, RelWithDebInfo or MinSizeRel, "
+                        "got '${V_BUILD_TYPE}'")
   endif()
   if(NOT V_ROLE)
     set(V_ROLE gate)
@@ -83,8 +100,7 @@ function(_bg_randomx_variant_from_line line)
   string(REPLACE "|" ";" f "${line}")
   list(LENGTH f nf)
   if(NOT nf EQUAL 8)
-    message(WARNING "buildgate: build variant '${line}': 8 fields separated by | expected, got ${nf}: ignored")
-    return()
+    message(FATAL_ERROR "buildgate: BG_RANDOMX_BUILDS_EXTRA: '${line}': 8 fields separated by | expected, got ${nf}")
   endif()
   list(TRANSFORM f STRIP)
   set(args "")

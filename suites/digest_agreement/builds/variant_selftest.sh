@@ -46,7 +46,16 @@ bad duplicate "NAME release ARCH x86_64" \
     "buildgate: bg_randomx_variant(NAME release): a variant of that name is declared already"
 bad bad_role "NAME x ARCH x86_64 ROLE gates" \
     "buildgate: bg_randomx_variant(NAME x): ROLE must be gate or trap, got 'gates'"
-bad no_arch "NAME x RX_FLAGS -O2" "buildgate: bg_randomx_variant(NAME x): ARCH is required (x86_64 or aarch64)"
+bad no_arch "NAME x RX_FLAGS -O2" "buildgate: bg_randomx_variant(NAME x): ARCH is required: x86_64 or aarch64, got ''"
+# fresh-user trial: a call without NAME was dropped silently (an unset V_NAME
+# matched the regex as the string "V_NAME"); ARCH sparc, BUILD_TYPE Bogus and
+# a NAME given twice were accepted
+bad no_name "ARCH x86_64 RX_FLAGS -O2" \
+    "buildgate: bg_randomx_variant(NAME ): NAME is required: letters, digits and '_' (it is a test name part)"
+bad bad_arch "NAME x ARCH sparc" "buildgate: bg_randomx_variant(NAME x): ARCH is required: x86_64 or aarch64, got 'sparc'"
+bad bad_build_type "NAME x ARCH x86_64 BUILD_TYPE Bogus" \
+    "buildgate: bg_randomx_variant(NAME x): BUILD_TYPE must be Release, Debug, RelWithDebInfo or MinSizeRel, got 'Bogus'"
+bad name_twice "NAME x ARCH x86_64 NAME y" "buildgate: bg_randomx_variant(NAME y): NAME given 2 times (once at most)"
 bad unknown_keyword "NAME x ARCH x86_64 FLAGS -O2" \
     "buildgate: bg_randomx_variant(NAME x): unexpected arguments 'FLAGS;-O2'"
 bad second_reference "NAME o2 ARCH x86_64 JIT_REFERENCE" \
@@ -55,6 +64,8 @@ rec no_file "buildgate: BG_RANDOMX_VARIANTS_FILE: $work/none.cmake: no such file
     "$(err -DFILE="$work/none.cmake")"
 rec only_unknown "buildgate: BG_RANDOMX_VARIANTS_ONLY: no build variant 'nosuch'" \
     "$(err -DONLY=nosuch | sed 's/ (known: .*//')"
-rec extra_malformed "buildgate: build variant 'bad|x': 8 fields separated by | expected, got 2: ignored" \
+rec extra_malformed "buildgate: BG_RANDOMX_BUILDS_EXTRA: 'bad|x': 8 fields separated by | expected, got 2" \
     "$(err "-DEXTRA=bad|x")"
+rec extra_empty_name "buildgate: bg_randomx_variant(NAME ): NAME is required: letters, digits and '_' (it is a test name part)" \
+    "$(err "-DEXTRA= | x86_64 | default | Release | -O2 | | | gate")"
 exit 0
