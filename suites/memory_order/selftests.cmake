@@ -100,6 +100,18 @@ mo_selftest(NAME input.old-schema EXIT 5
           $<TARGET_FILE:litmus-check> --test SB --access plain --runner native --probe ${probe}
           --iterations 1000)
 
+# An edit that weakens an architectural pair (x86_64.sc obeying x86-tso would
+# let seq_cst SB relax unnoticed) is refused (fresh-user trial).
+set(weak_fx "${CMAKE_CURRENT_BINARY_DIR}/weak-model-fixtures")
+file(READ "${BG_FIXTURES_DIR}/memory_order/expectations.json" fx)
+string(REPLACE "\"x86_64.sc\": \"sc\"" "\"x86_64.sc\": \"x86-tso\"" fx "${fx}")
+file(WRITE "${weak_fx}/memory_order/expectations.json" "${fx}")
+mo_selftest(NAME input.weakened-model EXIT 5
+  STDERR "buildgate: litmus-check: " CONTAINS "model_of.x86_64.sc must be"
+  COMMAND env BG_FIXTURES_DIR=${weak_fx}
+          $<TARGET_FILE:litmus-check> --test SB --access sc --runner native --probe ${probe}
+          --iterations 1000)
+
 # 6. A runner that hangs is killed at --timeout; one that crashes is named
 #    (user runners of BG_X86_RUNNERS, resolved by the registry like any other;
 #    x86-64 guests by definition: the probe is never started).

@@ -30,6 +30,26 @@ static bg_status validate(const cJSON *doc, const char *path)
         return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: schema %s, want 2 (schema 2 calls the "
                        "access \"access\" and the context map \"model_of\")", path, have);
     }
+    /* model_of: every pair names a model of "models"; the architectural pairs
+     * are fixed facts (an sc access is sequentially consistent by C11 7.17.3;
+     * x86-64's plain and acquire/release accesses are plain MOVs under
+     * x86-TSO), so an edit cannot weaken them.  arm64.plain/tso are the
+     * measured claims and stay data. */
+    static const char *const fixed[][2] = {{"x86_64.plain", "x86-tso"}, {"x86_64.tso", "x86-tso"},
+                                           {"x86_64.sc", "sc"}, {"arm64.sc", "sc"}};
+    const cJSON *models = cJSON_GetObjectItemCaseSensitive(doc, "models"), *pair;
+    cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(doc, "model_of")) {
+        if (!cJSON_IsString(pair) || !cJSON_GetObjectItemCaseSensitive(models, pair->valuestring))
+            return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: model_of.%s: not a model of \"models\"",
+                           path, pair->string);
+    }
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        const char *m = bg_json_str(cJSON_GetObjectItemCaseSensitive(doc, "model_of"), fixed[i][0]);
+        if (!m || strcmp(m, fixed[i][1]) != 0)
+            return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: model_of.%s must be \"%s\" (an "
+                           "architectural fact), found \"%s\"", path, fixed[i][0], fixed[i][1],
+                           m ? m : "(missing)");
+    }
     const cJSON *tests = cJSON_GetObjectItemCaseSensitive(doc, "tests");
     size_t n;
     const litmus_test *cat = litmus_tests(&n);
@@ -46,6 +66,11 @@ static bg_status validate(const cJSON *doc, const char *path)
         if (reach[idx])
             return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: test %s: exists outcome '%s' is "
                            "reachable under SC, so it is no relaxed outcome", path, t->name, exists);
+        const char *tso = bg_json_str(e, "x86-tso"), *arm = bg_json_str(e, "armv8");
+        if (tso && arm && strcmp(tso, "allowed") == 0 && strcmp(arm, "allowed") != 0)
+            return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: test %s: x86-tso allows the outcome "
+                           "but armv8 does not (Armv8 allows every relaxed outcome x86-TSO allows)",
+                           path, t->name);
         if (!sc || strcmp(sc, "forbidden") != 0)
             return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: test %s: sc must be \"forbidden\", "
                            "found \"%s\"", path, t->name, sc ? sc : "(missing)");
