@@ -77,40 +77,34 @@ mo_selftest(NAME input.probe-zero-iterations EXIT 2
   STDERR "buildgate: litmus-probe: iterations must be"
   COMMAND litmus-probe SB:plain:0)
 
-# 5. A corrupted fixture (SB's exists clause replaced by an SC outcome) is
-#    refused with exit 5 and the reason.
-set(bad_fx "${CMAKE_CURRENT_BINARY_DIR}/bad-fixtures")
-file(READ "${BG_FIXTURES_DIR}/memory_order/expectations.json" fx)
-string(REPLACE "\"exists\": \"0:r0=0; 1:r0=0;\"" "\"exists\": \"0:r0=1; 1:r0=1;\"" fx "${fx}")
-file(WRITE "${bad_fx}/memory_order/expectations.json" "${fx}")
-mo_selftest(NAME input.corrupt-fixture EXIT 5
-  STDERR "buildgate: litmus-check: "
-  COMMAND env BG_FIXTURES_DIR=${bad_fx}
-          $<TARGET_FILE:litmus-check> --test SB --access plain --runner native --probe ${probe}
-          --iterations 1000)
-# A fixture of the old schema (1: "contexts" and "model" where schema 2 says
-# "model_of" and "access") is refused, not half-read.
-set(old_fx "${CMAKE_CURRENT_BINARY_DIR}/schema1-fixtures")
-file(READ "${BG_FIXTURES_DIR}/memory_order/expectations.json" fx)
-string(REPLACE "\"schema\": 2" "\"schema\": 1" fx "${fx}")
-file(WRITE "${old_fx}/memory_order/expectations.json" "${fx}")
-mo_selftest(NAME input.old-schema EXIT 5
-  STDERR "buildgate: litmus-check: " CONTAINS "schema 1, want 2"
-  COMMAND env BG_FIXTURES_DIR=${old_fx}
-          $<TARGET_FILE:litmus-check> --test SB --access plain --runner native --probe ${probe}
-          --iterations 1000)
-
-# An edit that weakens an architectural pair (x86_64.sc obeying x86-tso would
-# let seq_cst SB relax unnoticed) is refused (fresh-user trial).
-set(weak_fx "${CMAKE_CURRENT_BINARY_DIR}/weak-model-fixtures")
-file(READ "${BG_FIXTURES_DIR}/memory_order/expectations.json" fx)
-string(REPLACE "\"x86_64.sc\": \"sc\"" "\"x86_64.sc\": \"x86-tso\"" fx "${fx}")
-file(WRITE "${weak_fx}/memory_order/expectations.json" "${fx}")
-mo_selftest(NAME input.weakened-model EXIT 5
-  STDERR "buildgate: litmus-check: " CONTAINS "model_of.x86_64.sc must be"
-  COMMAND env BG_FIXTURES_DIR=${weak_fx}
-          $<TARGET_FILE:litmus-check> --test SB --access sc --runner native --probe ${probe}
-          --iterations 1000)
+# 5. A fixture edited so that it lies is refused with exit 5 and the reason:
+#    mo_bad_fixture(NAME case FROM text TO text [CONTAINS text] ACCESS a) runs
+#    litmus-check SB over a copy of expectations.json with FROM replaced by TO.
+function(mo_bad_fixture)
+  cmake_parse_arguments(F "" "NAME;FROM;TO;CONTAINS;ACCESS" "" ${ARGN})
+  set(dir "${CMAKE_CURRENT_BINARY_DIR}/fixtures-${F_NAME}")
+  file(READ "${BG_FIXTURES_DIR}/memory_order/expectations.json" fx)
+  string(REPLACE "${F_FROM}" "${F_TO}" fx "${fx}")
+  file(WRITE "${dir}/memory_order/expectations.json" "${fx}")
+  set(contains)
+  if(F_CONTAINS)
+    set(contains CONTAINS "${F_CONTAINS}")
+  endif()
+  mo_selftest(NAME input.${F_NAME} EXIT 5 STDERR "buildgate: litmus-check: " ${contains}
+    COMMAND env BG_FIXTURES_DIR=${dir}
+            $<TARGET_FILE:litmus-check> --test SB --access ${F_ACCESS} --runner native
+            --probe ${probe} --iterations 1000)
+endfunction()
+# SB's exists clause replaced by an SC outcome
+mo_bad_fixture(NAME corrupt-fixture ACCESS plain
+  FROM "\"exists\": \"0:r0=0; 1:r0=0;\"" TO "\"exists\": \"0:r0=1; 1:r0=1;\"")
+# the old schema (1: "contexts" and "model" where 2 says "model_of" and "access")
+mo_bad_fixture(NAME old-schema ACCESS plain CONTAINS "schema 1, want 2"
+  FROM "\"schema\": 2" TO "\"schema\": 1")
+# an architectural pair weakened: x86_64.sc obeying x86-tso would let seq_cst
+# SB relax unnoticed (fresh-user trial)
+mo_bad_fixture(NAME weakened-model ACCESS sc CONTAINS "model_of.x86_64.sc must be"
+  FROM "\"x86_64.sc\": \"sc\"" TO "\"x86_64.sc\": \"x86-tso\"")
 
 # 6. A runner that hangs is killed at --timeout; one that crashes is named
 #    (user runners of BG_X86_RUNNERS, resolved by the registry like any other;
