@@ -63,6 +63,9 @@ mo_selftest(NAME input.unknown-test EXIT 2
 mo_selftest(NAME input.unknown-access EXIT 2
   STDERR "buildgate: litmus-check: unknown access 'pso'"
   COMMAND litmus-check --test SB --access pso --runner native --probe ${probe})
+mo_selftest(NAME input.access-twice EXIT 2
+  STDERR "buildgate: litmus-check: --access: given twice"
+  COMMAND litmus-check --test SB --access tso --access sc --runner native --probe ${probe})
 mo_selftest(NAME input.zero-iterations EXIT 2
   STDERR "buildgate: litmus-check: --iterations '0'"
   COMMAND litmus-check --test SB --access plain --runner native --probe ${probe} --iterations 0)

@@ -122,6 +122,7 @@ static bg_status parse_args(int argc, char **argv, opts *o)
     o->iterations = 1000000;
     o->time_budget = 20;
     o->timeout = 120;
+    unsigned seen = 0; /* bit k: names[k] given */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -136,6 +137,12 @@ static bg_status parse_args(int argc, char **argv, opts *o)
             bg_help_missing_value(a);
             return BG_E_USAGE;
         }
+        for (int k = 0; names[k]; k++) /* every option takes one value: a second is a mistake */
+            if (strcmp(a, names[k]) == 0 && (seen & (1u << k))) {
+                bg_help_bad_value(a, "given twice");
+                return BG_E_USAGE;
+            } else if (strcmp(a, names[k]) == 0)
+                seen |= 1u << k;
         i++;
         if (strcmp(a, "--test") == 0)
             o->test = v;
