@@ -194,6 +194,8 @@ static int parse_mutation(const char *spec, mut *m, int *from, int *to)
         *to = nan_op_find(op);
         if (*to >= 0 && *m == M_VEX_L && nan_ops[*to].ymm != 2)
             return -1; /* only a VEX.256 op has elements in bits 255:128 */
+        if (*to >= 0 && *m == M_X87_UNQUIET && !nan_ops[*to].x87)
+            return -1; /* an SSE op has no x87 result to leave unquieted: the mutation would do nothing */
         return *to >= 0 && (*from < 0 || nan_case_count(*from) == nan_case_count(*to)) ? 0 : -1;
     }
     return -1;
