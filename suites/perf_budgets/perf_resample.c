@@ -222,7 +222,8 @@ int main(int argc, char **argv)
             continue;
         }
         static const char *const names[] = {"--dir", "--k", "--draws", "--reps", "--budgets",
-                                            "--unit", "--seed", "--head-scale", NULL};
+                                            "--unit", "--seed", "--head-scale", "--scale-only",
+                                            "--reruns", NULL};
         if (!bg_option_in(argv[i], names))
             return bg_help_unknown_option(argv[i]);
         if (i + 1 >= argc)
