@@ -50,7 +50,6 @@ bg_status nan_seq_fixture_load(const char *path, nan_seq_fixture *f)
     snprintf(f->pool_text, sizeof f->pool_text, "%s", pool);
     snprintf(f->cpu_model, sizeof f->cpu_model, "%s", model);
     snprintf(f->date, sizeof f->date, "%s", date);
-    f->avx_blocks = bg_json_num(doc, "avx_blocks", 0) != 0;
     f->first = first, f->count = (int)count;
     f->state = calloc((size_t)f->count, sizeof *f->state);
     if (!f->state) {

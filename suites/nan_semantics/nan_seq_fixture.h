@@ -26,7 +26,6 @@ typedef struct nan_seq_fixture {
     char cpu_model[128], date[40];
     nan_seq_pool pool;
     char pool_text[8192];
-    int avx_blocks;
     uint64_t first;
     int count;
     nan_seq_state *state; /* count states */
