@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# band-scan.sh BINDIR KEY RE "BANDS" "SCALES" K DRAWS DIR... — what a band costs
+# band-scan.sh [--paired] BINDIR KEY RE "BANDS" "SCALES" K DRAWS DIR... — what a band costs
 # and buys, from stored A/A pools (docs/performance.md "Suite false-alarm
 # rate"): for each band b in BANDS, a copy of budgets.json whose "benchmarks"
 # entry KEY (e.g. randomx/hash/) has band b, then perf-aa-resample on the pools
@@ -8,16 +8,19 @@
 #   the A/A suite fail rate (any benchmark fails) with its 95 % Clopper-Pearson
 #   interval, and for each X in SCALES the fail rate of the benchmarks
 #   matching RE when only they are X times slower (--head-scale X --scale-only RE).
+# --paired: the duet judge on pools of pairs (perf-aa-resample --paired; K =
+# pairs per draw, aa-raw.sh --duet pools).
 # Prints one line per band.  Writes only BINDIR/band-scan/.  A study, not a test.
 set -euo pipefail
+paired=(); [ "${1:-}" = --paired ] && { paired=(--paired); shift; }
 bin=$1 key=$2 re=$3 bands=$4 scales=$5 k=$6 draws=$7; shift 7
 src=$(cd "$(dirname "$0")" && pwd)
-w="$bin/band-scan"; mkdir -p "$w"
+w="$bin/band-scan/$$"; mkdir -p "$w"
 dirs=(); for d in "$@"; do dirs+=(--dir "$d"); done
 reruns=$(jq '.defaults.max_reruns // 2' "$src/budgets.json")
 for b in $bands; do
   jq --arg k "$key" --argjson b "$b" '.benchmarks[$k].band = $b' "$src/budgets.json" >"$w/budgets-$b.json"
-  run=("$bin/perf-aa-resample" "${dirs[@]}" --k "$k" --draws "$draws" --reps 3 --reruns "$reruns" --budgets "$w/budgets-$b.json")
+  run=("$bin/perf-aa-resample" "${paired[@]}" "${dirs[@]}" --k "$k" --draws "$draws" --reps 3 --reruns "$reruns" --budgets "$w/budgets-$b.json")
   line="band $b: A/A suite $("${run[@]}" | sed -n 's/^  suite fail rate: //p')"
   for x in $scales; do
     hit=$("${run[@]}" --head-scale "$x" --scale-only "$re" | grep -E "^  [^ ]+: fail " |
