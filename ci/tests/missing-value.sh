@@ -3,8 +3,9 @@
 # refused in the lib's one line (bg_help_missing_value, lib/src/bg_help.c;
 # ci/common.sh bg_need_value), exit 2, before anything runs:
 #   buildgate: ci/<name>: <option>: missing value (see ci/<name> --help)
-# (ci/bisect, ci/open-pr and ci/adopt-known said "<option> needs a value"
-# or "needs a reason/directory/path", others lacked the --help pointer).
+# (ci/bisect, ci/open-pr, ci/adopt-known and ci/lint/* said "<option> needs a
+# value" or "needs a reason/directory/path/tool's path", others lacked the
+# --help pointer).
 #
 # Usage: missing-value.sh BG_CHECK CI_DIR WORK [--selftest]
 #   CI_DIR  the repository's ci/ folder
@@ -20,12 +21,12 @@ check=$1 ci=$2 work=$3 n=${BG_TEST_NAME:-missing_value}
 mkdir -p "$work" || exit 3
 # script and the option refused, each one that takes a value
 cases=("test --build-dir" "update-baselines --approve" "bisect --good" "adopt-known --approve"
-       "open-pr --branch" "compare-checks --renames" "gate --report-dir")
+       "open-pr --branch" "compare-checks --renames" "gate --report-dir" "lint/shellcheck --check")
 if [ "${4:-}" = --selftest ]; then
-  rm -rf "$work/ci" && mkdir -p "$work/ci" || exit 3
-  for c in "${cases[@]}"; do cp "$ci/${c%% *}" "$work/ci/" || exit 3; done
-  cp "$ci/common.sh" "$ci/bisect-lib.sh" "$work/ci/" || exit 3
-  sed -i.orig 's/: \$1: missing value/: $1 needs a value/' "$work/ci/common.sh" "$work/ci/gate" || exit 3
+  rm -rf "$work/ci" && mkdir -p "$work/ci/lint" || exit 3
+  for f in "${cases[@]%% *}" common.sh bisect-lib.sh lint/record.sh; do cp "$ci/$f" "$work/ci/$f" || exit 3; done
+  sed -i.orig 's/: \$1: missing value/: $1 needs a value/' "$work/ci/common.sh" "$work/ci/gate" "$work/ci/lint/record.sh" ||
+    exit 3
   BG_CHECKS_FILE="$work/mutant.jsonl" BG_TEST_NAME="$n.mutant" "$0" "$check" "$work/ci" "$work/run" >/dev/null 2>&1
   rc=$?
   fails=$(grep -c '"verdict": *"fail"' "$work/mutant.jsonl" 2>/dev/null)
