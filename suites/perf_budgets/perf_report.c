@@ -30,13 +30,17 @@ static void decide_cmd(const perf_result *r, char *buf, size_t n)
 /* The one-line notice of an unresolved slowdown (perf_report.h). */
 static void unresolved_line(const perf_result *r, int reruns, char *buf, size_t n)
 {
-    char cmd[3400];
+    char cmd[3400], units[96];
     decide_cmd(r, cmd, sizeof cmd);
+    if (r->paired) /* the floor of the signed-rank test (perf_paired.h) */
+        snprintf(units, sizeof units, "pairs %zu, min %zu", r->np_base, perf_paired_pairs_min(r->budget.alpha));
+    else
+        snprintf(units, sizeof units, "processes %zu/%zu, min %d", r->np_base, r->np_head,
+                 r->budget.min_repetitions);
     snprintf(buf, n,
              "UNRESOLVED SLOWDOWN: %s ratio %.4f [%.4f, %.4f] is wholly above 1 + band (%.4f) but not "
-             "confirmed (q=%.2g, alpha %.3g, processes %zu/%zu, min %d) after %d rerun(s); decide it: %s",
-             r->name, r->ratio, r->lo, r->hi, 1 + r->budget.band, r->q, r->budget.alpha, r->np_base,
-             r->np_head, r->budget.min_repetitions, reruns, cmd);
+             "confirmed (q=%.2g, alpha %.3g, %s) after %d rerun(s); decide it: %s",
+             r->name, r->ratio, r->lo, r->hi, 1 + r->budget.band, r->q, r->budget.alpha, units, reruns, cmd);
 }
 
 static bg_verdict verdict_of(perf_outcome o)
