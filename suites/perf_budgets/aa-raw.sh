@@ -6,8 +6,19 @@
 # (BG_PERF_PAD, as bg-perf ab does) and ASLR left as the kernel has it.  Writes
 # OUTDIR/{base,head}-NNN.json (Google Benchmark JSON, REPS repetitions of
 # MIN_TIME s each) and OUTDIR/load.txt (uptime before and after).
+# Exit: 0 done; 2 usage (fewer than 6 arguments, EXE not executable, N or
+# REPS not a whole number, MIN_TIME not seconds: one line, study-lib.sh);
+# else the first failing command's.
 set -euo pipefail
+src=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=suites/perf_budgets/study-lib.sh
+source "$src/study-lib.sh"
+study_help_or_usage 6 "EXE OUTDIR FILTER N REPS MIN_TIME" "$@"
 exe=$1 out=$2 filter=$3 n=$4 reps=$5 mt=$6
+[ -f "$exe" ] && [ -x "$exe" ] || study_die "EXE '$exe': not an executable file (e.g. a build's perf-bench)"
+study_count N "$n"
+study_count REPS "$reps"
+[[ "$mt" =~ ^[0-9]*\.?[0-9]+$ ]] || study_die "MIN_TIME: '$mt' is not a number of seconds"
 mkdir -p "$out"
 uptime >"$out/load.txt"
 for r in $(seq -f %03g 0 $((n - 1))); do
