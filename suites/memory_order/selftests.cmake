@@ -93,6 +93,10 @@ function(mo_bad_fixture)
   cmake_parse_arguments(F "" "NAME;FROM;TO;CONTAINS;ACCESS" "" ${ARGN})
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/fixtures-${F_NAME}")
   file(READ "${BG_FIXTURES_DIR}/memory_order/expectations.json" fx)
+  string(FIND "${fx}" "${F_FROM}" at)
+  if(at EQUAL -1)  # the fixture changed: this corruption would test nothing
+    message(FATAL_ERROR "mo_bad_fixture(${F_NAME}): FROM text not in expectations.json: ${F_FROM}")
+  endif()
   string(REPLACE "${F_FROM}" "${F_TO}" fx "${fx}")
   file(WRITE "${dir}/memory_order/expectations.json" "${fx}")
   set(contains)
@@ -119,7 +123,7 @@ mo_bad_fixture(NAME weakened-model ACCESS sc CONTAINS "model_of.x86_64.sc must b
 # MP's relaxed outcome called allowed would let a real TSO violation pass
 # (fresh-user trial, issue 12); SB's called forbidden would fail every correct run.
 mo_bad_fixture(NAME tso-mp-allowed ACCESS plain CONTAINS "test MP: x86-tso says \"allowed\""
-  FROM "\"x86-tso\": \"forbidden\",   \"armv8\": \"allowed\",   \"sc\": \"forbidden\", \"source\": \"herdtools7 x86/MP"
+  FROM "\"x86-tso\": \"forbidden\", \"armv8\": \"allowed\",   \"sc\": \"forbidden\", \"source\": \"herdtools7 x86/MP"
   TO "\"x86-tso\": \"allowed\",   \"armv8\": \"allowed\",   \"sc\": \"forbidden\", \"source\": \"herdtools7 x86/MP")
 mo_bad_fixture(NAME tso-sb-forbidden ACCESS plain CONTAINS "T1 ld x=0 (memory)"
   FROM "\"x86-tso\": \"allowed\",   \"armv8\": \"allowed\",   \"sc\": \"forbidden\", \"source\": \"herdtools7 x86/SB"
