@@ -34,13 +34,28 @@ static void keys_of(const litmus_test *t, const unsigned char *r, char *buf, siz
     }
 }
 
-/* Writes the SC outcomes of test name as "key|key|..." into buf. */
-static void sc_keys(const char *name, char *buf, size_t n)
+typedef void (*enumerator)(const litmus_test *t, unsigned char *reachable);
+
+static void tso_only(const litmus_test *t, unsigned char *reachable)
 {
-    const litmus_test *t = litmus_find(name);
-    unsigned char r[81];
-    litmus_sc_outcomes(t, r);
-    keys_of(t, r, buf, n);
+    litmus_tso_outcomes(t, reachable, NULL, NULL);
+}
+
+/* Appends "name: key|key|..." for each want[i] = {test, hand-derived keys} to
+ * exp (the hand-derived set) and obs (what fn enumerates), " / " between. */
+static void compare_sets(const char *const (*want)[2], size_t nwant, enumerator fn, char *exp,
+                         char *obs, size_t cap)
+{
+    for (size_t i = 0; i < nwant; i++) {
+        const litmus_test *t = litmus_find(want[i][0]);
+        unsigned char r[81];
+        char got[512];
+        fn(t, r);
+        keys_of(t, r, got, sizeof got);
+        size_t ue = strlen(exp), uo = strlen(obs);
+        snprintf(exp + ue, cap - ue, "%s%s: %s", ue ? " / " : "", want[i][0], want[i][1]);
+        snprintf(obs + uo, cap - uo, "%s%s: %s", uo ? " / " : "", want[i][0], got);
+    }
 }
 
 static int group_sc(bg_checks *c)
@@ -54,13 +69,7 @@ static int group_sc(bg_checks *c)
         {"2+2W", "x=1; y=1;|x=1; y=2;|x=2; y=1;"},
     };
     char exp[1024] = "", obs[1024] = "";
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        char got[512];
-        sc_keys(want[i][0], got, sizeof got);
-        size_t ue = strlen(exp), uo = strlen(obs);
-        snprintf(exp + ue, sizeof exp - ue, "%s%s: %s", ue ? " / " : "", want[i][0], want[i][1]);
-        snprintf(obs + uo, sizeof obs - uo, "%s%s: %s", uo ? " / " : "", want[i][0], got);
-    }
+    compare_sets(want, sizeof want / sizeof want[0], litmus_sc_outcomes, exp, obs, sizeof exp);
     return bg_check_emit_str(c, "memory_order.unit.sc.outcomes", strcmp(exp, obs) ? BG_FAIL : BG_PASS,
                              exp, obs, NULL);
 }
@@ -120,16 +129,7 @@ static int tso_outcomes(bg_checks *c)
         {"CoWR", "0:r0=1; x=1;|0:r0=1; x=2;|0:r0=2; x=2;"},
     };
     char exp[1024] = "", obs[1024] = "";
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        const litmus_test *t = litmus_find(want[i][0]);
-        unsigned char r[81];
-        char got[512];
-        litmus_tso_outcomes(t, r, NULL, NULL);
-        keys_of(t, r, got, sizeof got);
-        size_t ue = strlen(exp), uo = strlen(obs);
-        snprintf(exp + ue, sizeof exp - ue, "%s%s: %s", ue ? " / " : "", want[i][0], want[i][1]);
-        snprintf(obs + uo, sizeof obs - uo, "%s%s: %s", uo ? " / " : "", want[i][0], got);
-    }
+    compare_sets(want, sizeof want / sizeof want[0], tso_only, exp, obs, sizeof exp);
     /* SB's witness: both stores buffered past both loads */
     char w[512];
     const litmus_test *sb = litmus_find("SB");
