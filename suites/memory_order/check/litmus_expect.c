@@ -40,11 +40,11 @@ static int tso_reach(const litmus_test *t, unsigned char *reach, int *bad_thread
     const litmus_test *cat = litmus_tests(&n);
     while (i < n && i < CACHED && &cat[i] != t)
         i++;
-    if (i == n || i == CACHED || state[i] == 2)
+    if (i == n || i == CACHED)
         return litmus_tso_outcomes(t, reach, bad_thread, bad_op);
     if (!state[i])
         state[i] = litmus_tso_outcomes(t, memo[i], NULL, NULL) ? 2 : 1;
-    if (state[i] == 2)
+    if (state[i] == 2) /* refused: again, to tell the caller which op */
         return litmus_tso_outcomes(t, reach, bad_thread, bad_op);
     memcpy(reach, memo[i], litmus_outcome_count(t));
     return 0;
