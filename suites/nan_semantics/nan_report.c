@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "buildgate/bg_fragment.h"
+#include "buildgate/bg_json.h"
 #include "buildgate/bg_proposed.h"
 #include "nan_family.h"
 #include "nan_propose.h"
@@ -153,8 +154,10 @@ static void write_fragment(const nan_run_info *ri, const nan_groups *gs, const b
         }
     for (int i = 0; i < kd->n; i++)
         if (!kd->lines[i].used)
-            fprintf(f, "\nKnown deviation %s:%d (%s %s) was not observed.\n", kd->path,
-                    kd->lines[i].lineno, kd->lines[i].rule, kd->lines[i].detail);
+            fprintf(f, "\nKnown deviation %s:%d (%s %s) %s%s.\n", kd->path, kd->lines[i].lineno,
+                    kd->lines[i].rule, kd->lines[i].detail,
+                    ri->known_unjudged ? "not judged: " : "was not observed",
+                    ri->known_unjudged ? ri->known_unjudged : "");
     fclose(f);
 }
 
@@ -234,6 +237,9 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
             cJSON_AddStringToObject(d, "known", where);
             cJSON_AddStringToObject(d, "reference", kl->reference);
         }
+        const char *rep = bg_json_str(g->example, "reproducer");
+        if (rep) /* report.md prints it in the failure entry (lib/tools/report_md.c) */
+            cJSON_AddStringToObject(d, "reproducer", rep);
         if (g->example) {
             cJSON_AddItemToObject(d, "example", g->example);
             g->example = NULL;
@@ -242,10 +248,15 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
                           cJSON_CreateString(g->observed), d) != BG_OK)
             st = BG_E_IO;
     }
+    int unjudged = 0;
     for (int i = 0; i < kd->n; i++) {
         nan_known_line *l = &kd->lines[i];
         if (l->used)
             continue;
+        if (ri->known_unjudged) { /* not run where it was measured: no verdict on it */
+            unjudged++;
+            continue;
+        }
         char name[512], exp[400], where[1100];
         snprintf(name, sizeof name, "%s.known.%s", ri->test, l->rule);
         snprintf(exp, sizeof exp, "deviation %s (%s) as listed", l->rule, l->detail);
@@ -262,7 +273,13 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
     }
     int stale = 0;
     for (int i = 0; i < kd->n; i++)
-        stale += !kd->lines[i].used && ri->probe_ok;
+        stale += !kd->lines[i].used && ri->probe_ok && !ri->known_unjudged;
+    if (unjudged) {
+        char t[500];
+        snprintf(t, sizeof t, "%d known line(s) not judged: %s", unjudged, ri->known_unjudged);
+        gs->notes = gs->notes ? gs->notes : cJSON_CreateArray();
+        cJSON_AddItemToArray(gs->notes, cJSON_CreateString(t));
+    }
     char cell[96], obs[200];
     /* cells say their unit: deviation groups (one root cause each) or cases */
     if (fails)

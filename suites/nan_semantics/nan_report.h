@@ -57,6 +57,9 @@ typedef struct nan_run_info {
     const char *context;
     const char *known_context; /* context of known lines: context, or NAN_CONTEXT_ALL_MODES */
     int probe_ok;          /* 0: the probe crashed/hung/printed garbage */
+    const char *known_unjudged; /* non-NULL: why unused known lines are not judged (the
+                                   run did not cover what they were measured on): no
+                                   xpass, a note instead */
     double probe_wall_s;
 } nan_run_info;
 
