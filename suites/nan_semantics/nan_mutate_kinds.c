@@ -140,39 +140,16 @@ static int lane_width(int k)
 
 static int is_minmax(int k) { return strncmp(nan_ops[k].name, "min", 3) == 0 || strncmp(nan_ops[k].name, "max", 3) == 0; }
 
-/* An SNaN operand comes back unquieted where x86 returns it quieted (MIN/MAX
- * never quiet: left alone). */
-static void rec_snan_unquieted(const nan_mut_spec *s, int k, int i, int daz, nan_rec *r)
-{
-    (void)s, (void)daz;
-    int bits = lane_width(k);
-    if (!bits || is_minmax(k))
-        return;
-    nan_case c;
-    uint64_t v[4];
-    nan_case_get(k, i, &c);
-    dst_get(r, v);
-    for (int l = 0; l < nan_ops[k].lanes; l++) {
-        uint64_t in[NAN_MAX_IN], o = nan_elem(v, bits, l);
-        int n = 0;
-        nan_case_inputs(k, &c, l, in, &n);
-        for (int j = 0; j < n; j++)
-            if (f_snan(bits, in[j]) && o == (in[j] | f_qbit(bits))) {
-                nan_elem_set(v, bits, l, in[j]);
-                break;
-            }
-    }
-    dst_put(r, v);
-}
+/* Element l of the destination o given its inputs in[n] (nan_case_inputs),
+ * elements bits wide, the phase with DAZ or not: the element to write. */
+typedef uint64_t (*lane_fn)(int bits, const uint64_t *in, int n, int daz, uint64_t o);
 
-/* MIN/MAX return the first operand, a number, when the second is NaN (IEEE
- * minNum/maxNum; x86 returns the second operand), as DAZ makes it: a
- * subnormal read as a signed 0. */
-static void rec_minmax_number(const nan_mut_spec *s, int k, int i, int daz, nan_rec *r)
+/* Every active destination element of op k's case i through f (ops whose
+ * sources are as wide as their f32/f64 destination only). */
+static void each_lane(int k, int i, int daz, nan_rec *r, lane_fn f)
 {
-    (void)s;
     int bits = lane_width(k);
-    if (!bits || !is_minmax(k))
+    if (!bits)
         return;
     nan_case c;
     uint64_t v[4];
@@ -182,10 +159,44 @@ static void rec_minmax_number(const nan_mut_spec *s, int k, int i, int daz, nan_
         uint64_t in[NAN_MAX_IN];
         int n = 0;
         nan_case_inputs(k, &c, l, in, &n);
-        if (n == 2 && f_nan(bits, in[1]) && !f_nan(bits, in[0]))
-            nan_elem_set(v, bits, l, daz && f_sub(bits, in[0]) ? in[0] & f_sign(bits) : in[0]);
+        nan_elem_set(v, bits, l, f(bits, in, n, daz, nan_elem(v, bits, l)));
     }
     dst_put(r, v);
+}
+
+/* An SNaN operand that x86 returned quieted comes back unquieted. */
+static uint64_t lane_unquieted(int bits, const uint64_t *in, int n, int daz, uint64_t o)
+{
+    (void)daz;
+    for (int j = 0; j < n; j++)
+        if (f_snan(bits, in[j]) && o == (in[j] | f_qbit(bits)))
+            return in[j];
+    return o;
+}
+
+/* IEEE minNum/maxNum: the first operand, a number, when the second is NaN
+ * (x86 returns the second operand), as DAZ makes it: a subnormal read as a
+ * signed 0. */
+static uint64_t lane_number(int bits, const uint64_t *in, int n, int daz, uint64_t o)
+{
+    if (n != 2 || !f_nan(bits, in[1]) || f_nan(bits, in[0]))
+        return o;
+    return daz && f_sub(bits, in[0]) ? in[0] & f_sign(bits) : in[0];
+}
+
+/* snan-unquieted: every op but MIN/MAX (which never quiet). */
+static void rec_snan_unquieted(const nan_mut_spec *s, int k, int i, int daz, nan_rec *r)
+{
+    (void)s;
+    if (!is_minmax(k))
+        each_lane(k, i, daz, r, lane_unquieted);
+}
+
+static void rec_minmax_number(const nan_mut_spec *s, int k, int i, int daz, nan_rec *r)
+{
+    (void)s;
+    if (is_minmax(k))
+        each_lane(k, i, daz, r, lane_number);
 }
 
 static int op_vex256(int k) { return nan_ops[k].ymm == 2; }        /* elements in bits 255:128 */
