@@ -643,7 +643,8 @@ int main(int argc, char **argv)
     char tool[64];
     bg_runner_known_tool(&rn, tool, sizeof tool);
     nan_run_info ri = {.test = o.name && *o.name ? o.name : bg_test_name("nan-check"), .runner = o.runner, .known_list = tool,
-                       .version = rn.version, .context = o.context, .probe_ok = 1};
+                       .version = rn.version, .context = o.context, .probe_ok = 1,
+                       .modes = strcmp(o.context, "main_thread") == 0 ? o.modes : "base"};
     char unbuilt[600] = "";
     if (st == BG_OK && strncmp(o.probe, "none:", 5) != 0)
         guest_build_failure(o.probe, unbuilt, sizeof unbuilt);
@@ -678,8 +679,7 @@ int main(int argc, char **argv)
                                      st);
     }
     nan_groups gs = {0};
-    const char *pm = strcmp(o.context, "main_thread") == 0 ? o.modes : "base";
-    cJSON *doc = run_probe(&rn, &o, o.context, pm, &gs, &ri.probe_wall_s);
+    cJSON *doc = run_probe(&rn, &o, o.context, ri.modes, &gs, &ri.probe_wall_s);
     ri.probe_ok = doc != NULL;
     if (doc)
         check_doc(doc, &o, &fx, &gs);

@@ -126,6 +126,17 @@ static cJSON *matrix(const nan_run_info *ri, const char *cell)
     return m;
 }
 
+/* The table's identity on a check (docs/results.schema.json; bg-report
+ * --merge reads it, lib/tools/merge_nan.c): runner, its version, context and
+ * the MXCSR modes run. */
+static void add_identity(cJSON *d, const nan_run_info *ri)
+{
+    cJSON_AddStringToObject(d, "runner", ri->runner);
+    cJSON_AddStringToObject(d, "runner_version", ri->version);
+    cJSON_AddStringToObject(d, "context", ri->context);
+    cJSON_AddStringToObject(d, "modes", ri->modes ? ri->modes : "base");
+}
+
 static void write_fragment(const nan_run_info *ri, const nan_groups *gs, const bg_verdict *v,
                            nan_known *kd)
 {
@@ -188,9 +199,7 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
         /* every op of the group: ci's nan-check --regen-known-ops reads it */
         cJSON_AddItemToObject(d, "op_list",
                               cJSON_CreateStringArray((const char *const *)g->items, g->n_items));
-        cJSON_AddStringToObject(d, "runner", ri->runner);
-        cJSON_AddStringToObject(d, "runner_version", ri->version);
-        cJSON_AddStringToObject(d, "context", ri->context); /* bg-report --merge keys on it */
+        add_identity(d, ri);
         if (nm > 0) {
             cJSON *kls = cJSON_AddArrayToObject(d, "known_lines");
             for (int j = 0; j < nm && j < 8; j++) {
@@ -262,6 +271,7 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
         snprintf(exp, sizeof exp, "deviation %s (%s) as listed", l->rule, l->detail);
         snprintf(where, sizeof where, "%s:%d", kd->path, l->lineno);
         cJSON *d = cJSON_CreateObject();
+        add_identity(d, ri);
         cJSON_AddStringToObject(d, "known", where);
         cJSON_AddStringToObject(d, "reference", l->reference);
         cJSON_AddStringToObject(d, "action", ri->probe_ok ? "the runner no longer deviates here: "
@@ -293,9 +303,7 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
     snprintf(obs, sizeof obs, "%ld cases compared, %d unexpected and %d known deviation groups, "
              "%d known deviations not seen", gs->checked, fails, xfails, stale);
     cJSON *d = cJSON_CreateObject();
-    cJSON_AddStringToObject(d, "runner", ri->runner);
-    cJSON_AddStringToObject(d, "runner_version", ri->version);
-    cJSON_AddStringToObject(d, "context", ri->context);
+    add_identity(d, ri);
     cJSON_AddNumberToObject(d, "cases_compared", (double)gs->checked);
     cJSON_AddNumberToObject(d, "cases_not_compared", (double)gs->skipped);
     cJSON_AddNumberToObject(d, "probe_wall_s", ri->probe_wall_s);
