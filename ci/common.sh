@@ -10,6 +10,12 @@ case "$BG_TOOL" in
   "$BG_ROOT"/*) BG_TOOL=${BG_TOOL#"$BG_ROOT"/} ;;
   *) BG_TOOL="ci/$(basename "$0")" ;;
 esac
+# bg_need_value <option> <count of args left>: the option's value must follow,
+# else the lib's one line (bg_help_missing_value, lib/src/bg_help.c):
+# "buildgate: ci/<name>: <option>: missing value (see ci/<name> --help)", exit 2.
+bg_need_value() {
+  [ "$2" -ge 2 ] || { echo "buildgate: $BG_TOOL: $1: missing value (see $BG_TOOL --help)" >&2; exit 2; }
+}
 BG_T0=$(date +%s)
 # BG_JOBS: parallel build and test jobs (default: the CPU count).
 BG_JOBS=${BG_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2)}

@@ -27,7 +27,7 @@ lint_args() {
   while [ $# -gt 0 ]; do
     case "$1" in
       --check|--runs-from)
-        [ $# -ge 2 ] || { echo "buildgate: ci/lint/$lint_tool: $1 needs a tool's path" >&2; exit 2; }
+        [ $# -ge 2 ] || { echo "buildgate: ci/lint/$lint_tool: $1: missing value (see ci/lint/$lint_tool --help)" >&2; exit 2; }
         if [ "$1" = --check ]; then bg_check=$2; else runs_from=$2; fi
         shift 2 ;;
       -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p;}}' "$0"; exit 0 ;;

@@ -14,6 +14,14 @@
 #              disagree_digest  checkpoint 3 of the chain changed on the second
 #              disagree_aes     the second host's digest.aes_flags fails
 #              disagree_nan     a qemu-x86_64 deviation group missing on the second
+#              nan_fields_not_name  the same, and the second host's qemu-x86_64
+#                               table under another test name (nan.qemu-x86_64.renamed)
+#                               with the same details runner, context, modes: the
+#                               merge matches tables by those fields, so it still
+#                               names context main_thread and the group
+#              nan_old_results  both hosts' nan checks without details.modes (a
+#                               nan-check before 2026-12-01): exit 0, matched by the
+#                               test name, and agree.nan.qemu-x86_64.* notes so
 #              missing_chain    the second host's chain check lost its checkpoints
 #                               (not comparable: a disagreement, never "the same")
 #              malformed        the second results.json cut short: exit 4, one line
@@ -113,20 +121,32 @@ disagree_aes)
     seen=$(printf '%s' "$first" | grep -o 'digest\.aes_flags fail' | head -n 1)
     observed="exit $rc; $lines disagreements: $(check_name); $(names); $seen"
     ;;
-disagree_nan)
+disagree_nan | nan_fields_not_name)
     # one deviation group of qemu-x86_64 (a check named after its test plus
-    # the group) on the first host only
+    # the group) on the first host only; nan_fields_not_name: the second
+    # host's table also under another test name, its details unchanged
     group=$(grep '"name":"nan\.qemu-x86_64\.[a-z_]*\.[^"]*","test"' "$host" | head -n 1)
     gname=$(field "$group" name)
     context=$(field "$group" context)
     gverdict=$(field "$group" verdict)
     gtail=${gname#nan.qemu-x86_64."$context".}
     plant "/\"name\":\"$(printf '%s' "$gname" | sed 's/[.[\*^$/]/\\&/g')\"/d"
+    if [ "$case" = nan_fields_not_name ]; then
+        plant 's/"nan\.qemu-x86_64\.'"$context"'/"nan.qemu-x86_64.renamed/g'
+    fi
     merge
     expected="exit 1; 1 disagreements: agree.nan.qemu-x86_64.$b_slug; $a_name and $b_name; context $context; deviation group $gverdict $gtail"
     seen=$(printf '%s' "$first" | grep -o "context $context" | head -n 1)
     grp=$(printf '%s' "$first" | grep -o "deviation group $gverdict $gtail" | head -n 1)
     observed="exit $rc; $lines disagreements: $(check_name); $(names); $seen; $grp"
+    ;;
+nan_old_results)
+    sed 's/,"modes":"base"//' "$a" >"$a.tmp" && mv "$a.tmp" "$a" || exit 3
+    plant 's/,"modes":"base"//'
+    merge
+    notes=$(grep -c "$b_name ($b_key): nan checks without details.modes (results.json from a nan-check before 2026-12-01): context read from the test name" "$work/out/results.json")
+    expected="exit 0; 0 disagreements; a note that $b_name's context is read from the test name in its 2 agree.nan checks"
+    observed="exit $rc; $lines disagreements; a note that $b_name's context is read from the test name in its $notes agree.nan checks"
     ;;
 missing_chain)
     first_chain

@@ -342,7 +342,7 @@ static void group_report_gate(const char *exe, const char *dir, const char *out)
     snprintf(lines, sizeof lines,
              "{\"suite\":\"s\",\"name\":\"t.fail.check\",\"test\":\"t.fail\",\"verdict\":\"fail\","
              "\"expected\":\"a <valid> fixture\",\"observed\":\"%s\",\"details\":{\"action\":"
-             "\"restore it\"}}\n"
+             "\"restore it\",\"reproducer\":\"seed 7 mask 3 (2 of 9 steps):\\n  step 0: a\\n  step 1: b\"}}\n"
              "{\"suite\":\"s\",\"name\":\"s.path\",\"verdict\":\"skip\",\"expected\":\"e\","
              "\"observed\":\"see %s/sub/x.txt\",\"details\":null}\n"
              "{\"suite\":\"s\",\"name\":\"s.nl\\nx\",\"verdict\":\"pass\",\"expected\":1,"
@@ -375,6 +375,9 @@ static void group_report_gate(const char *exe, const char *dir, const char *out)
         const char *text;
     } says[] = {
         {"report.md_failure_whole", 0, 1, "near byte 8123: END-OF-MESSAGE"},
+        /* details.reproducer (nan-seq's shrunk steps) as a code block in the entry */
+        {"report.md_failure_reproducer", 0, 1, "   reproducer:\n\n   ```\n   seed 7 mask 3 (2 of 9 steps):\n"
+                                                "     step 0: a\n     step 1: b\n   ```"},
         {"report.junit_message", 2, 1, "<failure message=\"fail t.fail.check: expected a &lt;valid&gt; fixture"},
         {"report.junit_message_next", 2, 1, "END-OF-MESSAGE. Next: restore it\""},
         {"report.junit_message_no_check", 2, 1, "<failure message=\"exit status not 0, no failing check"},

@@ -9,12 +9,15 @@
 
 #include "buildgate/bg_json.h"
 
-/* One nan.<runner>.<context> test of one host: its summary check and the
- * names of its deviation groups ("<verdict> <rule> (<detail>)" and known
- * lines not seen). */
+/* One nan table of one host (a nan-check run: runner, context, MXCSR modes;
+ * its summary check's details, never its test name, since 2026-12-01): the
+ * summary check and the names of its deviation groups ("<verdict> <rule>
+ * (<detail>)" and known lines not seen). */
 typedef struct ntable {
     const cJSON *summary;
-    const char *test, *runner, *version, *context;
+    const char *test, *runner, *version;
+    char context[300]; /* the context, "<context>_all_modes" for --modes all */
+    int from_name;     /* 1: results without details.modes: context read from the test name */
     mg_strset groups;
 } ntable;
 
@@ -49,9 +52,12 @@ static void nan_tables(const mhost *h, nhost *out)
         t->summary = c;
         t->test = bg_json_str(c, "test");
         t->runner = bg_json_str(d, "runner");
-        /* the test's last part (main_thread, main_thread_all_modes, ...): two
-         * tests may run one context (in other MXCSR modes) */
-        t->context = strrchr(t->test, '.') + 1;
+        /* two tables may run one context in other MXCSR modes (main_thread,
+         * main_thread --modes all: the known lists' main_thread_all_modes) */
+        const char *ctx = bg_json_str(d, "context"), *modes = bg_json_str(d, "modes");
+        t->from_name = !modes; /* older nan-check: the test's last part, as before */
+        snprintf(t->context, sizeof t->context, "%s%s", modes ? ctx : strrchr(t->test, '.') + 1,
+                 modes && !strcmp(modes, "all") ? "_all_modes" : "");
         t->version = bg_json_str(d, "runner_version");
         t->version = t->version ? t->version : "?";
     }
@@ -79,12 +85,34 @@ static void nhost_free(nhost *nh)
     free(nh->t);
 }
 
-static const ntable *nan_find(const nhost *nh, const char *test)
+/* The table of nh with t's runner and context, or NULL. */
+static const ntable *nan_find(const nhost *nh, const ntable *t)
 {
     for (int i = 0; i < nh->n; i++)
-        if (!strcmp(nh->t[i].test, test))
+        if (!strcmp(nh->t[i].runner, t->runner) && !strcmp(nh->t[i].context, t->context))
             return &nh->t[i];
     return NULL;
+}
+
+/* details.notes of agree.nan.<runner>.<host>: a host of a or b (NULL) whose
+ * tables of runner r lack details.modes (results written before 2026-12-01). */
+static void note_from_name(cJSON *d, const nhost *a, const mhost *ha, const nhost *b, const mhost *hb,
+                           const char *r)
+{
+    const nhost *nh[2] = {a, b};
+    const mhost *h[2] = {ha, hb};
+    for (int j = 0; j < 2 && nh[j]; j++)
+        for (int k = 0; k < nh[j]->n; k++)
+            if (!strcmp(nh[j]->t[k].runner, r) && nh[j]->t[k].from_name) {
+                char note[700];
+                snprintf(note, sizeof note, "%s: nan checks without details.modes (results.json from a "
+                         "nan-check before 2026-12-01): context read from the test name", h[j]->label);
+                cJSON *notes = cJSON_GetObjectItemCaseSensitive(d, "notes");
+                if (!notes)
+                    notes = cJSON_AddArrayToObject(d, "notes");
+                cJSON_AddItemToArray(notes, cJSON_CreateString(note));
+                break;
+            }
 }
 
 /* The version of runner on nh, or NULL when it did not run there. */
@@ -136,7 +164,7 @@ static void nan_runner_host(merge *m, const nhost *nh, const char *r, int i, int
                 snprintf(o, sizeof o, "%s: %s", h->label, p);
             }
         } else if (rh) {
-            const ntable *u = nan_find(&nh[ref], t->test);
+            const ntable *u = nan_find(&nh[ref], t);
             if (!u)
                 continue;
             compared++;
@@ -175,6 +203,7 @@ static void nan_runner_host(merge *m, const nhost *nh, const char *r, int i, int
     }
     if (rh)
         cJSON_AddStringToObject(d, "reference_host", rh->name);
+    note_from_name(d, a, h, rh ? &nh[ref] : NULL, rh, r);
     snprintf(name, sizeof name, "agree.nan.%s.%s", r, h->slug);
     mg_add_check(m, name, problems ? BG_FAIL : BG_PASS, e, o, d, rh, h, "nan");
 }

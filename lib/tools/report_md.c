@@ -143,6 +143,32 @@ static void value(FILE *f, const cJSON *c, const char *part, size_t max)
  * error line with its next step must not be cut: "near byte 8…"). */
 #define FAILURE_VALUE_MAX 1500
 
+/* A check's details.reproducer (the steps that reproduce the failure, e.g.
+ * nan-seq's shrunk block), up to REPRODUCER_MAX bytes, as a code block
+ * inside the failure's list entry (indented 3 spaces; the fence longer than
+ * any backtick run in it). */
+#define REPRODUCER_MAX 4000
+static void reproducer(FILE *f, const cJSON *c)
+{
+    const char *r = bg_json_str(cJSON_GetObjectItemCaseSensitive(c, "details"), "reproducer");
+    if (!r || !*r)
+        return;
+    size_t n = strlen(r) < REPRODUCER_MAX ? strlen(r) : REPRODUCER_MAX;
+    int run = 0, fence = 3;
+    for (size_t i = 0; i < n; i++) {
+        run = r[i] == '`' ? run + 1 : 0;
+        fence = run >= fence ? run + 1 : fence;
+    }
+    fprintf(f, "  \n   reproducer:\n\n   %.*s\n   ", fence, "``````````````````````````````");
+    for (size_t i = 0; i < n; i++) {
+        if (r[i] == '\n' && i + 1 < n)
+            fputs("\n   ", f);
+        else if (r[i] != '\n' && r[i] != '\r')
+            fputc(r[i], f);
+    }
+    fprintf(f, "%s\n   %.*s", n < strlen(r) ? " …" : "", fence, "``````````````````````````````");
+}
+
 /* One failure: name, expected, observed, then where to look and the next
  * step, or "as above" when they repeat the previous failure's (18 alike
  * failures read at a glance); the rerun command always. */
@@ -171,6 +197,7 @@ static void failure_entry(FILE *f, const cJSON *c, int i, const cJSON *prev)
         fprintf(f, ". Rerun: ");
         bg_md_code(f, rerun, 600);
     }
+    reproducer(f, c);
     fprintf(f, "\n");
 }
 

@@ -203,7 +203,7 @@ static void agree_commit(merge *m)
  * folders of DIR that hold no results.json (an INCOMPLETE report, nothing). */
 static void agree_hosts(merge *m, const char *dir, int expect)
 {
-    char e[100], o[1500], missing[1000] = "";
+    char e[100], o[2048], missing[1000] = "";
     snprintf(e, sizeof e, "%d host%s with a results.json", expect, expect == 1 ? "" : "s");
     DIR *d = opendir(dir);
     struct dirent *x;

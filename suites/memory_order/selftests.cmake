@@ -80,6 +80,12 @@ mo_selftest(NAME input.probe-zero-iterations EXIT 2
   STDERR "buildgate: litmus-probe: iterations must be"
   COMMAND litmus-probe SB:plain:0)
 
+# 4b. The x86-TSO enumerator's mutant (stores flushed at once: SC) must fail
+#     the enumerator's unit test: SB's relaxed outcome becomes unreachable.
+mo_selftest(NAME tso-mutant-eager-flush EXIT 1
+  CHECK .unit.tso.verdicts VERDICT fail CONTAINS "SB=forbidden" "R=forbidden" "RWC=forbidden"
+  COMMAND test-litmus-tso-eager tso)
+
 # 5. A fixture edited so that it lies is refused with exit 5 and the reason:
 #    mo_bad_fixture(NAME case FROM text TO text [CONTAINS text] ACCESS a) runs
 #    litmus-check SB over a copy of expectations.json with FROM replaced by TO.
@@ -87,6 +93,10 @@ function(mo_bad_fixture)
   cmake_parse_arguments(F "" "NAME;FROM;TO;CONTAINS;ACCESS" "" ${ARGN})
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/fixtures-${F_NAME}")
   file(READ "${BG_FIXTURES_DIR}/memory_order/expectations.json" fx)
+  string(FIND "${fx}" "${F_FROM}" at)
+  if(at EQUAL -1)  # the fixture changed: this corruption would test nothing
+    message(FATAL_ERROR "mo_bad_fixture(${F_NAME}): FROM text not in expectations.json: ${F_FROM}")
+  endif()
   string(REPLACE "${F_FROM}" "${F_TO}" fx "${fx}")
   file(WRITE "${dir}/memory_order/expectations.json" "${fx}")
   set(contains)
@@ -108,6 +118,16 @@ mo_bad_fixture(NAME old-schema ACCESS plain CONTAINS "schema 1, want 2"
 # SB relax unnoticed (fresh-user trial)
 mo_bad_fixture(NAME weakened-model ACCESS sc CONTAINS "model_of.x86_64.sc must be"
   FROM "\"x86_64.sc\": \"sc\"" TO "\"x86_64.sc\": \"x86-tso\"")
+
+# x86-tso verdicts are checked against the x86-TSO enumerator (check/litmus_tso.c):
+# MP's relaxed outcome called allowed would let a real TSO violation pass
+# (fresh-user trial, issue 12); SB's called forbidden would fail every correct run.
+mo_bad_fixture(NAME tso-mp-allowed ACCESS plain CONTAINS "test MP: x86-tso says \"allowed\""
+  FROM "\"x86-tso\": \"forbidden\", \"armv8\": \"allowed\",   \"sc\": \"forbidden\", \"source\": \"herdtools7 x86/MP"
+  TO "\"x86-tso\": \"allowed\",   \"armv8\": \"allowed\",   \"sc\": \"forbidden\", \"source\": \"herdtools7 x86/MP")
+mo_bad_fixture(NAME tso-sb-forbidden ACCESS plain CONTAINS "T1 ld x=0 (memory)"
+  FROM "\"x86-tso\": \"allowed\",   \"armv8\": \"allowed\",   \"sc\": \"forbidden\", \"source\": \"herdtools7 x86/SB"
+  TO "\"x86-tso\": \"forbidden\",   \"armv8\": \"allowed\",   \"sc\": \"forbidden\", \"source\": \"herdtools7 x86/SB")
 
 # 6. A runner that hangs is killed at --timeout; one that crashes is named
 #    (user runners of BG_X86_RUNNERS, resolved by the registry like any other;

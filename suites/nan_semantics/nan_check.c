@@ -287,7 +287,8 @@ static void check_phase(const cJSON *ph, const char *phase, uint32_t want, const
 
 /* Facts named ymm_* are the YMM upper-half checks (nan_ymm.h): rule
  * ymm-upper; measured only when the guest saw AVX (features.avx), otherwise
- * a note says they were not. */
+ * a note says they were not (a document claiming no AVX yet holding VEX
+ * records fails in check_features instead). */
 static void check_facts(const cJSON *doc, const char *facts, nan_groups *gs)
 {
     char copy[160];
@@ -354,6 +355,38 @@ static void check_traps(const cJSON *doc, nan_groups *gs)
     }
 }
 
+/* The feature an op needs, as the document's "features" key; NULL: none. */
+static const char *feat_key(nan_feat f)
+{
+    return f == F_SSE41 ? "sse41" : f == F_FMA ? "fma" : f == F_AVX ? "avx" : f == F_F16C ? "f16c" : NULL;
+}
+
+/* A document that says a feature is absent yet holds records of an op that
+ * needs it (or of any VEX op, NAN_VOP/NAN_YOP, with "avx": false) contradicts
+ * itself: the YMM facts would be skipped as not measured while YMM records
+ * were measured.  One probe-failed group naming the first such op. */
+static void check_features(const cJSON *doc, nan_groups *gs)
+{
+    const cJSON *feats = cJSON_GetObjectItemCaseSensitive(doc, "features"), *ph;
+    gs->checked++;
+    cJSON_ArrayForEach(ph, cJSON_GetObjectItemCaseSensitive(doc, "phases")) {
+        const cJSON *res = cJSON_GetObjectItemCaseSensitive(ph, "results");
+        for (int k = 0; k < nan_op_count; k++) {
+            if (!cJSON_GetObjectItemCaseSensitive(res, nan_ops[k].name))
+                continue;
+            const char *key = nan_ops[k].ymm && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(feats, "avx"))
+                                  ? "avx" : feat_key(nan_ops[k].feat);
+            if (!key || !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(feats, key)))
+                continue;
+            char d[96], e[96];
+            snprintf(d, sizeof d, "contradiction: features.%s false yet records of %s", key, nan_ops[k].name);
+            snprintf(e, sizeof e, "%s in skipped_ops, or features.%s true", nan_ops[k].name, key);
+            add_simple(gs, "probe-failed", d, "features", e, "records present");
+            return;
+        }
+    }
+}
+
 static void check_doc(const cJSON *doc, const opts *o, const nan_fixture *fx, nan_groups *gs)
 {
     char mine[20];
@@ -364,6 +397,7 @@ static void check_doc(const cJSON *doc, const opts *o, const nan_fixture *fx, na
                    "case_table", mine, dg ? dg : "(none)");
         return;
     }
+    check_features(doc, gs);
     if (strcmp(o->context, "main_thread") == 0) {
         for (int m = 0; m < NAN_MODE_COUNT; m++) {
             int wanted = strcmp(o->modes, "all") == 0 || nan_modes[m].base;
@@ -609,7 +643,8 @@ int main(int argc, char **argv)
     char tool[64];
     bg_runner_known_tool(&rn, tool, sizeof tool);
     nan_run_info ri = {.test = o.name && *o.name ? o.name : bg_test_name("nan-check"), .runner = o.runner, .known_list = tool,
-                       .version = rn.version, .context = o.context, .probe_ok = 1};
+                       .version = rn.version, .context = o.context, .probe_ok = 1,
+                       .modes = strcmp(o.context, "main_thread") == 0 ? o.modes : "base"};
     char unbuilt[600] = "";
     if (st == BG_OK && strncmp(o.probe, "none:", 5) != 0)
         guest_build_failure(o.probe, unbuilt, sizeof unbuilt);
@@ -636,7 +671,7 @@ int main(int argc, char **argv)
     const char *kctx = strcmp(o.context, "main_thread") == 0 && strcmp(o.modes, "all") == 0
                            ? NAN_CONTEXT_ALL_MODES : o.context;
     ri.known_context = kctx;
-    if ((st = nan_known_load(known_dir, rn.known, rn.version, kctx, &kd)) != BG_OK) {
+    if ((st = nan_known_load_runner(known_dir, &rn, kctx, &kd)) != BG_OK) {
         nan_fixture_free(&fx);
         bg_runner_free(&rn);
         snprintf(stored, sizeof stored, "%s.known", ri.test);
@@ -644,8 +679,7 @@ int main(int argc, char **argv)
                                      st);
     }
     nan_groups gs = {0};
-    const char *pm = strcmp(o.context, "main_thread") == 0 ? o.modes : "base";
-    cJSON *doc = run_probe(&rn, &o, o.context, pm, &gs, &ri.probe_wall_s);
+    cJSON *doc = run_probe(&rn, &o, o.context, ri.modes, &gs, &ri.probe_wall_s);
     ri.probe_ok = doc != NULL;
     if (doc)
         check_doc(doc, &o, &fx, &gs);

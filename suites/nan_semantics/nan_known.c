@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buildgate/bg_runner.h"
 #include "nan_cases.h"
@@ -124,6 +125,44 @@ static const char *ops_unknown(const char *ops, char *bad, size_t n)
     }
 }
 
+/* Every line's key (runner versions contexts ops rule detail: all columns
+ * but the reference) and number, to refuse a duplicate naming both lines. */
+typedef struct line_keys {
+    char **key;
+    int *lineno;
+    int n;
+} line_keys;
+
+/* 0 and the line recorded; the earlier line's number when it has the same
+ * key; -1 out of memory. */
+static int key_seen(line_keys *ks, char *const *col, const char *ops, int lineno)
+{
+    char key[4096];
+    snprintf(key, sizeof key, "%s\t%s\t%s\t%s\t%s\t%s", col[0], col[1], col[2], ops, col[3], col[4]);
+    for (int i = 0; i < ks->n; i++)
+        if (strcmp(ks->key[i], key) == 0)
+            return ks->lineno[i];
+    char **nk = realloc(ks->key, (size_t)(ks->n + 1) * sizeof *nk);
+    if (nk)
+        ks->key = nk;
+    int *nl = nk ? realloc(ks->lineno, (size_t)(ks->n + 1) * sizeof *nl) : NULL;
+    if (nl)
+        ks->lineno = nl;
+    char *dup = nl ? strdup(key) : NULL;
+    if (!dup)
+        return -1;
+    ks->key[ks->n] = dup, ks->lineno[ks->n++] = lineno;
+    return 0;
+}
+
+static void keys_free(line_keys *ks)
+{
+    for (int i = 0; i < ks->n; i++)
+        free(ks->key[i]);
+    free(ks->key);
+    free(ks->lineno);
+}
+
 /* Reads path; lines applying to version/context are kept (all of them when
  * version is NULL). */
 static bg_status load(const char *path, const char *file, const char *version, const char *context,
@@ -143,6 +182,7 @@ static bg_status load(const char *path, const char *file, const char *version, c
     char *line = NULL;
     size_t cap = 0;
     int lineno = 0;
+    line_keys ks = {0};
     bg_status st = BG_OK;
     while (st == BG_OK && getline(&line, &cap, f) > 0) {
         lineno++;
@@ -202,6 +242,14 @@ static bg_status load(const char *path, const char *file, const char *version, c
             st = bad(kd->path, lineno, why);
             break;
         }
+        int seen = key_seen(&ks, col, ops, lineno);
+        if (seen != 0) {
+            char why[200];
+            snprintf(why, sizeof why, "duplicate of line %d (same runner, versions, contexts, ops, rule "
+                     "and detail): remove one of lines %d and %d", seen, seen, lineno);
+            st = seen < 0 ? BG_E_NOMEM : bad(kd->path, lineno, why);
+            break;
+        }
         if (version && (!in || !context_matches(col[2], context)))
             continue;
         nan_known_line *nl = realloc(kd->lines, (size_t)(kd->n + 1) * sizeof *nl);
@@ -221,6 +269,7 @@ static bg_status load(const char *path, const char *file, const char *version, c
         snprintf(l->reference, sizeof l->reference, "%s", col[5]);
     }
     free(line);
+    keys_free(&ks);
     fclose(f);
     if (st != BG_OK)
         nan_known_free(kd);
@@ -233,6 +282,17 @@ bg_status nan_known_load(const char *dir, const char *file, const char *version,
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", dir, file);
     return load(path, file, version ? version : "", context, 1, kd);
+}
+
+bg_status nan_known_load_runner(const char *dir, const bg_runner *rn, const char *context, nan_known *kd)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, rn->known);
+    if (!rn->user && access(path, F_OK) != 0 && errno == ENOENT)
+        return bg_fail(BG_E_FIXTURE, "nan-check", "known deviations %s: missing (runner %s reads it): restore "
+                       "it with `git checkout -- %s` (a runner without known deviations has a file of "
+                       "comment lines only)", path, rn->name, path);
+    return nan_known_load(dir, rn->known, rn->version, context, kd);
 }
 
 bg_status nan_known_load_all(const char *path, nan_known *kd)

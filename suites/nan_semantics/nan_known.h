@@ -33,6 +33,7 @@
 #include <stddef.h>
 
 #include "buildgate/bg_error.h"
+#include "buildgate/bg_runner.h"
 
 #define NAN_KNOWN_COLUMNS 7
 
@@ -60,10 +61,19 @@ typedef struct nan_known {
  * <runner>.tsv, or one shared by rows of the same tool) keeping the lines
  * that apply to runner version `version` and context `context`
  * (NAN_CONTEXT_ALL_MODES for main_thread with all modes).  A missing
- * file is an empty list.  A malformed line: one error line "buildgate:
- * nan-check: known deviations <path>:<line>: <why>" and BG_E_FIXTURE. */
+ * file is an empty list (see nan_known_load_runner).  A malformed line (a
+ * line repeating an earlier one, all columns but the reference equal, too):
+ * one error line "buildgate: nan-check: known deviations <path>:<line>:
+ * <why>" and BG_E_FIXTURE. */
 bg_status nan_known_load(const char *dir, const char *file, const char *version,
                          const char *context, nan_known *kd);
+
+/* nan_known_load of runner rn's file (rn->known, rn->version).  The file of
+ * a built-in runner (bg_runners.def) is stored truth: missing, it is
+ * BG_E_FIXTURE after one line naming it and the restore command (`git
+ * checkout -- <path>`), not an empty list that would turn every known
+ * deviation into a fail.  A user runner's (BG_X86_RUNNERS) may be absent. */
+bg_status nan_known_load_runner(const char *dir, const bg_runner *rn, const char *context, nan_known *kd);
 
 /* Reads every line of the file at path, whatever its version and context
  * (the runner column must equal the file's name without .tsv): the same

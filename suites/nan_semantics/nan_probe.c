@@ -63,16 +63,23 @@ static const char usage_text[] =
     "       nan-probe --sequences REQUEST: generated instruction blocks instead\n"
     "                     (the request and output: nan_seq_probe.c)\n"
     "\n"
-    "Output: {\"probe\":\"nan_semantics\",\"schema\":1,\"context\":C,\"os\":\"linux\",\n"
-    "  \"case_table\":\"<fnv64 hex>\",\"features\":{\"sse41\":0|1,\"fma\":0|1,\"avx\":0|1,\"f16c\":0|1},\n"
+    "Output: {\"probe\":\"nan_semantics\",\"schema\":1,\"context\":C,\"os\":\"linux\"|\"macos\",\n"
+    "  \"case_table\":\"<fnv64 hex>\",\n"
+    "  \"features\":{\"sse41\":true|false,\"fma\":true|false,\"avx\":true|false,\n"
+    "              \"f16c\":true|false},\n"
     "  \"phases\":[{\"phase\":P,\"mode\":M|null,\"mxcsr\":\"0x1f80\",\"x87_cw\":\"0x037f\",\n"
     "             \"results\":{\"<op>\":\"<records, 68 hex digits each (x87 ops:\n"
-    "                        nan_x87.h); VEX ops (VEX.128, VEX.256 .256,\n"
+    "                        nan_x87.h); VEX ops (VEX.128, VEX.256 and\n"
     "                        F16C) 100: ymm0 bits 255:128 first>\",...},\n"
-    "             \"skipped_ops\":[\"<op>: <why>\",...]}],\n"
-    "  \"facts\":{...context-specific booleans/numbers...},\n"
+    "             \"skipped_ops\":[\"<op>: the guest CPU lacks <feature>\",...]}],\n"
+    "  \"facts\":{\"<fact>\":true|false,...},  (context-specific)\n"
     "  \"traps\":[{\"exception\":\"IE\",\"delivered\":true,\"si_code\":7,\n"
     "            \"handler_mxcsr\":\"0x1f80\",\"saved_status\":\"0x01\"}]}\n"
+    "  (a trap not delivered: \"si_code\":-1 and \"handler_mxcsr\":\"\"; a saved\n"
+    "  status not read: \"saved_status\":\"\")\n"
+    "A feature is true when the guest CPU runs the table's ops that need it; an op\n"
+    "it lacks is in skipped_ops, not in results (nan-check fails a document with\n"
+    "records of an op whose feature is false: probe-failed, contradiction).\n"
     "A phase with \"mode\" set runs with that MXCSR mode loaded; otherwise with the\n"
     "control bits it found (\"mxcsr\": the MXCSR read at the phase's start).\n"
     "\n"
@@ -162,7 +169,7 @@ static void record_alignment(void) { fact_bool("handler_stack_aligned", nan_sig_
 
 /* YMM upper halves across a signal (nan_ymm.h): facts ymm_handler_init
  * (when entry) and ymm_sigreturn_restored.  Without AVX no fact is
- * recorded: nan-check notes them as not measured (features.avx 0). */
+ * recorded: nan-check notes them as not measured (features.avx false). */
 static void ymm_signal_facts(int sa_flags, int entry)
 {
     int init = 0, restored = 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "buildgate/bg_fragment.h"
+#include "buildgate/bg_json.h"
 #include "buildgate/bg_proposed.h"
 #include "nan_family.h"
 #include "nan_propose.h"
@@ -125,6 +126,17 @@ static cJSON *matrix(const nan_run_info *ri, const char *cell)
     return m;
 }
 
+/* The table's identity on a check (docs/results.schema.json; bg-report
+ * --merge reads it, lib/tools/merge_nan.c): runner, its version, context and
+ * the MXCSR modes run. */
+static void add_identity(cJSON *d, const nan_run_info *ri)
+{
+    cJSON_AddStringToObject(d, "runner", ri->runner);
+    cJSON_AddStringToObject(d, "runner_version", ri->version);
+    cJSON_AddStringToObject(d, "context", ri->context);
+    cJSON_AddStringToObject(d, "modes", ri->modes ? ri->modes : "base");
+}
+
 static void write_fragment(const nan_run_info *ri, const nan_groups *gs, const bg_verdict *v,
                            nan_known *kd)
 {
@@ -153,8 +165,10 @@ static void write_fragment(const nan_run_info *ri, const nan_groups *gs, const b
         }
     for (int i = 0; i < kd->n; i++)
         if (!kd->lines[i].used)
-            fprintf(f, "\nKnown deviation %s:%d (%s %s) was not observed.\n", kd->path,
-                    kd->lines[i].lineno, kd->lines[i].rule, kd->lines[i].detail);
+            fprintf(f, "\nKnown deviation %s:%d (%s %s) %s%s.\n", kd->path, kd->lines[i].lineno,
+                    kd->lines[i].rule, kd->lines[i].detail,
+                    ri->known_unjudged ? "not judged: " : "was not observed",
+                    ri->known_unjudged ? ri->known_unjudged : "");
     fclose(f);
 }
 
@@ -185,9 +199,7 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
         /* every op of the group: ci's nan-check --regen-known-ops reads it */
         cJSON_AddItemToObject(d, "op_list",
                               cJSON_CreateStringArray((const char *const *)g->items, g->n_items));
-        cJSON_AddStringToObject(d, "runner", ri->runner);
-        cJSON_AddStringToObject(d, "runner_version", ri->version);
-        cJSON_AddStringToObject(d, "context", ri->context); /* bg-report --merge keys on it */
+        add_identity(d, ri);
         if (nm > 0) {
             cJSON *kls = cJSON_AddArrayToObject(d, "known_lines");
             for (int j = 0; j < nm && j < 8; j++) {
@@ -234,6 +246,9 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
             cJSON_AddStringToObject(d, "known", where);
             cJSON_AddStringToObject(d, "reference", kl->reference);
         }
+        const char *rep = bg_json_str(g->example, "reproducer");
+        if (rep) /* report.md prints it in the failure entry (lib/tools/report_md.c) */
+            cJSON_AddStringToObject(d, "reproducer", rep);
         if (g->example) {
             cJSON_AddItemToObject(d, "example", g->example);
             g->example = NULL;
@@ -242,15 +257,21 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
                           cJSON_CreateString(g->observed), d) != BG_OK)
             st = BG_E_IO;
     }
+    int unjudged = 0;
     for (int i = 0; i < kd->n; i++) {
         nan_known_line *l = &kd->lines[i];
         if (l->used)
             continue;
+        if (ri->known_unjudged) { /* not run where it was measured: no verdict on it */
+            unjudged++;
+            continue;
+        }
         char name[512], exp[400], where[1100];
         snprintf(name, sizeof name, "%s.known.%s", ri->test, l->rule);
         snprintf(exp, sizeof exp, "deviation %s (%s) as listed", l->rule, l->detail);
         snprintf(where, sizeof where, "%s:%d", kd->path, l->lineno);
         cJSON *d = cJSON_CreateObject();
+        add_identity(d, ri);
         cJSON_AddStringToObject(d, "known", where);
         cJSON_AddStringToObject(d, "reference", l->reference);
         cJSON_AddStringToObject(d, "action", ri->probe_ok ? "the runner no longer deviates here: "
@@ -262,7 +283,13 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
     }
     int stale = 0;
     for (int i = 0; i < kd->n; i++)
-        stale += !kd->lines[i].used && ri->probe_ok;
+        stale += !kd->lines[i].used && ri->probe_ok && !ri->known_unjudged;
+    if (unjudged) {
+        char t[500];
+        snprintf(t, sizeof t, "%d known line(s) not judged: %s", unjudged, ri->known_unjudged);
+        gs->notes = gs->notes ? gs->notes : cJSON_CreateArray();
+        cJSON_AddItemToArray(gs->notes, cJSON_CreateString(t));
+    }
     char cell[96], obs[200];
     /* cells say their unit: deviation groups (one root cause each) or cases */
     if (fails)
@@ -276,9 +303,7 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
     snprintf(obs, sizeof obs, "%ld cases compared, %d unexpected and %d known deviation groups, "
              "%d known deviations not seen", gs->checked, fails, xfails, stale);
     cJSON *d = cJSON_CreateObject();
-    cJSON_AddStringToObject(d, "runner", ri->runner);
-    cJSON_AddStringToObject(d, "runner_version", ri->version);
-    cJSON_AddStringToObject(d, "context", ri->context);
+    add_identity(d, ri);
     cJSON_AddNumberToObject(d, "cases_compared", (double)gs->checked);
     cJSON_AddNumberToObject(d, "cases_not_compared", (double)gs->skipped);
     cJSON_AddNumberToObject(d, "probe_wall_s", ri->probe_wall_s);

@@ -9,7 +9,9 @@
  * nan_propose.h), each unused applicable known line into an xpass
  * (inconclusive when the probe did not run to the end), plus one summary
  * check carrying details.matrix {table "runner × context"} and the runner's
- * version, and writes the grouped list as a Markdown fragment
+ * version.  Every one of these checks carries the table's identity as
+ * details fields runner, runner_version, context and modes (what bg-report
+ * --merge keys on; never parsed from the test name), and emitting writes the grouped list as a Markdown fragment
  * $(dirname $BG_CHECKS_FILE)/nan_semantics--<test>.md.
  */
 #ifndef NAN_REPORT_H
@@ -55,8 +57,12 @@ typedef struct nan_run_info {
     const char *known_list; /* the tool whose list applies (bg_runner_known_tool) */
     const char *version;
     const char *context;
+    const char *modes;     /* "base" or "all": the MXCSR modes run (--modes; "base" outside main_thread) */
     const char *known_context; /* context of known lines: context, or NAN_CONTEXT_ALL_MODES */
     int probe_ok;          /* 0: the probe crashed/hung/printed garbage */
+    const char *known_unjudged; /* non-NULL: why unused known lines are not judged (the
+                                   run did not cover what they were measured on): no
+                                   xpass, a note instead */
     double probe_wall_s;
 } nan_run_info;
 

@@ -1,7 +1,6 @@
 /* nan-selftest — proves that each nan-check check can fail and says why.
  *
  * Usage: nan-selftest SCENARIO NAN_CHECK PROBE FIXTURES_ROOT WORK_DIR RUNNERS_DIR
- *        nan-selftest --mutate KIND   (a probe-output filter, nan_mutant.h)
  *
  * Each scenario runs nan-check on purpose-broken input in WORK_DIR (its own
  * BG_CHECKS_FILE, fixtures root and known-deviation files; the real ones are
@@ -32,7 +31,7 @@
  *   guest_not_built    no guest program, its cross build's probe.FAILED beside it
  *                      -> a fail check quoting that line
  *   mutant_snan        a translator returning SNaN operands unquieted
- *                      (filter-runner.sh + --mutate, nan_mutant.h) -> exactly
+ *                      (filter-runner.sh + nan-mutate snan-unquieted) -> exactly
  *                      one fail group: snan-quieting
  *   mutant_minmax      MIN/MAX returning the number -> exactly minmax "NaN operand"
  *   mutant_daz         DAZ ignored in the daz phase -> exactly the daz-ftz "DAZ"
@@ -53,7 +52,7 @@
  *                      -> still a fail, and a proposed line scoped >=99.1,<99.2 in
  *                      WORK_DIR/proposed-known/nan_semantics/qemu-x86_64.tsv
  *                      with the adoption command in the check
- *   mutant_<family>    runners/op-mutant-runner.sh with one nan-mutate mutation
+ *   mutant_<family>    runners/filter-runner.sh with one nan-mutate mutation
  *                      (op_mutants below: cvt source clobbered, cvtpd2ps upper
  *                      half not zeroed, bitwise op quieting SNaNs, roundps
  *                      immediate ignored, movmskps as 'x < 0', addsubps as
@@ -88,10 +87,9 @@
 #include "buildgate/bg_json.h"
 #include "buildgate/bg_proc.h"
 #include "buildgate/bg_runner.h"
-#include "nan_mutant.h"
 
 typedef struct ctx {
-    const char *check, *probe, *fixtures, *work, *runners, *self;
+    const char *check, *probe, *fixtures, *work, *runners;
     char checks_file[1200], root[1200];
 } ctx;
 
@@ -450,6 +448,19 @@ static void beside_check(const ctx *c, const char *name, char *buf, size_t n)
     snprintf(slash ? slash + 1 : buf, n - (size_t)(slash ? slash + 1 - buf : 0), "%s", name);
 }
 
+/* env[n] = "BG_X86_RUNNERS=<runner>=<RUNNERS_DIR>/filter-runner.sh <nan-mutate>
+ * <kind> <command>": runner `runner` runs command (a real runner's, or ""
+ * for the guest alone) and passes the probe's document through nan-mutate
+ * kind, the one mutant mechanism (nan_mutate.h); its length. */
+static size_t mutant_env(const ctx *c, const char *runner, const char *kind, const char *command, char *env,
+                         size_t n)
+{
+    char mutate[1300];
+    beside_check(c, "nan-mutate", mutate, sizeof mutate);
+    return (size_t)snprintf(env, n, "BG_X86_RUNNERS=%s=%s/filter-runner.sh %s %s%s%s", runner, c->runners,
+                            mutate, kind, *command ? " " : "", command);
+}
+
 /* Index of the row of a scenario table (rows of `size` bytes whose first
  * member is the const char *scenario) named name; n when none is. */
 static size_t row_named(const void *rows, size_t n, size_t size, const char *name)
@@ -470,10 +481,8 @@ static int op_mutant(ctx *c, const char *name, result *res, const char *probe)
     size_t i = ROW_NAMED(op_mutants, name);
     if (i == sizeof op_mutants / sizeof op_mutants[0])
         return -2;
-    char mutate[1300], env[4200];
-    beside_check(c, "nan-mutate", mutate, sizeof mutate);
-    snprintf(env, sizeof env, "BG_X86_RUNNERS=opmutant=%s/op-mutant-runner.sh %s %s", c->runners, mutate,
-             op_mutants[i].mutation);
+    char env[4200];
+    mutant_env(c, "opmutant", op_mutants[i].mutation, "", env, sizeof env);
     if (make_root(c, name, NULL, 0) != 0)
         return -1;
     if (op_mutants[i].known) {
@@ -529,7 +538,7 @@ static void initial_mutant(ctx *c, result *res, const char *probe)
  * a preload mutant runs the real guest with runners/nan_ymm_preload.c
  * (libnan-ymm.so beside nan-check, mode NAN_YMM_MUTANT) under the same
  * runner script as mutant_initial; a fact mutant rewrites the document
- * through nan-mutate fact-false:FACT (op-mutant-runner.sh), for the facts no
+ * through nan-mutate fact-false:FACT (filter-runner.sh), for the facts no
  * wrapper can reach (raw fork, threads, VZEROUPPER itself).  Each must fail
  * ymm-upper with detail "<fact> false" in its context. */
 static const struct {
@@ -568,9 +577,9 @@ static int ymm_mutant(ctx *c, const char *name, result *res, const char *probe)
         snprintf(env, sizeof env, "BG_X86_RUNNERS=ymm=env NAN_YMM_MUTANT=%s %s/initial-mutant-runner.sh %s",
                  ymm_mutants[i].preload_mode, c->runners, tool);
     } else {
-        beside_check(c, "nan-mutate", tool, sizeof tool);
-        snprintf(env, sizeof env, "BG_X86_RUNNERS=ymm=%s/op-mutant-runner.sh %s fact-false:%s", c->runners, tool,
-                 ymm_mutants[i].fact);
+        char kind[200];
+        snprintf(kind, sizeof kind, "fact-false:%s", ymm_mutants[i].fact);
+        mutant_env(c, "ymm", kind, "", env, sizeof env);
     }
     if (make_root(c, name, NULL, 0) != 0)
         return -1;
@@ -582,7 +591,7 @@ static int ymm_mutant(ctx *c, const char *name, result *res, const char *probe)
     return 0;
 }
 
-/* QEMU 7.2 with minps returning the max (runners/op-mutant-runner.sh piping
+/* QEMU 7.2 with minps returning the max (runners/filter-runner.sh piping
  * qemu's output through nan-mutate), under QEMU 7.2's real known lines (runner
  * renamed): the wrong minps values must be a fail `value` group of minps
  * alone, and QEMU's own min/max-under-DAZ cases stay their listed daz-ftz
@@ -591,7 +600,7 @@ static int ymm_mutant(ctx *c, const char *name, result *res, const char *probe)
  * without qemu-x86_64 7.2. */
 static void qemu_minmax_value(ctx *c, result *res, const char *probe)
 {
-    char qemu[1024], ver[200] = "", src[1400], dst[1400], mutate[1300], env[4200];
+    char qemu[1024], ver[200] = "", src[1400], dst[1400], env[4200];
     snprintf(res->exp, sizeof res->exp, "exit 1; a fail value group listing minps and no other op");
     if (bg_proc_which("qemu-x86_64", qemu, sizeof qemu) != BG_OK) {
         res->v = BG_SKIP;
@@ -625,11 +634,7 @@ static void qemu_minmax_value(ctx *c, result *res, const char *probe)
     if (f)
         fclose(f);
     free(text);
-    snprintf(mutate, sizeof mutate, "%s", c->check);
-    char *slash = strrchr(mutate, '/');
-    snprintf(slash ? slash + 1 : mutate, sizeof mutate - (size_t)(slash ? slash + 1 - mutate : 0), "nan-mutate");
-    snprintf(env, sizeof env, "BG_X86_RUNNERS=qmut=%s/op-mutant-runner.sh %s copy:maxps:minps %s", c->runners,
-             mutate, qemu);
+    mutant_env(c, "qmut", "copy:maxps:minps", qemu, env, sizeof env);
     char *args[] = {"--runner", "qmut", "--context", "fork", "--probe", (char *)probe, NULL};
     outcome o = run_check(c, args, env);
     const cJSON *v = find(&o, "fail", "value", NULL);
@@ -712,7 +717,7 @@ static void mutant_groups(ctx *c, result *res, const char *kind, const char *wan
 {
     char env[4200], got[1800];
     make_root(c, kind, NULL, 0);
-    snprintf(env, sizeof env, "BG_X86_RUNNERS=mut=%s/filter-runner.sh %s %s", c->runners, c->self, kind);
+    mutant_env(c, "mut", kind, "", env, sizeof env);
     char *args[] = {"--runner", "mut", "--context", "main_thread", "--probe", (char *)c->probe, NULL};
     outcome o = run_check(c, args, env);
     fail_groups(&o, got, sizeof got);
@@ -754,8 +759,7 @@ static int copy_known(ctx *c, const char *tool, const char *name, const char *ve
 static outcome run_valgrind_mutant(ctx *c, const bg_runner *vg, const char *kind, const char *context)
 {
     char env[4200];
-    size_t len = (size_t)snprintf(env, sizeof env, "BG_X86_RUNNERS=vgmut=%s/filter-runner.sh %s %s",
-                                  c->runners, c->self, kind);
+    size_t len = mutant_env(c, "vgmut", kind, "", env, sizeof env);
     for (int i = 0; i < vg->argc && len < sizeof env; i++)
         len += (size_t)snprintf(env + len, sizeof env - len, " %s", vg->argv[i]);
     char *args[] = {"--runner", "vgmut", "--context", (char *)context, "--probe", (char *)c->probe, NULL};
@@ -1060,17 +1064,11 @@ static int scenario(ctx *c, const char *name, result *res)
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && strcmp(argv[1], "--mutate") == 0)
-        return nan_mutant_main(argv[2]);
     if (argc != 7) {
         bg_errorf("nan-selftest", "usage: nan-selftest SCENARIO NAN_CHECK PROBE FIXTURES_ROOT WORK_DIR RUNNERS_DIR");
         return BG_EXIT_USAGE;
     }
-    char self[4096];
-    if (!realpath(argv[0], self))
-        snprintf(self, sizeof self, "%s", argv[0]);
-    ctx c = {.check = argv[2], .probe = argv[3], .fixtures = argv[4], .work = argv[5], .runners = argv[6],
-             .self = self};
+    ctx c = {.check = argv[2], .probe = argv[3], .fixtures = argv[4], .work = argv[5], .runners = argv[6]};
     result res = {.v = BG_FAIL};
     int rc = scenario(&c, argv[1], &res);
     if (rc == -2) {

@@ -14,6 +14,7 @@
 #include "buildgate/bg_fixtures.h"
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_json.h"
+#include "buildgate/bg_parse.h"
 #include "buildgate/bg_proc.h"
 #include "buildgate/bg_runner.h"
 #include "nan_cases.h"
@@ -40,12 +41,16 @@ static const char usage_text[] =
     "                     \"none:<why>\": skip\n"
     "  --seeds F:N        blocks F..F+N-1 (default: the fixture's range); seeds\n"
     "                     beyond the fixture are compared with a native run\n"
-    "  --shrink K         deviating blocks shrunk per part of the state (default 1)\n"
+    "                     (none here and no block in the fixture: exit 2); known\n"
+    "                     lines are judged (xpass) only when every block of the\n"
+    "                     fixture ran, otherwise a note says they were not\n"
+    "  --shrink K         deviating blocks shrunk per part of the state (0..16,\n"
+    "                     default 1)\n"
     "  --fixtures DIR     fixtures root (default $BG_FIXTURES_DIR, else fixtures/);\n"
     "                     the fixture is DIR/nan_semantics/sequences-x86_64.json,\n"
     "                     known deviations DIR/nan_semantics/known/<runner's file>,\n"
     "                     lines of context \"sequences\", rule sequence-state\n"
-    "  --timeout SECONDS  limit of each probe run (default 240)\n"
+    "  --timeout SECONDS  limit of each probe run (default 240, at most 86400)\n"
     "  --report-json FILE the deviating blocks and their shrunk reproducers as JSON\n"
     "  --write-fixture    record the fixture from a native run (--count blocks from\n"
     "                     seed 0, default 2048; pool: every op of nan_ops.def but\n"
@@ -60,7 +65,8 @@ static const char usage_text[] =
     "that deviates (rule sequence-state; fail, or xfail when a known line lists\n"
     "every op of its reproducers), xpass per unused known line, one summary.\n"
     "Exit: 0 pass; 1 a check failed; 77 skip (runner missing, no guest, the\n"
-    "      guest CPU lacks an op of the pool); 2 usage; 3 I/O; 5 fixture or known\n"
+    "      guest CPU lacks an op of the pool); 2 usage (also --seeds of which no\n"
+    "      block can be compared); 3 I/O; 5 fixture or known\n"
     "      list missing or corrupt; 6 fixture exists (--write-fixture without\n"
     "      --replace); 7 the probe failed while writing the fixture.\n"
     "Doc: docs/nan_semantics.md (Generated sequences).\n";
@@ -299,7 +305,7 @@ static int check_run(const opts *o, int argc_unused)
         return bg_checks_fail_stored(c, why, "a valid sequences fixture (docs/nan_semantics.md)", st);
     }
     nan_known kd;
-    if ((st = nan_known_load(known_dir, rn.known, rn.version, NAN_CONTEXT_SEQUENCES, &kd)) != BG_OK) {
+    if ((st = nan_known_load_runner(known_dir, &rn, NAN_CONTEXT_SEQUENCES, &kd)) != BG_OK) {
         nan_seq_fixture_free(&fx);
         bg_runner_free(&rn);
         snprintf(why, sizeof why, "%s.known", test);
@@ -307,13 +313,34 @@ static int check_run(const opts *o, int argc_unused)
     }
     uint64_t first = o->have_seeds ? o->first : fx.first;
     int n = o->have_seeds ? o->n : fx.count;
+    uint64_t fx_end = fx.first + (uint64_t)fx.count;
     /* the reference: a native run, on an x86-64 host whose runner is not native */
     int have_ref = strcmp(rn.name, "native") != 0 &&
                    bg_runner_resolve("native", "x86_64", &ref, why, sizeof why) == BG_OK;
+    if (!have_ref && (first >= fx_end || first + (uint64_t)n <= fx.first)) {
+        /* nothing could be compared: one clear error, not a pass over no block */
+        bg_fail(BG_E_USAGE, "nan-seq", "--seeds %llu:%d: seeds beyond the fixture's %d blocks (%llu..%llu) "
+                "and no native x86-64 reference to compare them with (%s)", (unsigned long long)first, n,
+                fx.count, (unsigned long long)fx.first, (unsigned long long)(fx_end - 1),
+                strcmp(rn.name, "native") == 0 ? "runner native is that reference" : "none on this host");
+        nan_known_free(&kd);
+        nan_seq_fixture_free(&fx);
+        bg_runner_free(&rn);
+        snprintf(why, sizeof why, "%s.seeds", test);
+        return bg_checks_fail_stored(c, why, "seeds within the fixture, or a native reference", BG_E_USAGE);
+    }
+    /* the known lines were measured on the fixture's blocks (their reference
+       says so): judged "not observed" (xpass) only by a run covering them all */
+    char unjudged[300] = "";
+    if (first > fx.first || first + (uint64_t)n < fx_end)
+        snprintf(unjudged, sizeof unjudged, "this run covered blocks %llu..%llu, not all of the fixture's "
+                 "%llu..%llu the known lines were measured on", (unsigned long long)first,
+                 (unsigned long long)(first + (uint64_t)n - 1), (unsigned long long)fx.first,
+                 (unsigned long long)(fx_end - 1));
     nan_seq_state *obs = calloc((size_t)n, sizeof *obs), *exp = calloc((size_t)n, sizeof *exp);
     nan_run_info ri = {.test = test, .runner = o->runner, .known_list = tool, .version = rn.version,
                        .context = NAN_CONTEXT_SEQUENCES, .known_context = NAN_CONTEXT_SEQUENCES,
-                       .probe_ok = 1};
+                       .probe_ok = 1, .known_unjudged = *unjudged ? unjudged : NULL};
     nan_groups gs = {0};
     int rc = obs && exp ? run_blocks(&rn, o, fx.pool_text, first, n, NULL, NULL, -1, obs, &ri.probe_wall_s,
                                      why, sizeof why)
@@ -404,16 +431,19 @@ static int check_run(const opts *o, int argc_unused)
             if (!g) /* a reproducer without ops (stores, loads, LDMXCSR only) */
                 g = nan_groups_add(&gs, "sequence-state", nan_seq_part_names[p], "sequences", &fresh);
             if (g && !shown++) {
-                nan_seq_diff_text(p, &jobs[j].exp, &jobs[j].obs, g->expected, sizeof g->expected);
-                snprintf(g->observed, sizeof g->observed, "%s", g->expected);
-                char *x = strstr(g->expected, " observed ");
-                if (x)
-                    *x = '\0';
-                x = strstr(g->observed, " observed ");
-                if (x)
-                    memmove(g->observed, x + 1, strlen(x + 1) + 1);
+                /* each side alone: the report labels them "expected" / "observed" */
+                nan_seq_diff_side(p, &jobs[j].exp, &jobs[j].obs, NAN_SEQ_EXPECTED, g->expected,
+                                  sizeof g->expected);
+                nan_seq_diff_side(p, &jobs[j].exp, &jobs[j].obs, NAN_SEQ_OBSERVED, g->observed,
+                                  sizeof g->observed);
                 cJSON_Delete(g->example);
                 g->example = cJSON_Duplicate(r, 1);
+                /* the shrunk reproducer's steps, shown in report.md's failure entry */
+                static char rep[sizeof block + 200];
+                snprintf(rep, sizeof rep, "seed %llu mask %llx (%d of %d steps):\n%s",
+                         (unsigned long long)jobs[j].s.seed, (unsigned long long)jobs[j].s.mask,
+                         nan_seq_mask_count(jobs[j].s.mask), (int)bg_json_num(r, "block_steps", 0), block);
+                cJSON_AddStringToObject(g->example, "reproducer", rep);
             }
             printf("nan-seq: %s: seed %llu shrunk from %d to %d step(s) (ddmin: %d rounds, %d tests):\n%s"
                    "  difference: %s\n",
@@ -496,6 +526,21 @@ static int write_fixture(const opts *o, int argc, char **argv)
     return bg_exit_code(st);
 }
 
+/* --seeds FIRST:COUNT: both whole decimal numbers, 1 <= COUNT <= 1000000. */
+static int parse_seeds(const char *v, opts *o)
+{
+    char first[32];
+    const char *colon = strchr(v, ':');
+    uint64_t f, n;
+    if (!colon || (size_t)(colon - v) >= sizeof first)
+        return -1;
+    snprintf(first, sizeof first, "%.*s", (int)(colon - v), v);
+    if (bg_parse_u64(first, 0, UINT64_MAX - 1000000, &f) != BG_OK || bg_parse_u64(colon + 1, 1, 1000000, &n) != BG_OK)
+        return -1;
+    o->first = f, o->n = (int)n, o->have_seeds = 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
@@ -504,31 +549,35 @@ int main(int argc, char **argv)
     static const char *const value_options[] = {"--runner", "--probe", "--fixtures", "--reason", "--seeds",
                                                 "--shrink", "--timeout", "--count", "--report-json", NULL};
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        unsigned long long f = 0;
-        int nn = 0;
-        if (strcmp(a, "--runner") == 0 && more) o.runner = argv[++i];
-        else if (strcmp(a, "--probe") == 0 && more) o.probe = argv[++i];
-        else if (strcmp(a, "--fixtures") == 0 && more) o.fixtures = argv[++i];
-        else if (strcmp(a, "--reason") == 0 && more) o.reason = argv[++i];
-        else if (strcmp(a, "--report-json") == 0 && more) o.report_json = argv[++i];
-        else if (strcmp(a, "--timeout") == 0 && more) o.timeout = atof(argv[++i]);
-        else if (strcmp(a, "--shrink") == 0 && more) o.shrink = atoi(argv[++i]);
-        else if (strcmp(a, "--count") == 0 && more) o.count = atoi(argv[++i]);
-        else if (strcmp(a, "--seeds") == 0 && more) {
-            if (sscanf(argv[++i], "%llu:%d", &f, &nn) != 2 || nn < 1 || nn > 1000000)
-                return usage("--seeds must be FIRST:COUNT with 1 <= COUNT <= 1000000");
-            o.first = f, o.n = nn, o.have_seeds = 1;
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t u = 0;
+        if (bg_option_in(a, value_options) && !v)
+            return bg_help_missing_value(a);
+        if (strcmp(a, "--runner") == 0) o.runner = argv[++i];
+        else if (strcmp(a, "--probe") == 0) o.probe = argv[++i];
+        else if (strcmp(a, "--fixtures") == 0) o.fixtures = argv[++i];
+        else if (strcmp(a, "--reason") == 0) o.reason = argv[++i];
+        else if (strcmp(a, "--report-json") == 0) o.report_json = argv[++i];
+        else if (strcmp(a, "--timeout") == 0) {
+            char *end;
+            o.timeout = strtod(argv[++i], &end);
+            if (end == v || *end || !(o.timeout > 0 && o.timeout <= 86400))
+                return bg_help_bad_value(a, "'%s' is not a number of seconds in (0, 86400]", v);
+        } else if (strcmp(a, "--shrink") == 0) {
+            if (bg_parse_u64(argv[++i], 0, 16, &u) != BG_OK) /* part_stats keeps 16 seeds a part */
+                return bg_help_bad_value(a, "'%s' is not a whole number in 0..16", v);
+            o.shrink = (int)u;
+        } else if (strcmp(a, "--count") == 0) {
+            if (bg_parse_u64(argv[++i], 1, 1000000, &u) != BG_OK)
+                return bg_help_bad_value(a, "'%s' is not a whole number in 1..1000000", v);
+            o.count = (int)u;
+        } else if (strcmp(a, "--seeds") == 0) {
+            if (parse_seeds(argv[++i], &o) != 0)
+                return bg_help_bad_value(a, "'%s' is not FIRST:COUNT (whole numbers, COUNT 1..1000000)", v);
         } else if (strcmp(a, "--write-fixture") == 0) o.write_fixture = 1;
         else if (strcmp(a, "--replace") == 0) o.replace = 1;
-        else if (more || !bg_option_in(a, value_options))
+        else
             return bg_help_unknown_option(a);
-        else {
-            char why[100];
-            snprintf(why, sizeof why, "%s needs a value", a);
-            return usage(why);
-        }
     }
     char beside[1100];
     if (!o.probe && strrchr(argv[0], '/')) {
@@ -539,8 +588,6 @@ int main(int argc, char **argv)
         return usage("--probe is required (no nan-probe beside nan-seq)");
     if (!o.fixtures || !*o.fixtures)
         o.fixtures = bg_fixtures_root();
-    if (o.timeout <= 0 || o.shrink < 0 || o.count < 1 || o.count > 1000000)
-        return usage("--timeout must be positive, --shrink >= 0, --count 1..1000000");
     if (o.write_fixture) {
         if (strncmp(o.probe, "none:", 5) == 0)
             return bg_exit_code(bg_fail(BG_E_UNSUPPORTED, "nan-seq", "%s", o.probe + 5));

@@ -35,15 +35,25 @@ static void hex16(const uint8_t *p, char *out)
         snprintf(out + 2 * i, 3, "%02x", p[15 - i]);
 }
 
-static void add(char *buf, size_t n, const char *fmt_name, const uint8_t *e, const uint8_t *o)
+/* side: NAN_SEQ_BOTH "name expected A observed B", NAN_SEQ_EXPECTED "name A",
+ * NAN_SEQ_OBSERVED "name B"; "; " between fields. */
+static void add(char *buf, size_t n, int side, const char *fmt_name, const uint8_t *e, const uint8_t *o)
 {
     char a[33], b[33];
     size_t len = strlen(buf);
     hex16(e, a), hex16(o, b);
-    snprintf(buf + len, n - len, "%s%s expected %s observed %s", len ? "; " : "", fmt_name, a, b);
+    if (side == NAN_SEQ_BOTH)
+        snprintf(buf + len, n - len, "%s%s expected %s observed %s", len ? "; " : "", fmt_name, a, b);
+    else
+        snprintf(buf + len, n - len, "%s%s %s", len ? "; " : "", fmt_name, side == NAN_SEQ_EXPECTED ? a : b);
 }
 
 void nan_seq_diff_text(int p, const nan_seq_state *e, const nan_seq_state *o, char *buf, size_t n)
+{
+    nan_seq_diff_side(p, e, o, NAN_SEQ_BOTH, buf, n);
+}
+
+void nan_seq_diff_side(int p, const nan_seq_state *e, const nan_seq_state *o, int side, char *buf, size_t n)
 {
     char name[32];
     buf[0] = '\0';
@@ -51,7 +61,7 @@ void nan_seq_diff_text(int p, const nan_seq_state *e, const nan_seq_state *o, ch
     case 0:
         for (int r = 0; r < NAN_SEQ_REGS; r++)
             if (differ(e->reg[r], o->reg[r], 16))
-                snprintf(name, sizeof name, "xmm%d", 8 + r), add(buf, n, name, e->reg[r], o->reg[r]);
+                snprintf(name, sizeof name, "xmm%d", 8 + r), add(buf, n, side, name, e->reg[r], o->reg[r]);
         break;
     case 1:
     case 2:
@@ -59,7 +69,7 @@ void nan_seq_diff_text(int p, const nan_seq_state *e, const nan_seq_state *o, ch
             int off = p == 1 ? 0 : 16;
             if (differ(e->scratch[r] + off, o->scratch[r] + off, 16)) {
                 snprintf(name, sizeof name, p == 1 ? "xmm%d" : "ymm%d[255:128]", r);
-                add(buf, n, name, e->scratch[r] + off, o->scratch[r] + off);
+                add(buf, n, side, name, e->scratch[r] + off, o->scratch[r] + off);
             }
         }
         break;
@@ -67,20 +77,27 @@ void nan_seq_diff_text(int p, const nan_seq_state *e, const nan_seq_state *o, ch
         for (int s = 0; s < NAN_SEQ_SLOTS; s++)
             if (differ(e->mem + 16 * s, o->mem + 16 * s, 16))
                 snprintf(name, sizeof name, "mem[%d..%d]", 16 * s, 16 * s + 15),
-                    add(buf, n, name, e->mem + 16 * s, o->mem + 16 * s);
+                    add(buf, n, side, name, e->mem + 16 * s, o->mem + 16 * s);
         break;
     case 4:
     case 5: {
-        char fe[40], fo[40];
+        char fe[40], fo[40], te[64], to[64];
         nan_flag_names(e->mxcsr & 0x3f, fe, sizeof fe);
         nan_flag_names(o->mxcsr & 0x3f, fo, sizeof fo);
-        snprintf(buf, n, "MXCSR expected 0x%04x (%s) observed 0x%04x (%s)", (unsigned)e->mxcsr,
-                 *fe ? fe : "no flags", (unsigned)o->mxcsr, *fo ? fo : "no flags");
+        snprintf(te, sizeof te, "0x%04x (%s)", (unsigned)e->mxcsr, *fe ? fe : "no flags");
+        snprintf(to, sizeof to, "0x%04x (%s)", (unsigned)o->mxcsr, *fo ? fo : "no flags");
+        if (side == NAN_SEQ_BOTH)
+            snprintf(buf, n, "MXCSR expected %s observed %s", te, to);
+        else
+            snprintf(buf, n, "MXCSR %s", side == NAN_SEQ_EXPECTED ? te : to);
         break;
     }
     default:
-        snprintf(buf, n, "rax expected %016llx observed %016llx", (unsigned long long)e->rax,
-                 (unsigned long long)o->rax);
+        if (side == NAN_SEQ_BOTH)
+            snprintf(buf, n, "rax expected %016llx observed %016llx", (unsigned long long)e->rax,
+                     (unsigned long long)o->rax);
+        else
+            snprintf(buf, n, "rax %016llx", (unsigned long long)(side == NAN_SEQ_EXPECTED ? e->rax : o->rax));
         break;
     }
 }

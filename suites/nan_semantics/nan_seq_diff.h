@@ -31,6 +31,12 @@ unsigned nan_seq_diff(const nan_seq_state *e, const nan_seq_state *o);
  * ffc00000...; ..." (128-bit values high lane first) into buf[n]. */
 void nan_seq_diff_text(int p, const nan_seq_state *e, const nan_seq_state *o, char *buf, size_t n);
 
+/* One side of it: NAN_SEQ_EXPECTED "xmm9 7fc00000...; ..." (e's values) or
+ * NAN_SEQ_OBSERVED (o's), for a check's expected / observed, which the
+ * report labels itself; NAN_SEQ_BOTH is nan_seq_diff_text. */
+enum { NAN_SEQ_BOTH, NAN_SEQ_EXPECTED, NAN_SEQ_OBSERVED };
+void nan_seq_diff_side(int p, const nan_seq_state *e, const nan_seq_state *o, int side, char *buf, size_t n);
+
 /* The block's steps in mask, one per line ("  step 4: xmm9 = minps xmm8,
  * xmm11"), after the entry values the kept steps read (registers, memory
  * slots, MXCSR), into buf[n]. */

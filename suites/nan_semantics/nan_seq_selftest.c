@@ -13,6 +13,13 @@
  *                    steps including addps
  *   corrupt_fixture  the fixture with one state digit changed (hash no longer
  *                    matches): exit 5, one line naming the block
+ *   known_subset     a known line of a user runner (the guest run natively)
+ *                    that the run does not show: over blocks 0..15 only it is
+ *                    not judged (exit 0, a note "not judged", no xpass); over
+ *                    the fixture's whole range it is xpass (exit 1)
+ * mutant_copy also asserts the failing check's expected/observed say the
+ * values only (report.md labels them; "expected xmm.. expected .." was
+ * doubled) and its details.reproducer lists the shrunk steps.
  * Records one check, nan.selftest.seq_<scenario>.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -55,6 +62,52 @@ static int scenario_ddmin(verdict *r)
              s.tests);
     r->v = s.mask == need ? BG_PASS : BG_FAIL;
     return 0;
+}
+
+/* The checks nan-seq recorded (one JSON object a line) as an array; NULL when unreadable. */
+static cJSON *read_checks(const char *path)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (bg_file_read(path, "checks", &text, &len) != BG_OK)
+        return NULL;
+    cJSON *all = cJSON_CreateArray();
+    for (char *line = text, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        cJSON *c = cJSON_Parse(line);
+        if (c)
+            cJSON_AddItemToArray(all, c);
+    }
+    free(text);
+    return all;
+}
+
+/* 1 when the fail check of part `part` says its values without the words
+ * "expected"/"observed" (report.md adds them) and carries the shrunk
+ * reproducer's steps (details.reproducer, naming op); what[n] says what it saw. */
+static int fail_entry_ok(const char *checks, const char *part, const char *op, char *what, size_t n)
+{
+    cJSON *all = read_checks(checks);
+    const cJSON *c;
+    int ok = 0;
+    snprintf(what, n, "no fail check of rule sequence-state, part %s", part);
+    cJSON_ArrayForEach(c, all) {
+        const char *v = bg_json_str(c, "verdict"), *e = bg_json_str(c, "expected"), *o = bg_json_str(c, "observed");
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(c, "details");
+        const char *rule = bg_json_str(d, "rule"), *detail = bg_json_str(d, "detail");
+        const char *rep = bg_json_str(d, "reproducer");
+        if (!v || strcmp(v, "fail") || !rule || strcmp(rule, "sequence-state") || !detail || strcmp(detail, part))
+            continue;
+        ok = e && o && !strstr(e, "expected") && !strstr(o, "observed") && rep && strstr(rep, "step ") &&
+             strstr(rep, op);
+        snprintf(what, n, "expected '%.80s', observed '%.80s', reproducer '%.80s'", e ? e : "?", o ? o : "?",
+                 rep ? rep : "(none)");
+        break;
+    }
+    cJSON_Delete(all);
+    return ok;
 }
 
 /* Runs nan-seq under the mutant runner; checks the exit code and the report. */
@@ -109,9 +162,14 @@ static int scenario_mutant(const ctx *c, const char *mutation, const char *part,
         bad += steps < 1 || steps > 3 || !has;
         n++;
     }
-    snprintf(r->obs, sizeof r->obs, "exit %d; %s: %g deviating seeds, %d reproducers, longest %d steps, ops %s",
-             code, part, bg_json_num(p, "seeds", 0), n, max_steps, *ops_seen ? ops_seen : "-");
-    r->v = code == 1 && n > 0 && !bad ? BG_PASS : BG_FAIL;
+    char entry[300];
+    int entry_ok = fail_entry_ok(checks, part, op, entry, sizeof entry);
+    snprintf(r->obs, sizeof r->obs, "exit %d; %s: %g deviating seeds, %d reproducers, longest %d steps, ops %s; "
+             "fail check: %s", code, part, bg_json_num(p, "seeds", 0), n, max_steps, *ops_seen ? ops_seen : "-",
+             entry);
+    snprintf(r->exp + strlen(r->exp), sizeof r->exp - strlen(r->exp), "; its fail check's expected/observed "
+             "without the words expected/observed, details.reproducer with the steps and %s", op);
+    r->v = code == 1 && n > 0 && !bad && entry_ok ? BG_PASS : BG_FAIL;
     cJSON_Delete(doc);
     return 0;
 }
@@ -167,6 +225,90 @@ static int scenario_corrupt(const ctx *c, verdict *r)
     return 0;
 }
 
+/* One nan-seq run for known_subset; its exit code, -1 when it could not run. */
+static int run_subset(const ctx *c, const char *root, const char *seeds, const char *checks)
+{
+    char e1[1300], e2[1300];
+    unlink(checks);
+    snprintf(e1, sizeof e1, "BG_CHECKS_FILE=%s", checks);
+    snprintf(e2, sizeof e2, "BG_FIXTURES_DIR=%s", root);
+    char *env[] = {e1, e2, "BG_X86_RUNNERS=seqsub=env", "BG_TEST_NAME=nan.selftest.inner", NULL};
+    char *argv[] = {(char *)c->seq, "--runner", "seqsub", "--probe", (char *)c->probe, "--shrink", "0",
+                    seeds ? "--seeds" : NULL, (char *)seeds, NULL}; /* no --seeds: the fixture's range */
+    bg_proc_result pr;
+    if (bg_proc_run(argv, env, 110, 0, &pr) != BG_OK)
+        return -1;
+    int code = pr.exited ? pr.code : -1;
+    bg_proc_result_free(&pr);
+    return code;
+}
+
+/* The number of xpass checks of known lines (<test>.known.<rule>: the
+ * summary is xpass too then); *not_judged = 1 when a check's notes say known
+ * lines were not judged. */
+static int count_xpass(const char *checks, int *not_judged)
+{
+    cJSON *all = read_checks(checks);
+    const cJSON *c;
+    int n = 0;
+    *not_judged = 0;
+    cJSON_ArrayForEach(c, all) {
+        const char *v = bg_json_str(c, "verdict"), *name = bg_json_str(c, "name");
+        n += v && strcmp(v, "xpass") == 0 && name && strstr(name, ".known.");
+        char *notes = cJSON_PrintUnformatted(
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "details"), "notes"));
+        *not_judged |= notes && strstr(notes, "known line(s) not judged") != NULL;
+        free(notes);
+    }
+    cJSON_Delete(all);
+    return n;
+}
+
+static int scenario_known_subset(const ctx *c, verdict *r)
+{
+    if (strcmp(bg_cpu_arch(), "x86_64") != 0) { /* the runner runs the guest natively */
+        r->v = BG_SKIP;
+        snprintf(r->exp, sizeof r->exp, "an x86-64 host (the runner runs the guest natively)");
+        snprintf(r->obs, sizeof r->obs, "this host is %s", bg_cpu_arch());
+        return 0;
+    }
+    static const char line[] = "seqsub\t*\tsequences\taddps\tsequence-state\tregisters\tself-test: never seen\n";
+    static const char *const files[] = {"golden-x86_64.json", "sequences-x86_64.json"};
+    char root[1200], dir[1300], p[1400], src[1400], checks[1300];
+    snprintf(root, sizeof root, "%s/root", c->work);
+    snprintf(dir, sizeof dir, "%s/nan_semantics", root);
+    mkdir(root, 0777), mkdir(dir, 0777);
+    for (int i = 0; i < 2; i++) {
+        snprintf(src, sizeof src, "%s/nan_semantics/%s", c->fixtures, files[i]);
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        unlink(p);
+        if (symlink(src, p) != 0)
+            return -1;
+    }
+    snprintf(p, sizeof p, "%s/known", dir);
+    mkdir(p, 0777);
+    snprintf(p, sizeof p, "%s/known/seqsub.tsv", dir);
+    FILE *f = fopen(p, "w");
+    if (!f || fputs(line, f) == EOF || fclose(f) != 0)
+        return -1;
+    snprintf(checks, sizeof checks, "%s/checks.jsonl", c->work);
+    int nj1 = 0, nj2 = 0;
+    int part = run_subset(c, root, "0:16", checks);
+    int xp1 = count_xpass(checks, &nj1);
+    int whole = run_subset(c, root, NULL, checks);
+    int xp2 = count_xpass(checks, &nj2);
+    snprintf(r->exp, sizeof r->exp, "a known line the run does not show: blocks 0..15 -> exit 0, no xpass, a "
+             "note 'known line(s) not judged'; the fixture's whole range -> exit 1 and one xpass of the line");
+    snprintf(r->obs, sizeof r->obs, "0:16 -> exit %d, %d xpass, note %s; whole -> exit %d, %d xpass", part, xp1,
+             nj1 ? "present" : "absent", whole, xp2);
+    if (part == 77 || whole == 77) {
+        r->v = BG_SKIP;
+        return 0;
+    }
+    r->v = part == 0 && xp1 == 0 && nj1 && whole == 1 && xp2 == 1 ? BG_PASS : BG_FAIL;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 7) {
@@ -187,6 +329,8 @@ int main(int argc, char **argv)
         rc = scenario_mutant(&c, "flags-lost:addps", "mxcsr-flags", "addps", &r);
     else if (strcmp(s, "corrupt_fixture") == 0)
         rc = scenario_corrupt(&c, &r);
+    else if (strcmp(s, "known_subset") == 0)
+        rc = scenario_known_subset(&c, &r);
     else {
         bg_errorf("nan-seq-selftest", "unknown scenario '%s'", s);
         return BG_EXIT_USAGE;

@@ -19,23 +19,34 @@
 #   --until EPOCH: start no round after this time (date +%s), e.g. the end of
 #     a quiet window; the rounds done are kept.
 # Both write OUTDIR/load.txt (uptime before and after).  A study, not a test.
+# Exit: 0 done; 2 usage (fewer than 6 arguments, EXE not executable, N or
+# REPS not a whole number, MIN_TIME not seconds (--duet: or "budget"), no
+# bg-perf beside EXE with --duet: one line, study-lib.sh); 3 a duet round
+# wrote no JSON; else the first failing command's.
 set -euo pipefail
+src=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=suites/perf_budgets/study-lib.sh
+source "$src/study-lib.sh"
 duet=0 until=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --duet) duet=1; shift ;;
-    --until) until=${2:?--until needs EPOCH}; shift 2 ;;
+    --until) study_value --until $#; until=$2; study_count --until "$until"; shift 2 ;;
     *) break ;;
   esac
 done
-[ $# = 6 ] || { echo "buildgate: aa-raw: usage: aa-raw.sh [--duet] [--until EPOCH] EXE OUTDIR FILTER N REPS MIN_TIME" >&2; exit 2; }
+study_help_or_usage 6 "[--duet] [--until EPOCH] EXE OUTDIR FILTER N REPS MIN_TIME" "$@"
 exe=$1 out=$2 filter=$3 n=$4 reps=$5 mt=$6
-src=$(cd "$(dirname "$0")" && pwd)
+[ -f "$exe" ] && [ -x "$exe" ] || study_die "EXE '$exe': not an executable file (e.g. a build's perf-bench)"
+study_count N "$n"
+study_count REPS "$reps"
+[[ "$mt" =~ ^[0-9]*\.?[0-9]+$ ]] || { [ "$duet" = 1 ] && [ "$mt" = budget ]; } ||
+  study_die "MIN_TIME: '$mt' is not a number of seconds (--duet: or budget)"
+bgperf=$(dirname "$exe")/bg-perf
+[ "$duet" = 0 ] || [ -x "$bgperf" ] || study_die "--duet: no bg-perf beside EXE ($bgperf): it runs the pairs"
 mkdir -p "$out"
 uptime >"$out/load.txt"
 if [ "$duet" = 1 ]; then
-  bgperf=$(dirname "$exe")/bg-perf
-  [ -x "$bgperf" ] || { echo "buildgate: aa-raw: $bgperf: not found (--duet runs bg-perf beside EXE)" >&2; exit 2; }
   jq '.defaults.max_reruns = 0' "$src/budgets.json" >"$out/budgets-noreruns.json"
   mtopt=(); [ "$mt" = budget ] || mtopt=(--min-time "$mt")
 fi

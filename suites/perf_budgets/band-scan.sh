@@ -10,11 +10,24 @@
 #   matching RE when only they are X times slower (--head-scale X --scale-only RE).
 # --paired: the duet judge on pools of pairs (perf-aa-resample --paired; K =
 # pairs per draw, aa-raw.sh --duet pools).
-# Prints one line per band.  Writes only BINDIR/band-scan/.  A study, not a test.
+# Prints one line per band.  Writes only BINDIR/band-scan/ (a directory per
+# run, so that scans in parallel do not overwrite each other's budgets).
+# A study, not a test.
+# Exit: 0 done; 2 usage (fewer than 8 arguments, a BINDIR without
+# perf-aa-resample, K or DRAWS not a whole number, a DIR that is not a
+# directory: one line, study-lib.sh); else perf-aa-resample's or jq's.
 set -euo pipefail
-paired=(); [ "${1:-}" = --paired ] && { paired=(--paired); shift; }
-bin=$1 key=$2 re=$3 bands=$4 scales=$5 k=$6 draws=$7; shift 7
 src=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=suites/perf_budgets/study-lib.sh
+source "$src/study-lib.sh"
+paired=(); [ "${1:-}" = --paired ] && { paired=(--paired); shift; }
+study_help_or_usage 8 '[--paired] BINDIR KEY RE "BANDS" "SCALES" K DRAWS DIR...' "$@"
+bin=$1 key=$2 re=$3 bands=$4 scales=$5 k=$6 draws=$7; shift 7
+study_bindir "$bin" perf-aa-resample
+study_count K "$k" 2
+study_count DRAWS "$draws"
+study_needs jq
+for d in "$@"; do [ -d "$d" ] || study_die "DIR '$d': not a directory (an A/A pool of aa-raw.sh)"; done
 w="$bin/band-scan/$$"; mkdir -p "$w"
 dirs=(); for d in "$@"; do dirs+=(--dir "$d"); done
 reruns=$(jq '.defaults.max_reruns // 2' "$src/budgets.json")

@@ -39,7 +39,8 @@ static const char usage_text[] =
     "    [--unit process|sample] [--paired]\n"
     "    Google Benchmark JSON files (--benchmark_out) of the base and the head,\n"
     "    one file per process.  --paired: the k-th --base and the k-th --head ran\n"
-    "    at the same time (a duet pair): judged on the per-pair ratios.\n"
+    "    at the same time (a duet pair): judged on the per-pair ratios; unequal\n"
+    "    --base and --head counts are refused (exit 2).\n"
     "    --unit sample treats every sample as independent (the judge before\n"
     "    processes were the unit; for comparison only).\n"
     "    Every benchmark of either side gets a check: in the base only, fail\n"
@@ -63,9 +64,14 @@ static const char usage_text[] =
     "    --duet: each round runs its base and head process AT THE SAME TIME, each\n"
     "    pinned to its own CPU of the inherited affinity mask (macOS: unpinned),\n"
     "    released together; judged on the per-pair ratios (Hodges-Lehmann\n"
-    "    estimate, signed-rank interval and p: perf_paired.h).  Fewer than 2 CPUs\n"
+    "    estimate, signed-rank interval and p: perf_paired.h); N auto: the pairs\n"
+    "    with which the signed-rank test can reach alpha after BH; fewer pairs\n"
+    "    than the exact test needs to reach p < alpha at all (2^(1-n) < alpha:\n"
+    "    8 at 0.01) leave every benchmark inconclusive.  Fewer than 2 CPUs\n"
     "    in the mask: a status line, then interleaved as without --duet.\n"
-    "    --interleaved: one process at a time (the default).  Noise controls\n"
+    "    --interleaved: one process at a time (the default).  One judge per run:\n"
+    "    --duet with --interleaved (or --paired with --unit sample, or a judge\n"
+    "    option of another mode) is refused (exit 2).  Noise controls\n"
     "    (docs/performance.md \"Noise controls\"): --pin every process on the\n"
     "    mask's first CPU (interleaved); --drop-warmup one more repetition per\n"
     "    process, the first dropped; --random-interleaving Google Benchmark's\n"
@@ -117,7 +123,7 @@ static const char usage_text[] =
 
 typedef struct opts {
     const char *mode;
-    int duet, paired, pin, drop_warmup, random_interleaving; /* --duet ... */
+    int duet, interleaved, paired, pin, drop_warmup, random_interleaving; /* --duet ... */
     perf_cpus cpus;
     const char *base[MAX_LIST], *head[MAX_LIST], *base_env[MAX_LIST + 1], *head_env[MAX_LIST + 1],
         *prefix[MAX_LIST + 1];
@@ -188,13 +194,11 @@ static bg_status parse(int argc, char **argv, opts *o)
             continue;
         }
         int *flag = !strcmp(a, "--duet") ? &o->duet : !strcmp(a, "--paired") ? &o->paired
+                    : !strcmp(a, "--interleaved") ? &o->interleaved
                     : !strcmp(a, "--pin") ? &o->pin : !strcmp(a, "--drop-warmup") ? &o->drop_warmup
                     : !strcmp(a, "--random-interleaving") ? &o->random_interleaving : NULL;
-        if (flag || !strcmp(a, "--interleaved")) {
-            if (flag)
-                *flag = 1;
-            else
-                o->duet = 0;
+        if (flag) {
+            *flag = 1;
             continue;
         }
         if (!is_value_option(a)) {
@@ -255,6 +259,28 @@ static bg_status parse(int argc, char **argv, opts *o)
         if (st != BG_OK)
             return st;
     }
+    return BG_OK;
+}
+
+/* One judge per run, in the mode it belongs to: --duet or --interleaved
+ * (ab, calibrate), --paired or --unit sample (compare); two at once, or one
+ * in another mode, is refused (it was accepted, the last one or none
+ * winning).  Modes outside PERF_MODES are left to main's error. */
+static bg_status check_judge(const opts *o)
+{
+    int ab = !strcmp(o->mode, "ab") || !strcmp(o->mode, "calibrate"), cmp = !strcmp(o->mode, "compare");
+    static const char *const others[] = {"baseline", "record", "callgrind", "gated", NULL};
+    int known = ab || cmp || bg_option_in(o->mode, others);
+    if (o->duet && o->interleaved)
+        return usage("--duet and --interleaved exclude each other: one judge per run");
+    if (o->paired && o->unit && !strcmp(o->unit, "sample"))
+        return usage("--paired and --unit sample exclude each other: one judge per run");
+    if (known && !ab && (o->duet || o->interleaved))
+        return bg_fail(BG_E_USAGE, "bg-perf", "%s: only for ab and calibrate, not %s (see bg-perf --help)",
+                       o->duet ? "--duet" : "--interleaved", o->mode);
+    if (known && !cmp && (o->paired || o->unit))
+        return bg_fail(BG_E_USAGE, "bg-perf", "%s: only for compare, not %s (see bg-perf --help)",
+                       o->paired ? "--paired" : "--unit", o->mode);
     return BG_OK;
 }
 
@@ -504,8 +530,9 @@ static int judge(const opts *o, perf_plan *pl, const char *mode, perf_set *base,
     if (!strcmp(mode, "baseline"))
         snprintf(decide, sizeof decide, "bg-perf baseline --baseline %s --exe %s", o->baseline, o->head_exe);
     else
-        snprintf(decide, sizeof decide, "bg-perf ab --base-exe %s --head-exe %s",
-                 o->base_exe ? o->base_exe : "<base perf-bench>", o->head_exe ? o->head_exe : "<head perf-bench>");
+        snprintf(decide, sizeof decide, "bg-perf ab --base-exe %s --head-exe %s%s",
+                 o->base_exe ? o->base_exe : "<base perf-bench>", o->head_exe ? o->head_exe : "<head perf-bench>",
+                 o->paired ? " --duet" : "");
     if (o->budgets_path) {
         size_t k = strlen(decide);
         snprintf(decide + k, sizeof decide - k, " --budgets %s", o->budgets_path);
@@ -525,6 +552,10 @@ static int mode_compare(const opts *o, const cJSON *budgets)
 {
     if (o->nbase == 0 || o->nhead == 0)
         return bg_exit_code(usage("compare needs --base FILE and --head FILE"));
+    if (o->paired && o->nbase != o->nhead) /* pair k = the k-th --base and the k-th --head */
+        return bg_exit_code(bg_fail(BG_E_USAGE, "bg-perf", "--paired: %d --base file(s) and %d --head file(s): "
+                                    "pairs need equal counts (the k-th of each ran together; see bg-perf --help)",
+                                    o->nbase, o->nhead));
     perf_set base = {0}, head = {0};
     bg_status st = BG_OK;
     const char *metric = perf_budgets_metric(budgets);
@@ -574,22 +605,35 @@ static bg_status plan(const opts *o, perf_plan *pl, const cJSON *budgets)
 
 /* Automatic rounds in duet mode: at least the pairs with which the signed-
  * rank test can reach alpha after BH over the benchmarks (perf_paired.h). */
-static void duet_rounds(perf_plan *pl, const cJSON *budgets)
+static void duet_rounds(perf_plan *pl)
 {
-    double alpha = 1;
-    for (size_t i = 0; i < pl->names.n; i++) {
-        perf_budget b;
-        perf_budget_for(budgets, pl->names.s[i].name, &b);
-        alpha = fmin(alpha, b.alpha);
-    }
-    int need = (int)perf_paired_pairs_for(alpha, pl->names.n);
+    int need = (int)perf_paired_pairs_for(pl->alpha, pl->names.n);
     if (need > pl->rounds0) {
         printf("bg-perf: duet: %d pairs (the signed-rank test needs %d to reach q < %g over %zu "
-               "benchmark(s))\n", need, need, alpha, pl->names.n);
+               "benchmark(s) with one pair out of direction)\n", need, need, pl->alpha, pl->names.n);
         pl->rounds0 = need;
         for (size_t c = 0; c < pl->ncls; c++)
             pl->cls[c].rounds = need;
     }
+}
+
+/* The note when the first rounds cannot reach alpha, with the minimum of the
+ * judge that will decide: the signed-rank test's on pairs (duet; below it
+ * every benchmark is inconclusive, perf_paired.h), else the per-process U
+ * test's (perf_plan.h). */
+static void power_note(const perf_plan *pl, int paired)
+{
+    size_t need = paired ? perf_paired_pairs_min(pl->alpha) : pl->need_u;
+    if ((size_t)pl->rounds0 >= need)
+        return;
+    if (paired)
+        printf("bg-perf: note: %d pairs cannot reach p < %g (the exact signed-rank test needs at least "
+               "%zu pairs: 2^(1-n) < alpha): no fail possible, every benchmark inconclusive\n",
+               pl->rounds0, pl->alpha, need);
+    else
+        printf("bg-perf: note: %d processes per side cannot reach q < %g over %zu benchmarks "
+               "(the per-process U test needs %zu): no fail possible, at most inconclusive\n",
+               pl->rounds0, pl->alpha, pl->names.n, need);
 }
 
 static int mode_ab(opts *o, const cJSON *budgets, int aa)
@@ -618,7 +662,9 @@ static int mode_ab(opts *o, const cJSON *budgets, int aa)
     if (st == BG_OK)
         st = plan(o, &pl, budgets);
     if (st == BG_OK && o->duet && !o->rounds)
-        duet_rounds(&pl, budgets);
+        duet_rounds(&pl);
+    if (st == BG_OK)
+        power_note(&pl, o->duet);
     if (st == BG_OK)
         st = run_rounds(o, &pl, 0, &base, &head, metric, 1);
     int rc = bg_exit_code(st);
@@ -688,6 +734,8 @@ static int mode_baseline(opts *o, const cJSON *budgets)
     if (st == BG_OK)
         st = plan(o, &pl, budgets);
     if (st == BG_OK)
+        power_note(&pl, 0);
+    if (st == BG_OK)
         st = run_rounds(o, &pl, 0, &base, &head, perf_budgets_metric(budgets), 0);
     int rc = st == BG_OK ? judge(o, &pl, "baseline", &base, &head, budgets, 0) : bg_exit_code(st);
     perf_plan_free(&pl);
@@ -736,6 +784,8 @@ int main(int argc, char **argv)
         return bg_help_print(usage_text);
     opts o;
     bg_status st = parse(argc, argv, &o);
+    if (st == BG_OK)
+        st = check_judge(&o);
     if (st != BG_OK)
         return bg_exit_code(st);
     perf_cpus_probe(&o.cpus);

@@ -25,26 +25,36 @@
 #   --until EPOCH     start no run after this time (date +%s), e.g. the end of
 #                     a quiet window
 # Records `uptime` before and after each cell.  BINDIR: the build's
-# suites/perf_budgets (bg-perf, perf-bench).
+# suites/perf_budgets (bg-perf, perf-bench).  Needs jq (ci/provision).
+# Exit: 0 done (a run without a verdict is logged and skipped); 2 usage (no
+# BINDIR/OUTDIR, a BINDIR without bg-perf and perf-bench, a bad option value:
+# one line, study-lib.sh); 3 OUTDIR cannot be written.
 set -uo pipefail
-bin=${1:?usage: duet-study.sh BINDIR OUTDIR [options]} out=${2:?usage: duet-study.sh BINDIR OUTDIR [options]}
-shift 2
 src=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=suites/perf_budgets/study-lib.sh
+source "$src/study-lib.sh"
+study_help_or_usage 2 "BINDIR OUTDIR [options]" "$@"
+bin=$1 out=$2
+shift 2
+study_bindir "$bin" bg-perf perf-bench
+study_needs jq
 benches=synth/chain,randomx/hash/light-jit-hard runs=5 pcts="0 2 3 5" modes="interleaved duet"
 rounds=9 reps="" loader=0 tag="" until=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --bench) benches=${2:?}; shift 2 ;;
-    --runs) runs=${2:?}; shift 2 ;;
-    --pcts) pcts=${2:?}; shift 2 ;;
-    --modes) modes=${2:?}; shift 2 ;;
-    --rounds) rounds=${2:?}; shift 2 ;;
-    --reps) reps=${2:?}; shift 2 ;;
-    --loader) loader=${2:?}; shift 2 ;;
-    --tag) tag=${2:?}; shift 2 ;;
-    --until) until=${2:?}; shift 2 ;;
-    *) echo "buildgate: duet-study: unknown argument '$1'" >&2; exit 2 ;;
+    --bench|--runs|--pcts|--modes|--rounds|--reps|--loader|--tag|--until)
+      study_value "$1" $#
+      case "$1" in
+        --runs|--rounds|--reps) study_count "$1" "$2" ;;
+        --loader|--until) study_count "$1" "$2" 0 ;;
+      esac
+      v=${1#--}; [ "$v" = bench ] && v=benches
+      printf -v "$v" '%s' "$2"; shift 2 ;;
+    *) study_die "unknown option '$1'" ;;
   esac
+done
+for m in $modes; do
+  case "$m" in interleaved|duet|pin|warmup|interleave|noaslr) ;; *) study_die "--modes: unknown mode '$m'" ;; esac
 done
 [ -n "$tag" ] || { [ "$loader" = 0 ] && tag=idle || tag=loaded-$loader; }
 mkdir -p "$out/w" || exit 3
@@ -54,7 +64,7 @@ lpid=""
 cleanup() { [ -n "$lpid" ] && kill "$lpid" 2>/dev/null; wait 2>/dev/null; }
 trap cleanup EXIT
 if [ "$loader" != 0 ]; then
-  command -v stress-ng >/dev/null || { echo "buildgate: duet-study: stress-ng is not installed (ci/provision)" >&2; exit 2; }
+  study_needs stress-ng
   stress-ng --cpu "$loader" --timeout 0 >/dev/null 2>&1 & lpid=$!
   sleep 1
 fi
@@ -93,7 +103,7 @@ for b in "${blist[@]}"; do
         rc=$? t1=$(date +%s.%N) verdict="" ratio="" lo="" hi=""
         line=$(grep -m1 "^bg-perf: .*$b: [a-z]* ratio " "$out/last.log")
         read -r verdict ratio lo hi < <(sed -n 's/^.*: \([a-z]*\) ratio \([0-9.]*\) \[\([0-9.]*\), \([0-9.]*\)\].*/\1 \2 \3 \4/p' <<<"$line")
-        [ -n "${hi:-}" ] || { echo "buildgate: duet-study: no verdict (exit $rc), log $out/last.log" >&2; cp "$out/last.log" "$out/failed-$m-$pct-$i.log"; continue; }
+        [ -n "${hi:-}" ] || { echo "buildgate: $STUDY_TOOL: no verdict (exit $rc), log $out/last.log" >&2; cp "$out/last.log" "$out/failed-$m-$pct-$i.log"; continue; }
         w=$(awk -v lo="$lo" -v hi="$hi" 'BEGIN { printf "%.4f", hi - lo }')
         s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tag" "$b" "$m" "$pct" "$i" "$verdict" "$ratio" "$lo" "$hi" "$w" "$s" "$load" >>"$out/runs.tsv"

@@ -5,7 +5,17 @@
 # slowdown with, in brackets, the runs whose interval lay wholly above 1
 # (lo > 1: the shift resolved, whatever the band), median seconds per run,
 # median load; then the A/A width ratio of each mode against interleaved.
+# Exit: 0 the table; 2 usage (no RUNS.tsv, a file that is not duet-study.sh's
+# runs.tsv, or one with no runs: one line, study-lib.sh), never an empty table.
 set -euo pipefail
+src=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=suites/perf_budgets/study-lib.sh
+source "$src/study-lib.sh"
+study_help_or_usage 1 "RUNS.tsv" "$@"
+study_file RUNS.tsv "$1"
+[ "$(head -n 1 "$1")" = $'tag\tbench\tmode\tpct\trun\toutcome\tratio\tlo\thi\twidth\tseconds\tload1' ] ||
+  study_die "RUNS.tsv '$1': not a runs.tsv of duet-study.sh (its header line differs)"
+[ "$(wc -l <"$1")" -ge 2 ] || study_die "RUNS.tsv '$1': no runs in it (only the header): nothing to tabulate"
 awk -F'\t' '
 function median(key,   n, i, j, t, a) {
   n = split(vals[key], a, " ")

@@ -241,9 +241,10 @@ void perf_results_free(perf_result *r, size_t n)
 
 void perf_result_sd(const perf_result *r, int between, char *buf, size_t n)
 {
-    double v = between ? r->between : r->within;
+    double v = between ? (r->paired ? r->pair_sd : r->between) : r->within;
     if (isnan(v))
-        snprintf(buf, n, "%s", between ? "n/a (one process a side)" : "n/a (one sample a process)");
+        snprintf(buf, n, "%s", !between ? "n/a (one sample a process)"
+                               : r->paired ? "n/a (one pair)" : "n/a (one process a side)");
     else
         snprintf(buf, n, "%.2f%%", 100 * v);
 }
@@ -260,13 +261,20 @@ void perf_result_line(const perf_result *r, char *buf, size_t n)
                  r->budget.metric, r->med_base, r->med_head);
         return;
     }
-    char sb[40], sw[40];
+    char sb[40], sw[40], units[64];
     perf_result_sd(r, 1, sb, sizeof sb);
     perf_result_sd(r, 0, sw, sizeof sw);
-    snprintf(buf, n,
-             "%s: %s ratio %.4f [%.4f, %.4f] band +-%.1f%% p=%.2g q=%.2g alpha=%.3g (processes "
-             "%zu/%zu, samples %zu/%zu, median %.6g -> %.6g %s, sd between %s within %s)",
-             r->name, perf_outcome_name(r->outcome), r->ratio, r->lo, r->hi, 100 * r->budget.band,
-             r->p, r->q, r->budget.alpha, r->np_base, r->np_head, r->n_base, r->n_head, r->med_base,
-             r->med_head, r->budget.metric, sb, sw);
+    if (r->paired)
+        snprintf(units, sizeof units, "pairs %zu", r->np_base);
+    else
+        snprintf(units, sizeof units, "processes %zu/%zu", r->np_base, r->np_head);
+    int k = snprintf(buf, n,
+                     "%s: %s ratio %.4f [%.4f, %.4f] band +-%.1f%% p=%.2g q=%.2g alpha=%.3g (%s, samples "
+                     "%zu/%zu, median %.6g -> %.6g %s, sd %s %s%s within %s)",
+                     r->name, perf_outcome_name(r->outcome), r->ratio, r->lo, r->hi, 100 * r->budget.band,
+                     r->p, r->q, r->budget.alpha, units, r->n_base, r->n_head, r->med_base, r->med_head,
+                     r->budget.metric, r->paired ? "of the pair log ratios" : "between", sb,
+                     r->paired ? "," : "", sw);
+    if (r->why[0] && k >= 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, ": %s", r->why);
 }

@@ -63,7 +63,10 @@ typedef struct perf_result {
     perf_outcome outcome;
     int one_side;                   /* 0 in both sets, PERF_BASE_ONLY, PERF_HEAD_ONLY */
     int measured;                   /* 1: judged on its samples; 0: decided from why */
-    char why[448];                  /* when !measured: the reason, e.g. "vanished: ..." */
+    int paired;                     /* 1: judged on pairs (perf_paired.h); np_base = np_head pairs */
+    double pair_sd;                 /* paired: sd of the per-pair log ratios ln(head/base), NaN < 2 pairs */
+    char why[448];                  /* !measured: the reason, e.g. "vanished: ..."; measured: why
+                                       it is inconclusive when no interval says it ("" otherwise) */
 } perf_result;
 
 #define PERF_BASE_ONLY 1
@@ -98,11 +101,15 @@ void perf_results_free(perf_result *r, size_t n);
 
 /* One of r's standard deviations as text: "1.23%", or, when it cannot be
  * estimated (NaN), "n/a (one process a side)" (between) or "n/a (one
- * sample a process)" (within), never "nan%". */
+ * sample a process)" (within), never "nan%".  between of a paired result:
+ * its pair_sd (the spread the paired judge works on; the between-process
+ * one is what the pairs cancel), "n/a (one pair)" when NaN. */
 void perf_result_sd(const perf_result *r, int between, char *buf, size_t n);
 
 /* One line: "<name>: <outcome> ratio 1.103 [1.095, 1.112] band +-5.0% p=2e-04 q=4e-04
- * (processes 7/7, samples 21/21, ...)". */
+ * (processes 7/7, samples 21/21, ..., sd between 2.1% within 0.4%)"; paired:
+ * "(pairs 9, samples 27/27, ..., sd of the pair log ratios 0.8%, within 0.4%)";
+ * then ": <why>" when a measured result has one. */
 void perf_result_line(const perf_result *r, char *buf, size_t n);
 
 #endif

@@ -2,6 +2,7 @@
 #include "perf_paired.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +115,33 @@ bg_status perf_paired_stats(const double *d, size_t n, double level, double *est
     return signed_rank_p(d, n, p);
 }
 
+/* The sample standard deviation of d[0..n-1] (NaN for n < 2). */
+static double sd_of(const double *d, size_t n)
+{
+    if (n < 2)
+        return NAN;
+    double mean = 0, ss = 0;
+    for (size_t k = 0; k < n; k++)
+        mean += d[k] / (double)n;
+    for (size_t k = 0; k < n; k++)
+        ss += (d[k] - mean) * (d[k] - mean);
+    return sqrt(ss / (double)(n - 1));
+}
+
+/* After perf_gate_decide: a paired result with too few pairs to ever reach
+ * p < alpha is inconclusive, saying so in why. */
+static void too_few_pairs(perf_result *x)
+{
+    size_t need = perf_paired_pairs_min(x->budget.alpha);
+    if (!x->paired || x->np_base >= need)
+        return;
+    x->outcome = PERF_INCONCLUSIVE;
+    snprintf(x->why, sizeof x->why,
+             "%zu pairs: the exact signed-rank test needs at least %zu to reach p < %g (its smallest p "
+             "with n pairs is 2^(1-n): %.3g here), so no verdict but inconclusive; run more rounds",
+             x->np_base, need, x->budget.alpha, ldexp(1.0, 1 - (int)x->np_base));
+}
+
 bg_status perf_paired_rejudge(perf_result *r, size_t n, size_t *unpaired)
 {
     *unpaired = 0;
@@ -133,6 +161,7 @@ bg_status perf_paired_rejudge(perf_result *r, size_t n, size_t *unpaired)
         for (size_t k = 0; k < np; k++)
             d[k] = (lower_better ? 1 : -1) * log(x->proc_head[k] / x->proc_base[k]);
         bg_status st = perf_paired_stats(d, np, x->budget.level, &est, &lo, &hi, &p);
+        x->pair_sd = sd_of(d, np);
         free(d);
         if (st != BG_OK)
             return st;
@@ -140,8 +169,21 @@ bg_status perf_paired_rejudge(perf_result *r, size_t n, size_t *unpaired)
         x->lo = exp(lo);
         x->hi = exp(hi);
         x->p = p;
+        x->paired = 1;
     }
-    return perf_gate_decide(r, n);
+    bg_status st = perf_gate_decide(r, n);
+    for (size_t i = 0; st == BG_OK && i < n; i++)
+        if (r[i].measured)
+            too_few_pairs(&r[i]);
+    return st;
+}
+
+size_t perf_paired_pairs_min(double alpha)
+{
+    for (int k = 1; k <= 60; k++)
+        if (ldexp(1.0, 1 - k) < alpha)
+            return (size_t)k;
+    return 0;
 }
 
 size_t perf_paired_pairs_for(double alpha, size_t m_tests)

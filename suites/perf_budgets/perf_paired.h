@@ -38,11 +38,23 @@ bg_status perf_paired_stats(const double *d, size_t n, double level, double *est
 
 /* Re-judges the measured results of perf_gate_compare on pairs: where both
  * sides have the same number of processes (process k of each side = pair k),
- * ratio, lo, hi and p become the paired ones above, then q (Benjamini-
+ * ratio, lo, hi and p become the paired ones above, paired = 1 and pair_sd
+ * the standard deviation of the d_k (perf_gate.h), then q (Benjamini-
  * Hochberg over the measured results) and the outcome are decided again by
- * perf_gate_decide.  A result with unequal process counts keeps its
- * unpaired statistics (*unpaired counts them).  BG_E_NOMEM. */
+ * perf_gate_decide.  A paired result with fewer pairs than
+ * perf_paired_pairs_min(its alpha) is then inconclusive whatever its
+ * interval, with the reason in why ("7 pairs: ...").  A result with unequal
+ * process counts keeps its unpaired statistics (*unpaired counts them).
+ * BG_E_NOMEM. */
 bg_status perf_paired_rejudge(perf_result *r, size_t n, size_t *unpaired);
+
+/* The fewest pairs n (1..60) with which the two-sided exact signed-rank
+ * test can reach p < alpha at all: its smallest p, every pair in one
+ * direction, is 2 / 2^n, so n = the fewest with 2^(1-n) < alpha (alpha 0.01:
+ * 8, as 2/128 = 0.0156 and 2/256 = 0.0078; alpha 0.05: 6).  Below it no
+ * benchmark can fail or improve, whatever its shift.  0 when 60 is not
+ * enough (alpha <= 2^-59). */
+size_t perf_paired_pairs_min(double alpha);
 
 /* The fewest pairs (2..60) for which the two-sided exact signed-rank test,
  * with the smallest pair out of direction, reaches q < alpha after

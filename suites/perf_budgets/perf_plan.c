@@ -121,6 +121,8 @@ bg_status perf_plan_make(perf_plan *p, const perf_cmd *cmd, const perf_cmd *base
     size_t need = bg_mann_whitney_rounds_for(alpha, p->names.n);
     if (need == 0)
         need = 25;
+    p->alpha = alpha;
+    p->need_u = need;
     p->rounds0 = cli_rounds ? cli_rounds : (int)(need > PERF_PLAN_MIN_ROUNDS ? need : PERF_PLAN_MIN_ROUNDS);
     p->reps0 = cli_reps ? cli_reps : PERF_PLAN_REPS0;
     for (size_t c = 0; c < p->ncls; c++)
@@ -129,10 +131,6 @@ bg_status perf_plan_make(perf_plan *p, const perf_cmd *cmd, const perf_cmd *base
            "repetition(s) per process%s, seed %llu\n",
            p->names.n, p->ncls, p->rounds0, p->reps0, cli_rounds ? "" : " (rounds: automatic)",
            (unsigned long long)seed);
-    if ((size_t)p->rounds0 < need)
-        printf("bg-perf: note: %d processes per side cannot reach q < %g over %zu benchmarks "
-               "(the per-process U test needs %zu): no fail possible, at most inconclusive\n",
-               p->rounds0, alpha, p->names.n, need);
     return BG_OK;
 }
 

@@ -57,6 +57,8 @@ typedef struct perf_plan {
     perf_class cls[PERF_PLAN_MAX_CLASSES];
     size_t ncls;
     int rounds0, reps0; /* of the first rounds */
+    double alpha;       /* the smallest alpha of the listed benchmarks' budgets */
+    size_t need_u;      /* the rounds the per-process U test needs (bg_mann_whitney_rounds_for) */
     bg_rng rng;
     uint64_t seed;
 } perf_plan;
@@ -67,7 +69,9 @@ typedef struct perf_plan {
  * benchmark the head deleted or renamed is run on the base and judged
  * "vanished" (perf_gate.h); a base that matches nothing adds none.
  * cli_min_time 0: per budget; cli_rounds / cli_reps 0: automatic (above).
- * Prints one line with the rounds, repetitions, classes and seed.  Errors of
+ * Prints one line with the rounds, repetitions, classes and seed (the caller
+ * notes when the rounds cannot reach alpha: its judge decides how many
+ * would; alpha and need_u for the U test).  Errors of
  * perf_run_list; BG_E_USAGE more than PERF_PLAN_MAX_CLASSES min_time values. */
 bg_status perf_plan_make(perf_plan *p, const perf_cmd *cmd, const perf_cmd *base_cmd,
                          const char *filter, const char *work_dir,

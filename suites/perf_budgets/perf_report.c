@@ -9,6 +9,7 @@
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_fragment.h"
+#include "perf_paired.h"
 
 static char decide_prefix[3072] = "bg-perf ab --base-exe <base perf-bench> --head-exe <head perf-bench>";
 
@@ -21,20 +22,25 @@ void perf_report_set_decide(const char *cmd_prefix)
 /* The command that decides r: more processes of just this benchmark. */
 static void decide_cmd(const perf_result *r, char *buf, size_t n)
 {
-    size_t p = r->np_base > r->np_head ? r->np_base : r->np_head;
-    snprintf(buf, n, "%s --filter '^%s$' --rounds %zu", decide_prefix, r->name, 2 * (p ? p : 5));
+    size_t p = r->np_base > r->np_head ? r->np_base : r->np_head, rounds = 2 * (p ? p : 5);
+    size_t need = r->paired ? perf_paired_pairs_for(r->budget.alpha, 1) : 0; /* the pairs to reach alpha */
+    snprintf(buf, n, "%s --filter '^%s$' --rounds %zu", decide_prefix, r->name, rounds > need ? rounds : need);
 }
 
 /* The one-line notice of an unresolved slowdown (perf_report.h). */
 static void unresolved_line(const perf_result *r, int reruns, char *buf, size_t n)
 {
-    char cmd[3400];
+    char cmd[3400], units[96];
     decide_cmd(r, cmd, sizeof cmd);
+    if (r->paired) /* the floor of the signed-rank test (perf_paired.h) */
+        snprintf(units, sizeof units, "pairs %zu, min %zu", r->np_base, perf_paired_pairs_min(r->budget.alpha));
+    else
+        snprintf(units, sizeof units, "processes %zu/%zu, min %d", r->np_base, r->np_head,
+                 r->budget.min_repetitions);
     snprintf(buf, n,
              "UNRESOLVED SLOWDOWN: %s ratio %.4f [%.4f, %.4f] is wholly above 1 + band (%.4f) but not "
-             "confirmed (q=%.2g, alpha %.3g, processes %zu/%zu, min %d) after %d rerun(s); decide it: %s",
-             r->name, r->ratio, r->lo, r->hi, 1 + r->budget.band, r->q, r->budget.alpha, r->np_base,
-             r->np_head, r->budget.min_repetitions, reruns, cmd);
+             "confirmed (q=%.2g, alpha %.3g, %s) after %d rerun(s); decide it: %s",
+             r->name, r->ratio, r->lo, r->hi, 1 + r->budget.band, r->q, r->budget.alpha, units, reruns, cmd);
 }
 
 static bg_verdict verdict_of(perf_outcome o)
@@ -86,6 +92,13 @@ static cJSON *details_of(const perf_result *r, int reruns)
     cJSON_AddNumberToObject(d, "q", r->q);
     cJSON_AddNumberToObject(d, "alpha", r->budget.alpha);
     cJSON_AddNumberToObject(d, "reruns", reruns);
+    if (r->paired) { /* perf_paired.h */
+        cJSON_AddNumberToObject(d, "pairs", (double)r->np_base);
+        if (!isnan(r->pair_sd))
+            cJSON_AddNumberToObject(d, "pair_log_ratio_sd", r->pair_sd);
+    }
+    if (r->why[0])
+        cJSON_AddStringToObject(d, "reason", r->why);
     if (r->outcome == PERF_IMPROVED)
         cJSON_AddStringToObject(d, "note", "improved: the whole interval is below 1 - band");
     if (perf_result_unresolved(r)) {
@@ -149,12 +162,15 @@ static void write_md(const char *mode, const perf_result *r, size_t n, int rerun
             perf_result_sd(&r[i], 0, sw, sizeof sw);
             snprintf(sd, sizeof sd, "%s / %s", sb, sw);
         }
-        fprintf(f, "| `%s` | %.4g | %.4g | %.4f [%.4f, %.4f] | ±%.1f%% | %s | %s | %s | %s |\n", r[i].name,
+        if (r[i].paired) /* sd between: of the pair log ratios (perf_gate.h) */
+            snprintf(pr, sizeof pr, "%zu pairs", r[i].np_base);
+        fprintf(f, "| `%s` | %.4g | %.4g | %.4f [%.4f, %.4f] | ±%.1f%% | %s | %s | %s | %s%s%s |\n", r[i].name,
                 r[i].med_base, r[i].med_head, r[i].ratio, r[i].lo, r[i].hi, 100 * r[i].budget.band, pq, pr,
-                sd, perf_outcome_name(r[i].outcome));
+                sd, perf_outcome_name(r[i].outcome), r[i].why[0] ? ": " : "", r[i].why);
     }
     fprintf(f, "\nprocesses: base / head, the unit the U test and the two-level bootstrap judge "
-               "(docs/perf_budgets.md); sd: between and within processes, relative to the median.\n");
+               "(docs/perf_budgets.md); sd: between and within processes, relative to the median; "
+               "for pairs (duet), sd of the per-pair log ratios and within processes.\n");
     fprintf(f, "\nRatios (head/base, >1 slower) on 0.9 … 1.1 (clamped): `|` = 1, `+` = 1 + band, `=` interval, `*` median ratio\n\n```\n");
     for (size_t i = 0; i < n; i++) {
         char c[64];
@@ -211,7 +227,7 @@ int perf_report(const char *mode, const perf_result *r, size_t n, int reruns)
             printf("bg-perf: %s\n", u);
         }
     for (size_t i = 0; i < n; i++) {
-        char name[512], line[800], exp[160];
+        char name[512], line[1400], exp[160];
         snprintf(name, sizeof name, "perf.%s.%s", mode, r[i].name);
         int k = perf_result_unresolved(&r[i]) ? snprintf(line, sizeof line, "unresolved slowdown: ") : 0;
         perf_result_line(&r[i], line + k, sizeof line - (size_t)k);

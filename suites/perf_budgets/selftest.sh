@@ -206,7 +206,28 @@ case "$case_" in
     fi
     "$expect" --name "$name.unpaired" --exit 0 --contains "synth/chain: inconclusive ratio" -- \
       "$perf" compare "${args[@]}" --budgets "$budgets"
-    exec "$expect" --name "$name" --exit 1 --contains "synth/chain: fail ratio 1.03" --contains "processes 10/10" -- \
+    exec "$expect" --name "$name" --exit 1 --contains "synth/chain: fail ratio 1.03" --contains "pairs 10," -- \
+      "$perf" compare "${args[@]}" --budgets "$budgets" --paired ;;
+  paired_7_pairs|paired_8_pairs)
+    # The fewest pairs with which the exact signed-rank test can reach
+    # p < alpha (0.01: 8, as 2^(1-n) < alpha; perf_paired_pairs_min): 7 pairs
+    # of an A/A must be inconclusive saying so (it passed as if judged), 8
+    # pairs of a +10 % shift must fail (every pair slower: p = 2/256).  Each
+    # pair gets its own tiny offset, so no two |ln ratio| tie (the exact test).
+    good; n=${case_%_pairs}; n=${n#paired_}; shift=1.10; [ "$n" = 7 ] && shift=1
+    args=()
+    for k in $(seq 0 $((n - 1))); do
+      mkproc "$(awk -v k="$k" 'BEGIN { print 1 + 0.04 * k }')" "$w/base-$k.json"
+      mkproc "$(awk -v k="$k" -v s="$shift" 'BEGIN { print s * (1 + 0.0005 * (k + 1)) * (1 + 0.04 * k) }')" "$w/head-$k.json"
+      args+=(--base "$w/base-$k.json" --head "$w/head-$k.json")
+    done
+    if [ "$n" = 7 ]; then
+      exec "$expect" --name "$name" --exit 0 --contains "(pairs 7, " --contains "sd of the pair log ratios 0." \
+        --check perf.compare.synth/chain --verdict inconclusive \
+        --observed "7 pairs: the exact signed-rank test needs at least 8 to reach p < 0.01" -- \
+        "$perf" compare "${args[@]}" --budgets "$budgets" --paired
+    fi
+    exec "$expect" --name "$name" --exit 1 --check perf.compare.synth/chain --verdict fail --observed "p=0.0078" -- \
       "$perf" compare "${args[@]}" --budgets "$budgets" --paired ;;
   *) echo "buildgate: perf selftest: unknown case '$case_'" >&2; exit 2 ;;
 esac

@@ -12,10 +12,18 @@
 # with tighter bands, to see what a band costs in false alarms and buys in
 # detection.  Prints one line per run and a summary; writes nothing outside
 # BINDIR/study.
+# Exit: 0 done; 2 usage (no BINDIR, a BINDIR without bg-perf and perf-bench,
+# N not a whole number >= 4, BUDGETS unreadable: one line, study-lib.sh).
 set -uo pipefail
-bin=$1 n=${2:-20}
 src=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=suites/perf_budgets/study-lib.sh
+source "$src/study-lib.sh"
+study_help_or_usage 1 "BINDIR [N [BUDGETS]]" "$@"
+bin=$1 n=${2:-20}
 budgets=${3:-$src/budgets.json}
+study_bindir "$bin" bg-perf perf-bench
+study_count N "$n" 4 # N/2 and N/4 runs below
+study_file BUDGETS "$budgets"
 w="$bin/study"; mkdir -p "$w"
 aa_filter='^(synth/chain|aes/rounds/real_time/threads:[0-9]+|bg_bench/overhead/.*)$'
 run() { # run <head-pct> <filter>  -> prints exit code

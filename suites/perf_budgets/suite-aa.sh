@@ -7,11 +7,20 @@
 # Writes OUT/run-NNN.log (bg-perf's output, with `uptime` before and after) and
 # prints one line per run: exit code, then every benchmark's verdict line.
 # A benchmark study, not a test.
+# Exit: 0 done; 2 usage (fewer than 3 arguments, a BINDIR without bg-perf and
+# perf-bench, N not a whole number, BUDGETS unreadable: one line,
+# study-lib.sh); 3 OUT cannot be created.
 set -uo pipefail
-bin=$1 out=$2 n=$3 pct=${4:-0}
 src=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=suites/perf_budgets/study-lib.sh
+source "$src/study-lib.sh"
+study_help_or_usage 3 "BINDIR OUT N [PCT [BUDGETS]]" "$@"
+bin=$1 out=$2 n=$3 pct=${4:-0}
 budgets=${5:-$src/budgets.json}
-mkdir -p "$out"
+study_bindir "$bin" bg-perf perf-bench
+study_count N "$n"
+study_file BUDGETS "$budgets"
+mkdir -p "$out" || exit 3
 for i in $(seq -f %03g 1 "$n"); do
   log="$out/run-$i.log"
   { date -u +%FT%TZ; uptime; } >"$log"

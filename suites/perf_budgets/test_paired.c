@@ -48,6 +48,16 @@ int main(void)
     check(p > 0 && p <= 1, "ties", "ties: p in (0, 1]");
     check(perf_paired_pairs_for(0.01, 1) == 9, "pairs_for_1", "pairs for alpha 0.01, 1 benchmark: 9");
     check(perf_paired_pairs_for(0.01, 3) == 11, "pairs_for_3", "pairs for alpha 0.01, 3 benchmarks: 11");
+    /* the fewest pairs that can reach p < alpha at all: 2^(1-n) < alpha */
+    check(perf_paired_pairs_min(0.01) == 8, "pairs_min_01", "alpha 0.01: 8 pairs (2/256 < 0.01 <= 2/128)");
+    check(perf_paired_pairs_min(0.05) == 6, "pairs_min_05", "alpha 0.05: 6 pairs (2/64 < 0.05 <= 2/32)");
+    check(perf_paired_pairs_min(1.0 / 128) == 9, "pairs_min_edge", "alpha 2/256: 9 pairs (p < alpha is strict)");
+    for (int i = 0; i < 8; i++) /* 8 pairs, all one way: p = 2/256, below 0.01 */
+        d[i] = 0.01 * (i + 1);
+    perf_paired_stats(d, 8, 0.95, &est, &lo, &hi, &p);
+    check(p < 0.01 && fabs(p - 2.0 / 256) < 1e-12, "p_8_pairs", "n=8 all positive: p = 2/256 < 0.01");
+    perf_paired_stats(d, 7, 0.95, &est, &lo, &hi, &p);
+    check(p >= 0.01 && fabs(p - 2.0 / 128) < 1e-12, "p_7_pairs", "n=7 all positive: p = 2/128 >= 0.01");
     check(perf_paired_stats(d, 0, 0.95, &est, &lo, &hi, &p) == BG_E_USAGE, "empty", "n = 0: usage error");
     return bg_checks_close(c);
 }

@@ -9,7 +9,8 @@
  *                        "source": "..."}}}
  * Loading validates every catalogue test against the SC enumeration: the
  * exists outcome must be a key of the test, unreachable under SC, and "sc"
- * must say forbidden; "schema" must be 2.
+ * must say forbidden; and against the x86-TSO enumeration
+ * (litmus_expect_check_tso); "schema" must be 2.
  *
  * Vocabulary (one word per idea): an *access* is how a thread body reads and
  * writes (plain, tso, sc: litmus_access.h); a *model* is the memory model a
@@ -37,8 +38,24 @@ typedef struct litmus_expect {
 /* Loads and validates <fixtures_dir>/memory_order/expectations.json. */
 bg_status litmus_expect_load(const char *fixtures_dir, cJSON **doc);
 
+/* The x86-tso and armv8 verdicts of test t ("allowed"/"forbidden", as the
+ * fixture gives them; NULL when missing) against the x86-TSO enumerator
+ * (litmus_tso.h), for exists outcome index exists (< litmus_outcome_count(t)):
+ *   - x86-tso must say "allowed" iff the enumerator reaches exists (a wrong
+ *     "forbidden" is shown one execution reaching it);
+ *   - armv8 must say "allowed" when x86-TSO reaches exists (Armv8 allows
+ *     every relaxed outcome x86-TSO allows);
+ *   - every other outcome x86-TSO reaches must be SC-reachable (the forbidden
+ *     check allows SC outcomes plus exists only);
+ *   - an op kind the enumerator cannot model is refused.
+ * BG_OK, or BG_E_FIXTURE with one line "<where>: test <name>: ...". */
+bg_status litmus_expect_check_tso(const litmus_test *t, unsigned exists, const char *tso,
+                                  const char *armv8, const char *where);
+
 /* Expectation of test under arch ("x86_64"/"arm64") and access
- * ("plain"/"tso"/"sc").  Strings point into doc. */
+ * ("plain"/"tso"/"sc").  Strings point into doc.  For model x86-tso, allowed
+ * is derived from the x86-TSO enumerator (which the loader checked the
+ * fixture's column against). */
 bg_status litmus_expect_get(const cJSON *doc, const char *test, const char *arch,
                             const char *access, litmus_expect *out);
 

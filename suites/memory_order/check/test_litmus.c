@@ -1,11 +1,15 @@
 /* test_litmus.c — unit tests of the checker's pure parts (label unit).
  *
- * Usage: test-litmus sc|verdict|histogram
+ * Usage: test-litmus sc|tso|verdict|histogram
  *   sc         the SC enumeration gives each catalogue test the SC outcomes
  *              worked out by hand from its program (and never its exists)
+ *   tso        the x86-TSO enumerator gives each catalogue test the
+ *              herdtools7 x86 verdict of its relaxed outcome (from the
+ *              literature, not the fixture), hand-derived outcome sets, and
+ *              the fixture check refuses what it must (three checks)
  *   verdict    litmus_forbidden_verdict's table, the rule-of-three bound
  *   histogram  unknown keys land in the impossible bucket; bad counts refused
- * One check per group, expected vs observed as text.  Exit: bg_checks_close().
+ * One check per group (tso: three), expected vs observed as text.  Exit: bg_checks_close().
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,14 +17,12 @@
 #include "buildgate/bg_check.h"
 #include "litmus_expect.h"
 #include "litmus_sc.h"
+#include "litmus_tso.h"
 #include "litmus_verdict.h"
 
-/* Writes the SC outcomes of test name as "key|key|..." into buf. */
-static void sc_keys(const char *name, char *buf, size_t n)
+/* Writes the outcomes marked in r as "key|key|..." into buf. */
+static void keys_of(const litmus_test *t, const unsigned char *r, char *buf, size_t n)
 {
-    const litmus_test *t = litmus_find(name);
-    unsigned char r[81];
-    litmus_sc_outcomes(t, r);
     buf[0] = '\0';
     for (unsigned o = 0; o < litmus_outcome_count(t); o++) {
         if (!r[o])
@@ -29,6 +31,30 @@ static void sc_keys(const char *name, char *buf, size_t n)
         litmus_outcome_key(t, o, k, sizeof k);
         size_t u = strlen(buf);
         snprintf(buf + u, n - u, "%s%s", u ? "|" : "", k);
+    }
+}
+
+typedef void (*enumerator)(const litmus_test *t, unsigned char *reachable);
+
+static void tso_only(const litmus_test *t, unsigned char *reachable)
+{
+    litmus_tso_outcomes(t, reachable, NULL, NULL);
+}
+
+/* Appends "name: key|key|..." for each want[i] = {test, hand-derived keys} to
+ * exp (the hand-derived set) and obs (what fn enumerates), " / " between. */
+static void compare_sets(const char *const (*want)[2], size_t nwant, enumerator fn, char *exp,
+                         char *obs, size_t cap)
+{
+    for (size_t i = 0; i < nwant; i++) {
+        const litmus_test *t = litmus_find(want[i][0]);
+        unsigned char r[81];
+        char got[512];
+        fn(t, r);
+        keys_of(t, r, got, sizeof got);
+        size_t ue = strlen(exp), uo = strlen(obs);
+        snprintf(exp + ue, cap - ue, "%s%s: %s", ue ? " / " : "", want[i][0], want[i][1]);
+        snprintf(obs + uo, cap - uo, "%s%s: %s", uo ? " / " : "", want[i][0], got);
     }
 }
 
@@ -43,15 +69,125 @@ static int group_sc(bg_checks *c)
         {"2+2W", "x=1; y=1;|x=1; y=2;|x=2; y=1;"},
     };
     char exp[1024] = "", obs[1024] = "";
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        char got[512];
-        sc_keys(want[i][0], got, sizeof got);
-        size_t ue = strlen(exp), uo = strlen(obs);
-        snprintf(exp + ue, sizeof exp - ue, "%s%s: %s", ue ? " / " : "", want[i][0], want[i][1]);
-        snprintf(obs + uo, sizeof obs - uo, "%s%s: %s", uo ? " / " : "", want[i][0], got);
-    }
+    compare_sets(want, sizeof want / sizeof want[0], litmus_sc_outcomes, exp, obs, sizeof exp);
     return bg_check_emit_str(c, "memory_order.unit.sc.outcomes", strcmp(exp, obs) ? BG_FAIL : BG_PASS,
                              exp, obs, NULL);
+}
+
+/* herdtools7 x86 verdicts (the litmus/x86 tests run under x86tso.cat) and
+ * CACM 2010: only a store followed by a load of another location may appear
+ * reordered (SB, R, RWC); MFENCE forbids it (SB+mfences); everything else in
+ * the catalogue keeps its SC behaviour on x86 (MP, LB, S, 2+2W, WRC, IRIW and
+ * the coherence tests).  The exists keys are the .def comments'. */
+static const char *const tso_literature[][3] = {
+    {"SB", "0:r0=0; 1:r0=0;", "allowed"},
+    {"SB+mfences", "0:r0=0; 1:r0=0;", "forbidden"},
+    {"R", "1:r0=0; y=2;", "allowed"},
+    {"MP", "1:r0=1; 1:r1=0;", "forbidden"},
+    {"LB", "0:r0=1; 1:r0=1;", "forbidden"},
+    {"S", "1:r0=1; x=2;", "forbidden"},
+    {"2+2W", "x=2; y=2;", "forbidden"},
+    {"WRC", "1:r0=1; 2:r0=1; 2:r1=0;", "forbidden"},
+    {"IRIW", "2:r0=1; 2:r1=0; 3:r0=1; 3:r1=0;", "forbidden"},
+    {"RWC", "1:r0=1; 1:r1=0; 2:r0=0;", "allowed"},
+    {"CoRR", "1:r0=1; 1:r1=0;", "forbidden"},
+    {"CoWR", "0:r0=2; x=1;", "forbidden"},
+};
+
+static int tso_verdicts(bg_checks *c)
+{
+    char exp[1024] = "", obs[1024] = "";
+    size_t n;
+    litmus_tests(&n);
+    snprintf(exp, sizeof exp, "%zu tests:", sizeof tso_literature / sizeof tso_literature[0]);
+    snprintf(obs, sizeof obs, "%zu tests:", n);
+    for (size_t i = 0; i < sizeof tso_literature / sizeof tso_literature[0]; i++) {
+        const litmus_test *t = litmus_find(tso_literature[i][0]);
+        unsigned char r[81];
+        int idx = t ? litmus_outcome_parse(t, tso_literature[i][1]) : -1;
+        const char *got = "no-such-test";
+        if (idx >= 0 && litmus_tso_outcomes(t, r, NULL, NULL) == 0)
+            got = r[idx] ? "allowed" : "forbidden";
+        size_t ue = strlen(exp), uo = strlen(obs);
+        snprintf(exp + ue, sizeof exp - ue, " %s=%s", tso_literature[i][0], tso_literature[i][2]);
+        snprintf(obs + uo, sizeof obs - uo, " %s=%s", tso_literature[i][0], got);
+    }
+    return bg_check_emit_str(c, "memory_order.unit.tso.verdicts", strcmp(exp, obs) ? BG_FAIL : BG_PASS,
+                             exp, obs, NULL);
+}
+
+static int tso_outcomes(bg_checks *c)
+{
+    /* by hand: SB reaches all four (0/0 by both loads passing both buffered
+     * stores); MP exactly its three SC outcomes; R its three SC outcomes plus
+     * (r0=0, y=2): T1's y=2 still buffered when it loads x=0, flushed last;
+     * CoWR its SC outcomes (a thread reads its own buffered store) */
+    static const char *const want[][2] = {
+        {"SB", "0:r0=0; 1:r0=0;|0:r0=0; 1:r0=1;|0:r0=1; 1:r0=0;|0:r0=1; 1:r0=1;"},
+        {"MP", "1:r0=0; 1:r1=0;|1:r0=0; 1:r1=1;|1:r0=1; 1:r1=1;"},
+        {"R", "1:r0=0; y=1;|1:r0=0; y=2;|1:r0=1; y=1;|1:r0=1; y=2;"},
+        {"CoWR", "0:r0=1; x=1;|0:r0=1; x=2;|0:r0=2; x=2;"},
+    };
+    char exp[1024] = "", obs[1024] = "";
+    compare_sets(want, sizeof want / sizeof want[0], tso_only, exp, obs, sizeof exp);
+    /* SB's witness: both stores buffered past both loads */
+    char w[512];
+    const litmus_test *sb = litmus_find("SB");
+    litmus_tso_witness(sb, (unsigned)litmus_outcome_parse(sb, "0:r0=0; 1:r0=0;"), w, sizeof w);
+    size_t ue = strlen(exp), uo = strlen(obs);
+    snprintf(exp + ue, sizeof exp - ue, " / SB witness: T0 st x=1 (buffered), T0 ld y=0 (memory), "
+             "T1 st y=1 (buffered), T1 ld x=0 (memory), T0 flush x=1, T1 flush y=1");
+    snprintf(obs + uo, sizeof obs - uo, " / SB witness: %s", w);
+    return bg_check_emit_str(c, "memory_order.unit.tso.outcomes", strcmp(exp, obs) ? BG_FAIL : BG_PASS,
+                             exp, obs, NULL);
+}
+
+static int tso_refusals(bg_checks *c)
+{
+    /* an op kind the model lacks (a locked RMW would be one): SB with T1's load replaced */
+    litmus_test odd = *litmus_find("SB");
+    odd.ops[1][1].kind = (litmus_opkind)(LITMUS_OP_FENCE + 1);
+    unsigned char r[81];
+    int th = -1, op = -1, rc = litmus_tso_outcomes(&odd, r, &th, &op);
+    char exp[1024], obs[1024];
+    snprintf(exp, sizeof exp, "odd kind: rc=1 at T1 op 1");
+    snprintf(obs, sizeof obs, "odd kind: rc=%d at T%d op %d", rc, th, op);
+    /* fixture columns: the status and whether the line says why (text in it) */
+    static const struct {
+        const char *label, *test, *exists, *tso, *armv8, *why;
+    } cases[] = {
+        {"SB", "SB", "0:r0=0; 1:r0=0;", "allowed", "allowed", ""},
+        {"MP", "MP", "1:r0=1; 1:r1=0;", "forbidden", "allowed", ""},
+        {"MP-tso-allowed", "MP", "1:r0=1; 1:r1=0;", "allowed", "allowed", "test MP: x86-tso says \"allowed\""},
+        {"SB-tso-forbidden", "SB", "0:r0=0; 1:r0=0;", "forbidden", "allowed", "T1 ld x=0 (memory)"},
+        {"SB-armv8-forbidden", "SB", "0:r0=0; 1:r0=0;", "allowed", "forbidden", "but armv8 says \"forbidden\""},
+        /* an exists that is not SB's relaxed outcome leaves 0/0 stray */
+        {"SB-exists-1/1", "SB", "0:r0=1; 1:r0=1;", "allowed", "allowed", "also reaches '0:r0=0; 1:r0=0;'"},
+        {"MP-tso-missing", "MP", "1:r0=1; 1:r1=0;", NULL, "allowed", "x86-tso is \"(missing)\""},
+        {"MP-armv8-maybe", "MP", "1:r0=1; 1:r1=0;", "forbidden", "maybe", "armv8 is \"maybe\""},
+        {"odd-kind", "odd", "0:r0=0; 1:r0=0;", "allowed", "allowed", "op kind 4"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const litmus_test *t = strcmp(cases[i].test, "odd") ? litmus_find(cases[i].test) : &odd;
+        bg_status st = litmus_expect_check_tso(t, (unsigned)litmus_outcome_parse(t, cases[i].exists),
+                                               cases[i].tso, cases[i].armv8, "unit");
+        int says = st == BG_OK || strstr(bg_last_error(), cases[i].why) != NULL;
+        size_t ue = strlen(exp), uo = strlen(obs);
+        snprintf(exp + ue, sizeof exp - ue, ", %s %s", cases[i].label,
+                 cases[i].why[0] ? "refused, says why" : "ok");
+        snprintf(obs + uo, sizeof obs - uo, ", %s %s", cases[i].label,
+                 st == BG_OK ? "ok" : st != BG_E_FIXTURE ? "wrong status" : says ? "refused, says why"
+                                                                                : "refused, not why");
+    }
+    return bg_check_emit_str(c, "memory_order.unit.tso.refusals", strcmp(exp, obs) ? BG_FAIL : BG_PASS,
+                             exp, obs, NULL);
+}
+
+static int group_tso(bg_checks *c)
+{
+    tso_verdicts(c);
+    tso_outcomes(c);
+    return tso_refusals(c);
 }
 
 static int group_verdict(bg_checks *c)
@@ -99,12 +235,14 @@ static int group_histogram(bg_checks *c)
 int main(int argc, char **argv)
 {
     if (argc != 2)
-        return bg_exit_code(bg_fail(BG_E_USAGE, "test-litmus", "want one group: sc, verdict, histogram"));
+        return bg_exit_code(bg_fail(BG_E_USAGE, "test-litmus", "want one group: sc, tso, verdict, histogram"));
     bg_checks *c = bg_checks_open("memory_order");
     if (!c)
         return BG_EXIT_IO;
     if (strcmp(argv[1], "sc") == 0)
         group_sc(c);
+    else if (strcmp(argv[1], "tso") == 0)
+        group_tso(c);
     else if (strcmp(argv[1], "verdict") == 0)
         group_verdict(c);
     else if (strcmp(argv[1], "histogram") == 0)

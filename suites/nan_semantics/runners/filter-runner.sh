@@ -1,9 +1,9 @@
 #!/bin/sh
-# filter-runner.sh — a mutant runner for the self-tests: runs the rest of its
-# arguments (a real runner's command and the guest, or the guest alone) and
-# passes the probe's JSON through `FILTER --mutate KIND`, which changes
-# chosen records the way a faulty translator would (nan_mutant.h).
-# Usage: filter-runner.sh FILTER KIND COMMAND [ARGS...]
-f=$1 k=$2
+# filter-runner.sh NAN_MUTATE KIND COMMAND [ARGS...] — the mutant runner of
+# the NaN self-tests (nan_selftest.c): runs COMMAND (the guest alone, or a real
+# runner's command and the guest) and passes the probe's document through
+# `NAN_MUTATE KIND`, which changes it as a translator with that bug would
+# (nan-mutate --help lists the kinds and the rule each must trip).
+mutate=$1 kind=$2
 shift 2
-"$@" | "$f" --mutate "$k"
+"$@" | "$mutate" "$kind"

@@ -1,0 +1,80 @@
+/* nan_mutate_doc.c — nan-mutate's document kinds (nan_mutate.h): those that
+ * change a phase, a field or a fact rather than op records. */
+#include "nan_mutate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cJSON *phase_named(cJSON *doc, const char *name)
+{
+    cJSON *ph;
+    cJSON_ArrayForEach(ph, cJSON_GetObjectItemCaseSensitive(doc, "phases")) {
+        const char *p = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ph, "phase"));
+        if (p && strcmp(p, name) == 0)
+            return ph;
+    }
+    return NULL;
+}
+
+int nan_mut_doc_none(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
+{
+    (void)doc, (void)s, (void)why, (void)n;
+    return 0;
+}
+
+/* daz-ignored: the "daz" phase's results become the "default" phase's. */
+int nan_mut_doc_daz_ignored(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
+{
+    (void)s;
+    cJSON *daz = phase_named(doc, "daz"), *def = phase_named(doc, "default");
+    cJSON *res = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(def, "results"), 1);
+    if (!daz || !res || !cJSON_ReplaceItemInObjectCaseSensitive(daz, "results", res)) {
+        cJSON_Delete(res);
+        snprintf(why, n, "the document has no \"daz\" and \"default\" phases with results");
+        return -1;
+    }
+    return 0;
+}
+
+/* x87-cw:PHASE:HEX: the phase's x87_cw (HEX "none": the field removed). */
+int nan_mut_doc_x87_cw(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
+{
+    char phase[64];
+    const char *colon = strchr(s->text, ':');
+    char *end = NULL;
+    snprintf(why, n, "no such phase with an x87_cw, or not PHASE:HEX");
+    if (!colon || (size_t)(colon - s->text) >= sizeof phase)
+        return -1;
+    memcpy(phase, s->text, (size_t)(colon - s->text));
+    phase[colon - s->text] = '\0';
+    int drop = strcmp(colon + 1, "none") == 0; /* a runner that drops the field */
+    unsigned long cw = drop ? 0 : strtoul(colon + 1, &end, 16);
+    if (!drop && (*end || end == colon + 1 || cw > 0xffff))
+        return -1;
+    cJSON *ph = phase_named(doc, phase);
+    cJSON *item = cJSON_GetObjectItemCaseSensitive(ph, "x87_cw");
+    if (!cJSON_IsString(item))
+        return -1;
+    if (drop) {
+        cJSON_DeleteItemFromObjectCaseSensitive(ph, "x87_cw");
+        return 0;
+    }
+    char text[16];
+    snprintf(text, sizeof text, "0x%04lx", cw);
+    cJSON_SetValuestring(item, text);
+    return 0;
+}
+
+/* fact-false:FACT: the fact must be in the document (a YMM fact of a guest
+ * without AVX is not). */
+int nan_mut_doc_fact_false(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
+{
+    cJSON *facts = cJSON_GetObjectItemCaseSensitive(doc, "facts");
+    if (!cJSON_GetObjectItemCaseSensitive(facts, s->text) ||
+        !cJSON_ReplaceItemInObjectCaseSensitive(facts, s->text, cJSON_CreateFalse())) {
+        snprintf(why, n, "the document has no fact %s", s->text);
+        return -1;
+    }
+    return 0;
+}
