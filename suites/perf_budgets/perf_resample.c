@@ -16,13 +16,14 @@
 #include "perf_binom.h"
 #include "perf_budget.h"
 #include "perf_gate.h"
+#include "perf_paired.h"
 #include "perf_samples.h"
 
 static const char usage_text[] =
     "Usage: perf-aa-resample --dir D [--dir D2 ...] --k K --draws N [--reps R]\n"
     "                        [--budgets B] [--unit process|sample] [--seed S]\n"
     "                        [--head-scale X [--scale-only RE]] [--reruns M]\n"
-    "                        [--verbose]\n"
+    "                        [--paired] [--verbose]\n"
     "\n"
     "Each D holds Google Benchmark JSON files of one build, one process each\n"
     "(suites/perf_budgets/aa-raw.sh writes base-NNN.json and head-NNN.json; all\n"
@@ -48,7 +49,16 @@ static const char usage_text[] =
     "width; then the suite: draws with any fail and their interval (the suite\n"
     "false-alarm rate in an A/A study).  Draws from one pool share processes, so\n"
     "the interval is approximate (it treats the draws as independent).\n"
-    "Exit: 0; 2 usage (also: a pool with fewer than 2K processes); 3 I/O;\n"
+    "--paired: the duet judge (bg-perf ab --duet, perf_paired.h).  Each D is a\n"
+    "pool of pairs: base-KEY.json and head-KEY.json ran at the same time\n"
+    "(aa-raw.sh --duet writes base-NNN-C.json: round NNN, plan class C; the\n"
+    "files of one round are one pair); every base file needs its head twin.\n"
+    "A draw takes K distinct pairs (rounds) from every pool, judges the\n"
+    "per-pair log ratios (Hodges-Lehmann estimate, signed-rank interval and\n"
+    "exact Wilcoxon p, then BH over the suite), and a rerun adds K unused\n"
+    "pairs; --head-scale scales the head of each pair.\n"
+    "Exit: 0; 2 usage (also: a pool with fewer than 2K processes, --paired: K\n"
+    "pairs, or a base file without its head twin); 3 I/O;\n"
     "4 malformed JSON.\n";
 
 #define MAX_POOLS 8
@@ -57,7 +67,11 @@ typedef struct pool {
     const char *dir;
     perf_set *proc; /* one set per file */
     size_t n;
-    size_t *idx;    /* this draw's order: base, head, then the reserve for reruns */
+    /* the units a draw takes: a process (interleaved), or (--paired) a pair =
+       one round, i.e. the files pb[u0[i]..u0[i+1]-1] (base) and ph[...] (head) */
+    size_t *pb, *ph, *u0;
+    size_t nu;
+    size_t *idx;    /* this draw's order of the units: base, head, then the reserve for reruns */
     size_t next;    /* the next unused position of idx */
 } pool;
 
@@ -66,7 +80,62 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bg_status load_pool(const char *dir, const char *metric, pool *p)
+/* The round of a pool file name "base-NNN[-C].json" / "head-...": the
+ * length of its NNN. */
+static size_t round_len(const char *name)
+{
+    return strcspn(name + 5, "-.");
+}
+
+/* --paired: pairs base-KEY.json with head-KEY.json (names sorted: every base
+ * file has its head twin, no head file is left over) and groups the pairs by
+ * round; else every file is a unit of its own. */
+static bg_status make_units(pool *p, char **names, int paired)
+{
+    size_t nb = 0;
+    while (nb < p->n && !strncmp(names[nb], "base-", 5))
+        nb++;
+    p->pb = calloc(p->n + 1, sizeof *p->pb);
+    p->ph = calloc(p->n + 1, sizeof *p->ph);
+    p->u0 = calloc(p->n + 2, sizeof *p->u0);
+    if (!p->pb || !p->ph || !p->u0)
+        return BG_E_NOMEM;
+    if (!paired) {
+        for (size_t i = 0; i <= p->n; i++)
+            p->u0[i] = i;
+        p->nu = p->n;
+        return BG_OK;
+    }
+    for (size_t i = 0; i < p->n; i++) { /* each file's twin on the other side (sorted: bsearch) */
+        int base = i < nb;
+        char *const *side = base ? names + nb : names;
+        size_t lo = 0, hi = base ? p->n - nb : nb;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            int c = strcmp(side[mid] + 5, names[i] + 5);
+            if (c == 0)
+                lo = hi = mid + 1;
+            else if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (!(lo > 0 && strcmp(side[lo - 1] + 5, names[i] + 5) == 0))
+            return bg_fail(BG_E_USAGE, "perf-aa-resample", "--paired: %s: %s has no %s twin (%s-%s)", p->dir,
+                           names[i], base ? "head" : "base", base ? "head" : "base", names[i] + 5);
+    }
+    for (size_t i = 0; i < nb; i++) {
+        p->pb[i] = i;
+        p->ph[i] = nb + i;
+        size_t l = round_len(names[i]);
+        if (i == 0 || l != round_len(names[i - 1]) || strncmp(names[i] + 5, names[i - 1] + 5, l) != 0)
+            p->u0[p->nu++] = i;
+    }
+    p->u0[p->nu] = nb;
+    return BG_OK;
+}
+
+static bg_status load_pool(const char *dir, const char *metric, int paired, pool *p)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -91,8 +160,11 @@ static bg_status load_pool(const char *dir, const char *metric, pool *p)
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         if (st == BG_OK && (st = perf_set_add_file(&p->proc[p->n], path, metric)) == BG_OK)
             p->n++;
-        free(names[i]);
     }
+    if (st == BG_OK)
+        st = make_units(p, names, paired);
+    for (size_t i = 0; i < k; i++)
+        free(names[i]);
     return st;
 }
 
@@ -134,23 +206,49 @@ static bg_status add_proc(perf_set *dst, const perf_set *src, size_t reps, const
     return BG_OK;
 }
 
-/* Adds the next K base and K head processes of every pool (just the series
- * in only, NULL: all).  0 when a pool has fewer than 2K unused processes left. */
-static int add_round(pool *p, size_t np, long k, size_t reps, const shift *sh, perf_set *base, perf_set *head,
-                     char *const *only, size_t nonly, bg_status *st)
+/* Adds the next units of every pool (just the series in only, NULL: all):
+ * K base and K head processes, or (paired) K pairs, each pair's base files to
+ * base and its head files to head in the same order (pair k = process k of
+ * each side, as perf_paired_rejudge reads them).  0 when a pool has too few
+ * unused units left. */
+static int add_round(pool *p, size_t np, long k, int paired, size_t reps, const shift *sh, perf_set *base,
+                     perf_set *head, char *const *only, size_t nonly, bg_status *st)
 {
+    size_t need = (size_t)(paired ? k : 2 * k);
     for (size_t j = 0; j < np; j++)
-        if (p[j].next + (size_t)(2 * k) > p[j].n)
+        if (p[j].next + need > p[j].nu)
             return 0;
     for (size_t j = 0; j < np && *st == BG_OK; j++) {
         for (long i = 0; i < k && *st == BG_OK; i++) {
-            *st = add_proc(base, &p[j].proc[p[j].idx[p[j].next + (size_t)i]], reps, NULL, only, nonly);
+            size_t u = p[j].idx[p[j].next + (size_t)i];
+            if (paired) {
+                for (size_t f = p[j].u0[u]; f < p[j].u0[u + 1] && *st == BG_OK; f++) {
+                    *st = add_proc(base, &p[j].proc[p[j].pb[f]], reps, NULL, only, nonly);
+                    if (*st == BG_OK)
+                        *st = add_proc(head, &p[j].proc[p[j].ph[f]], reps, sh, only, nonly);
+                }
+                continue;
+            }
+            *st = add_proc(base, &p[j].proc[u], reps, NULL, only, nonly);
             if (*st == BG_OK)
                 *st = add_proc(head, &p[j].proc[p[j].idx[p[j].next + (size_t)(k + i)]], reps, sh, only, nonly);
         }
-        p[j].next += (size_t)(2 * k);
+        p[j].next += need;
     }
     return 1;
+}
+
+/* perf_gate_compare, then (paired) the duet judge on per-pair ratios, as
+ * bg-perf ab --duet does (perf_paired.h). */
+static bg_status judge(const perf_set *base, const perf_set *head, const cJSON *budgets, int paired,
+                       perf_result **r, size_t *n, size_t *unpaired)
+{
+    bg_status st = perf_gate_compare(base, head, budgets, r, n);
+    size_t u = 0;
+    if (st == BG_OK && paired)
+        st = perf_paired_rejudge(*r, *n, &u);
+    *unpaired += u;
+    return st;
 }
 
 typedef struct tally {
@@ -215,10 +313,10 @@ int main(int argc, char **argv)
     long k = 0, draws = 0, reps = 0, max_reruns = 0;
     unsigned long long seed = 1;
     double scale = 1.0;
-    int verbose = 0;
+    int verbose = 0, paired = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--verbose")) {
-            verbose = 1;
+        if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "--paired")) {
+            *(argv[i][2] == 'v' ? &verbose : &paired) = 1;
             continue;
         }
         static const char *const names[] = {"--dir", "--k", "--draws", "--reps", "--budgets",
@@ -246,9 +344,10 @@ int main(int argc, char **argv)
             return bg_help_unknown_option(a);
     }
     if (!ndirs || k < 2 || !(scale > 0) || draws < 1 || reps < 0 || max_reruns < 0 ||
-        (strcmp(unit, "process") && strcmp(unit, "sample")))
+        (strcmp(unit, "process") && strcmp(unit, "sample")) || (paired && strcmp(unit, "process")))
         return bg_exit_code(bg_fail(BG_E_USAGE, "perf-aa-resample",
-                                    "needs --dir, --k >= 2, --draws >= 1, --unit process|sample, --reruns >= 0"));
+                                    "needs --dir, --k >= 2, --draws >= 1, --unit process|sample (--paired: process), "
+                                    "--reruns >= 0"));
     shift sh = {.scale = scale};
     if (scale_only) {
         if (regcomp(&sh.re, scale_only, REG_EXTENDED | REG_NOSUB) != 0)
@@ -261,34 +360,36 @@ int main(int argc, char **argv)
     sh.lower_better = st == BG_OK ? perf_metric_lower_better(perf_budgets_metric(budgets)) : 1;
     pool p[MAX_POOLS] = {{0}};
     for (size_t j = 0; j < ndirs && st == BG_OK; j++) {
-        st = load_pool(dirs[j], perf_budgets_metric(budgets), &p[j]);
-        if (st == BG_OK && p[j].n < (size_t)(2 * k))
+        st = load_pool(dirs[j], perf_budgets_metric(budgets), paired, &p[j]);
+        if (st == BG_OK && !paired && p[j].nu < (size_t)(2 * k))
             st = bg_fail(BG_E_USAGE, "perf-aa-resample", "%s holds %zu processes, fewer than 2K = %ld", dirs[j], p[j].n,
                          2 * k);
+        if (st == BG_OK && paired && p[j].nu < (size_t)k)
+            st = bg_fail(BG_E_USAGE, "perf-aa-resample", "%s holds %zu pairs, fewer than K = %ld", dirs[j], p[j].nu, k);
     }
     if (st != BG_OK)
         return bg_exit_code(st);
     tally *t = NULL;
-    size_t nt = 0, suite_fail = 0, short_draws = 0, rerun_draws = 0;
+    size_t nt = 0, suite_fail = 0, short_draws = 0, rerun_draws = 0, unpaired = 0;
     bg_rng rng = {seed};
     for (long d = 0; d < draws && st == BG_OK; d++) {
         for (size_t j = 0; j < ndirs; j++) { /* a full Fisher-Yates: the reserve is random too */
-            for (size_t i = 0; i < p[j].n; i++)
+            for (size_t i = 0; i < p[j].nu; i++)
                 p[j].idx[i] = i;
-            for (size_t i = 0; i + 1 < p[j].n; i++) {
-                size_t r = i + (size_t)(bg_rng_next(&rng) % (p[j].n - i)), x = p[j].idx[i];
+            for (size_t i = 0; i + 1 < p[j].nu; i++) {
+                size_t r = i + (size_t)(bg_rng_next(&rng) % (p[j].nu - i)), x = p[j].idx[i];
                 p[j].idx[i] = p[j].idx[r];
                 p[j].idx[r] = x;
             }
             p[j].next = 0;
         }
         perf_set base = {0}, head = {0};
-        add_round(p, ndirs, k, (size_t)reps, &sh, &base, &head, NULL, 0, &st);
+        add_round(p, ndirs, k, paired, (size_t)reps, &sh, &base, &head, NULL, 0, &st);
         flatten_if(unit, &base, &head);
         perf_result *r = NULL;
         size_t n = 0;
         if (st == BG_OK)
-            st = perf_gate_compare(&base, &head, budgets, &r, &n);
+            st = judge(&base, &head, budgets, paired, &r, &n, &unpaired);
         for (long rr = 0; st == BG_OK && rr < 2 * max_reruns; rr++) {
             int confirm = rr >= max_reruns;
             char **names = calloc(n ? n : 1, sizeof *names);
@@ -303,7 +404,7 @@ int main(int argc, char **argv)
                 continue;
             }
             rerun_draws += rr == 0;
-            int ok = st == BG_OK && add_round(p, ndirs, k, (size_t)reps, &sh, &base, &head, names, m, &st);
+            int ok = st == BG_OK && add_round(p, ndirs, k, paired, (size_t)reps, &sh, &base, &head, names, m, &st);
             free(names);
             flatten_if(unit, &base, &head);
             if (!ok) {
@@ -313,7 +414,7 @@ int main(int argc, char **argv)
             perf_results_free(r, n);
             r = NULL;
             if (st == BG_OK)
-                st = perf_gate_compare(&base, &head, budgets, &r, &n);
+                st = judge(&base, &head, budgets, paired, &r, &n, &unpaired);
         }
         int any_fail = 0;
         for (size_t i = 0; st == BG_OK && i < n; i++) {
@@ -344,10 +445,17 @@ int main(int argc, char **argv)
         return bg_exit_code(st);
     printf("A/A resampling of %zu pool(s):", ndirs);
     for (size_t j = 0; j < ndirs; j++)
-        printf(" %s (%zu processes)", p[j].dir, p[j].n);
-    printf("; %ld draws of %ld vs %ld processes per pool, %s repetitions each, unit %s, seed %llu, head x %g%s%s, "
-           "reruns %ld\n", draws, k, k, reps ? "first R" : "all", unit, seed, scale, scale_only ? " on " : "",
-           scale_only ? scale_only : "", max_reruns);
+        printf(paired ? " %s (%zu pairs, %zu files)" : " %s (%zu processes)", p[j].dir, paired ? p[j].nu : p[j].n,
+               p[j].n);
+    if (paired)
+        printf("; %ld draws of %ld pairs per pool, judged paired (duet: per-pair log ratios, Hodges-Lehmann, "
+               "signed rank)", draws, k);
+    else
+        printf("; %ld draws of %ld vs %ld processes per pool", draws, k, k);
+    printf(", %s repetitions each, unit %s, seed %llu, head x %g%s%s, reruns %ld\n", reps ? "first R" : "all",
+           unit, seed, scale, scale_only ? " on " : "", scale_only ? scale_only : "", max_reruns);
+    if (unpaired)
+        printf("  results judged unpaired (unequal process counts on the two sides): %zu\n", unpaired);
     if (reps)
         printf("  R = %ld\n", reps);
     char rate[128];

@@ -10,6 +10,16 @@
 #             must fail aes and so the suite, and synth must never fail
 #   aa        the same pools without the shift: no draw may fail
 #   too_small a pool of 4 processes for K = 6: refused with one clear line
+# The duet judge (--paired) on the stored pool fixtures/perf_budgets/duet-pool
+# (12 pairs whose two processes share a load factor of 0.90..1.25, the head
+# within +-0.33 % of its base: its make.sh):
+#   duet_shift    a planted 3 % on the head of each pair, 10 pairs per draw:
+#                 every draw fails (the per-pair ratios all lie near 1.03)
+#   duet_aa       the same pairs unshifted: no draw fails
+#   duet_unpaired the same 3 % judged unpaired (6 vs 6 processes): lost in the
+#                 between-process spread (1/40 fails, median width 0.31): the
+#                 pairing, not the pool, catches it in duet_shift
+#   duet_no_twin  a base file without its head twin: refused with one line
 set -euo pipefail
 case_=$1 bin=$2 src=$3
 w="$bin/selftest-resample_$case_"; rm -rf "$w"; mkdir -p "$w"
@@ -27,6 +37,8 @@ pool() {
   done
   rm "$1/run.json"
 }
+duetpool="$src/../../fixtures/perf_budgets/duet-pool"
+duet=("$bin/perf-aa-resample" --dir "$duetpool" --draws 40 --budgets "$src/budgets.json")
 run=("$bin/perf-aa-resample" --dir "$w/synth" --dir "$w/aes" --k 6 --draws 40 --budgets "$src/budgets.json")
 case "$case_" in
   shift)
@@ -43,5 +55,18 @@ case "$case_" in
     exec "$expect" --name "$name" --exit 2 \
       --stderr "buildgate: perf-aa-resample: $w/synth holds 4 processes, fewer than 2K = 12" -- \
       "$bin/perf-aa-resample" --dir "$w/synth" --k 6 --draws 1 --budgets "$src/budgets.json" ;;
+  duet_shift)
+    exec "$expect" --name "$name" --exit 0 --contains "judged paired" --contains "synth/chain: fail 40/40" -- \
+      "${duet[@]}" --paired --k 10 --head-scale 1.03 ;;
+  duet_aa)
+    exec "$expect" --name "$name" --exit 0 --contains "judged paired" --contains "suite draws with any fail: 0/40" -- \
+      "${duet[@]}" --paired --k 10 ;;
+  duet_unpaired)
+    exec "$expect" --name "$name" --exit 0 --contains "synth/chain: fail 1/40" \
+      --contains "median interval width 0.3" -- "${duet[@]}" --k 6 --head-scale 1.03 ;;
+  duet_no_twin)
+    cp "$duetpool"/*-0.json "$w/" && rm "$w/head-004-0.json"
+    exec "$expect" --name "$name" --exit 2 --stderr "buildgate: perf-aa-resample: --paired: $w: base-004-0.json \
+has no head twin (head-004-0.json)" -- "$bin/perf-aa-resample" --dir "$w" --paired --k 2 --draws 1 ;;
   *) echo "buildgate: resample_test.sh: unknown case '$case_'" >&2; exit 2 ;;
 esac
