@@ -34,6 +34,9 @@ static const char usage_text[] =
     "                        (its upper-half marker) instead of zeroing them\n"
     "  vex-merge-dest:OP     a VEX scalar op takes the bits above the scalar from\n"
     "                        the old destination (the legacy SSE rule), not xmm1\n"
+    "  vex-src2-upper:OP     a VEX.128 scalar op with two xmm sources (vcmpss,\n"
+    "                        vroundsd...) takes the bits above the scalar from the\n"
+    "                        second source (xmm2) instead of the first (xmm1)\n"
     "  x87-snan-unquiet:OP   an x87 op returns an SNaN operand as it is instead of\n"
     "                        quieted (x87_ops.def; Intel SDM Vol.1 Table 4-7)\n"
     "  x87-cw:PHASE:HEX      phase PHASE reports x87 control word HEX, e.g.\n"
@@ -52,7 +55,7 @@ static const char usage_text[] =
 
 typedef enum mut {
     M_SOURCE, M_UPPER, M_QUIET, M_SIGNMASK, M_COPY, M_VEX_UPPER, M_VEX_MERGE, M_X87_UNQUIET, M_VEX_L,
-    M_DEFAULT_NAN
+    M_DEFAULT_NAN, M_VEX_SRC2
 } mut;
 
 /* Every NaN element of the destination (d, then u) becomes the default NaN
@@ -115,6 +118,28 @@ static void x87_unquiet(int k, int i, nan_rec *r)
         }
 }
 
+/* The bits above a VEX scalar result taken from the second source (b, in
+ * xmm2: nan_vex_images) instead of the first (Intel SDM Vol.2A CMPSS "VEX.128
+ * encoded version": DEST[127:32] <- SRC1[127:32]). */
+static void vex_src2_upper(int k, int i, nan_rec *r)
+{
+    nan_case c;
+    nan_case_get(k, i, &c);
+    r->d[1] = c.b[1];
+    if (nan_dst_bits(k) == 32)
+        r->d[0] = (r->d[0] & 0xffffffffull) | (c.b[0] & ~0xffffffffull);
+}
+
+/* 1 when op k is a VEX.128 scalar op whose second source is an xmm register
+ * (vex-src2-upper: the others have no second source's upper bits to take). */
+static int vex_scalar_two_xmm(int k)
+{
+    nan_kind kind = nan_ops[k].kind;
+    return nan_ops[k].ymm == 1 && nan_ops[k].lanes == 1 &&
+           (kind == K_BIN_S32 || kind == K_BIN_S64 || kind == K_UN_S32 || kind == K_UN_S64) &&
+           nan_ops[k].dst != D_EFLAGS;
+}
+
 static void mutate(mut m, int k, int i, nan_rec *r)
 {
     int width = nan_kind_f64_source(nan_ops[k].kind) ? 64 : 32;
@@ -133,6 +158,7 @@ static void mutate(mut m, int k, int i, nan_rec *r)
         break;
     case M_VEX_L: r->u[0] = r->u[1] = 0; break;
     case M_DEFAULT_NAN: default_nans(k, r); break;
+    case M_VEX_SRC2: vex_src2_upper(k, i, r); break;
     }
 }
 
@@ -170,7 +196,7 @@ static int parse_mutation(const char *spec, mut *m, int *from, int *to)
         {"source-clobber:", M_SOURCE}, {"dirty-upper:", M_UPPER}, {"quiet-snan:", M_QUIET},
         {"signmask-float:", M_SIGNMASK}, {"copy:", M_COPY}, {"vex-upper-dirty:", M_VEX_UPPER},
         {"vex-merge-dest:", M_VEX_MERGE}, {"x87-snan-unquiet:", M_X87_UNQUIET},
-        {"vex-l-ignored:", M_VEX_L}, {"default-nan:", M_DEFAULT_NAN},
+        {"vex-l-ignored:", M_VEX_L}, {"default-nan:", M_DEFAULT_NAN}, {"vex-src2-upper:", M_VEX_SRC2},
     };
     *from = -1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -194,6 +220,8 @@ static int parse_mutation(const char *spec, mut *m, int *from, int *to)
         *to = nan_op_find(op);
         if (*to >= 0 && *m == M_VEX_L && nan_ops[*to].ymm != 2)
             return -1; /* only a VEX.256 op has elements in bits 255:128 */
+        if (*to >= 0 && *m == M_VEX_SRC2 && !vex_scalar_two_xmm(*to))
+            return -1; /* no second xmm source: the mutation would mean nothing */
         if (*to >= 0 && *m == M_X87_UNQUIET && !nan_ops[*to].x87)
             return -1; /* an SSE op has no x87 result to leave unquieted: the mutation would do nothing */
         return *to >= 0 && (*from < 0 || nan_case_count(*from) == nan_case_count(*to)) ? 0 : -1;
