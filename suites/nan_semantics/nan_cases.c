@@ -220,6 +220,20 @@ static int case_get_vex256(nan_kind kind, int i, nan_case *c)
     return 0;
 }
 
+/* The kinds whose VEX.128 rows read their one operand from xmm1: packed
+ * unary ops, conversions and the GPR-destination scalar conversions (the
+ * scalar unary kinds take it from xmm2 and bits 127:32 / 127:64 from xmm1). */
+static int vex_unary_xmm1(nan_kind kind)
+{
+    switch (kind) {
+    case K_UN_P32: case K_UN_P64: case K_UN_P32LO: case K_CVTI_P64: case K_I2F_P32: case K_I2F_P32LO:
+    case K_CVT2I_32: case K_CVT2I_64:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 void nan_case_get(int k, int i, nan_case *c)
 {
     nan_kind kind = nan_ops[k].kind;
@@ -324,6 +338,10 @@ void nan_case_get(int k, int i, nan_case *c)
     case K_X87_BIN: case K_X87_UN: nan_x87_case_get(nan_ops[k].kind, i, c); break;
     default: break; /* the VEX.256 and F16C kinds: case_get_vex256 */
     }
+    /* VEX.128 unary ops that read xmm1 (nan_ops.def, vex128 block): the operand
+       in a's low half too, so the record's source field is the source after the op */
+    if (nan_ops[k].ymm == 1 && vex_unary_xmm1(kind))
+        c->a[0] = c->b[0], c->a[1] = c->b[1];
 }
 
 int nan_kind_int_source(nan_kind k)

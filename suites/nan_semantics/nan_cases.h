@@ -40,7 +40,9 @@
  * values of the half class, vcvtph2ps xmm / ymm), K_F2H / K_F2HY (four / eight
  * f32 of the single-to-half class, vcvtps2ph from xmm / ymm).  Unary VEX.256
  * and F16C kinds hold the operand in a and b alike, so the op reads ymm1 and
- * the record's source field is its source after the op. */
+ * the record's source field is its source after the op; so do the NAN_VOP
+ * rows (vex128) of K_UN_P32/P64, K_UN_P32LO, K_CVTI_P64, K_I2F_P32(LO) and
+ * K_CVT2I_32/64 (a's bits 127:0 a copy of b's: vsqrtps, vcvt*, vmovmsk). */
 typedef enum nan_kind {
     K_BIN_S32, K_BIN_S64, K_BIN_P32, K_BIN_P64, K_UN_S32, K_UN_S64, K_UN_P32, K_UN_P64,
     K_CVT2I_32, K_CVT2I_64, K_I2F_32, K_I2F_64, K_HADD, K_FMA_P32, K_FMA_P64,

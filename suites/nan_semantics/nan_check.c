@@ -210,6 +210,11 @@ static void compare_phase(const cJSON *ph, const char *phase, int m, const nan_f
                                  (unsigned long long)img[r][0]);
                         cJSON_AddStringToObject(g->example, names[r], b);
                     }
+                    if (nan_kind_int_source(nan_ops[k].kind) && nan_ops[k].lanes == 1) { /* vcvtsi2ss/sd */
+                        char b[24];
+                        snprintf(b, sizeof b, "%016llx", (unsigned long long)c.b[0]);
+                        cJSON_AddStringToObject(g->example, "rcx_in", b);
+                    }
                 } else {
                     hex128(g->example, "xmm0_in", c.a);
                     hex128(g->example, "xmm1_in", c.b);

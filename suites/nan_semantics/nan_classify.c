@@ -56,6 +56,8 @@ static const fmt *src_fmt(nan_kind k)
 static int op_imm_rc(int k)
 {
     const char *n = nan_ops[k].name, *dot = strrchr(n, '.');
+    if (n[0] == 'v' && strncmp(n, "vround", 6) == 0) /* VEX.128 vroundss...: the same immediates */
+        n++;
     if ((strncmp(n, "round", 5) != 0 && strncmp(n, "vcvtps2ph", 9) != 0) || !dot)
         return -1;
     int imm = atoi(dot + 1);
@@ -264,6 +266,8 @@ static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, ui
 static const char *upper_detail(int k)
 {
     nan_kind kind = nan_ops[k].kind;
+    if (nan_ops[k].ymm && nan_ops[k].dst == D_EFLAGS) /* vcomiss: xmm0 is not an operand */
+        return "VEX COMIS changed xmm0, which it does not write";
     if (nan_ops[k].ymm && (kind == K_FMA_S32 || kind == K_FMA_S64))
         return "VEX FMA: bits above the scalar not kept from the destination";
     if (nan_ops[k].ymm && nan_ops[k].lanes == 1)
@@ -318,6 +322,13 @@ static int vex_l_ignored(int k, const nan_rec *exp, const nan_rec *obs)
         if (!is_zero(f, lane(exp, bits, l)))
             return 1;
     return 0;
+}
+
+/* 1 when op writes no vector register (a GPR or EFLAGS destination: vcomiss,
+ * vcvtss2si, vmovmskps), so ymm0 must keep all 256 bits it held. */
+static int no_vector_dst(const nan_op *op)
+{
+    return op->dst == D_EFLAGS || op->dst == D_GPR32 || op->dst == D_GPR64 || op->dst == D_SIGNMASK;
 }
 
 int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
@@ -384,7 +395,9 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, co
         }
     }
     if (op->ymm != 2 && (exp->u[0] != obs->u[0] || exp->u[1] != obs->u[1])) /* Vol.1 14.1.2: VEX.128 zeroes 255:128 */
-        add(out, &n, "upper-lanes", "VEX.128 write did not zero bits 255:128");
+        add(out, &n, "upper-lanes",
+            no_vector_dst(op) ? "ymm0 bits 255:128 changed by a VEX op that does not write ymm0"
+                              : "VEX.128 write did not zero bits 255:128");
     if (exp->s[0] != obs->s[0] || exp->s[1] != obs->s[1])
         add(out, &n, "source-modified", "");
     if (exp->eflags != obs->eflags) {

@@ -78,6 +78,19 @@ static void rec_vex_merge(const nan_mut_spec *s, int k, int i, int daz, nan_rec 
         r->d[0] = (r->d[0] & 0xffffffffull) | (nan_vex_dst_mark[0] & ~0xffffffffull);
 }
 
+/* The bits above a VEX scalar result taken from the second source (b, in
+ * xmm2: nan_vex_images) instead of the first (Intel SDM Vol.2A CMPSS "VEX.128
+ * encoded version": DEST[127:32] <- SRC1[127:32]). */
+static void rec_vex_src2(const nan_mut_spec *s, int k, int i, int daz, nan_rec *r)
+{
+    (void)s, (void)daz;
+    nan_case c;
+    nan_case_get(k, i, &c);
+    r->d[1] = c.b[1];
+    if (nan_dst_bits(k) == 32)
+        r->d[0] = (r->d[0] & 0xffffffffull) | (c.b[0] & ~0xffffffffull);
+}
+
 static void rec_vex_l(const nan_mut_spec *s, int k, int i, int daz, nan_rec *r)
 {
     (void)s, (void)k, (void)i, (void)daz;
@@ -202,6 +215,15 @@ static void rec_minmax_number(const nan_mut_spec *s, int k, int i, int daz, nan_
 static int op_vex256(int k) { return nan_ops[k].ymm == 2; }        /* elements in bits 255:128 */
 static int op_vex(int k) { return nan_ops[k].ymm != 0; }           /* a record with bits 255:128 */
 static int op_x87(int k) { return nan_ops[k].x87 != 0; }           /* an x87 result */
+/* a VEX.128 scalar op whose second source is an xmm register (vcmpss,
+ * vroundsd...): the others have no second source's upper bits to take */
+static int op_vex_scalar_two_xmm(int k)
+{
+    nan_kind kind = nan_ops[k].kind;
+    return nan_ops[k].ymm == 1 && nan_ops[k].lanes == 1 &&
+           (kind == K_BIN_S32 || kind == K_BIN_S64 || kind == K_UN_S32 || kind == K_UN_S64) &&
+           nan_ops[k].dst != D_EFLAGS;
+}
 static int op_float(int k) { return nan_ops[k].dst == D_F32 || nan_ops[k].dst == D_F64; }
 
 const nan_mut_kind nan_mut_kinds[] = {
@@ -223,6 +245,10 @@ const nan_mut_kind nan_mut_kinds[] = {
     {"vex-merge-dest", NAN_MUT_OP, "OP", "a VEX scalar op takes the bits above the scalar from the old "
      "destination (the legacy SSE rule), not xmm1", "upper-lanes \"VEX: bits above the scalar not from "
      "the first source\"", op_vex, rec_vex_merge, NULL, 0},
+    {"vex-src2-upper", NAN_MUT_OP, "OP", "a VEX.128 scalar op with two xmm sources (vcmpss, vroundsd...) "
+     "takes the bits above the scalar from the second source (xmm2) instead of the first (xmm1)",
+     "upper-lanes \"VEX: bits above the scalar not from the first source\"", op_vex_scalar_two_xmm,
+     rec_vex_src2, NULL, 0},
     {"x87-snan-unquiet", NAN_MUT_OP, "OP", "an x87 op (x87_ops.def) returns an SNaN operand as it is "
      "instead of quieted (Intel SDM Vol.1 Table 4-7)", "snan-quieting \"x87\"", op_x87, rec_x87_unquiet,
      NULL, 0},

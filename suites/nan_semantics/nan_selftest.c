@@ -58,7 +58,10 @@
  *                      immediate ignored, movmskps as 'x < 0', addsubps as
  *                      addps, hsubpd as haddpd, dpps imm 0xf1 as 0xff; VEX.128
  *                      vaddss / vfmadd231sd leaving ymm0 bits 255:128, vaddss
- *                      merging the old destination's bits 127:32) -> a fail
+ *                      merging the old destination's bits 127:32; vex128: one
+ *                      per VEX.128 family, e.g. vcvtps2dq leaving bits 255:128,
+ *                      vroundsd / vcmpunordsd taking bits 127:64 from xmm2,
+ *                      vcomiss as vucomiss, cmpltss as cmpless) -> a fail
  *                      check of the rule that names that bug, listing the op;
  *                      x87: fadd returning SNaNs unquieted (snan-quieting),
  *                      fadd_pc24 computed in 64-bit precision
@@ -409,6 +412,25 @@ static const struct {
      NULL},
 #undef Y_VEX_L
 #undef Y_DFLT
+    /* VEX.128 forms and scalar compares (vex128): one mutant per new op family */
+#define V_UPPER "VEX.128 write did not zero bits 255:128"
+#define V_SRC1 "VEX: bits above the scalar not from the first"
+    {"mutant_v_cvt", "vex-upper-dirty:vcvtps2dq", "upper-lanes", V_UPPER, "vcvtps2dq", NULL},
+    {"mutant_v_cvtsi", "vex-merge-dest:vcvtsi2ss32", "upper-lanes", V_SRC1, "vcvtsi2ss32", NULL},
+    {"mutant_v_sqrt", "vex-upper-dirty:vsqrtpd", "upper-lanes", V_UPPER, "vsqrtpd", NULL},
+    {"mutant_v_round", "copy:vroundps.4:vroundps.1", "rounding", "imm RC=down", "vroundps.1", NULL},
+    {"mutant_v_round_src2", "vex-src2-upper:vroundsd.1", "upper-lanes", V_SRC1, "vroundsd.1", NULL},
+    {"mutant_v_dp", "default-nan:vdpps.ff", "nan-propagation", "default NaN instead of operand NaN", "vdpps.ff",
+     NULL},
+    {"mutant_v_bitwise", "quiet-snan:vxorps", "bitwise", "NaN payload or sign changed", "vxorps", NULL},
+    {"mutant_v_hsub", "copy:vhaddps:vhsubps", "value", NULL, "vhsubps", NULL},
+    {"mutant_v_addsub", "vex-upper-dirty:vaddsubpd", "upper-lanes", V_UPPER, "vaddsubpd", NULL},
+    {"mutant_v_movmsk", "signmask-float:vmovmskpd", "sign-mask", NULL, "vmovmskpd", NULL},
+    {"mutant_v_comi", "copy:vucomiss:vcomiss", "status-flag", "missing IE", "vcomiss", NULL},
+    {"mutant_cmpss", "copy:cmpless:cmpltss", "compare-mask", NULL, "cmpltss", NULL},
+    {"mutant_v_cmpss", "vex-src2-upper:vcmpunordsd", "upper-lanes", V_SRC1, "vcmpunordsd", NULL},
+#undef V_UPPER
+#undef V_SRC1
     /* minps returning the max, under a known line for QEMU's min/max-under-DAZ
      * deviation (same family, same context): must fail as a new `value`
      * group, not be absorbed (fresh-user trial, issue 12 §2) */

@@ -54,7 +54,7 @@ static const char usage_text[] =
     "  --report-json FILE the deviating blocks and their shrunk reproducers as JSON\n"
     "  --write-fixture    record the fixture from a native run (--count blocks from\n"
     "                     seed 0, default 2048; pool: every op of nan_ops.def but\n"
-    "                     dpps/dppd; the host needs SSE4.1, FMA and AVX)\n"
+    "                     dpps/dppd/vdpps/vdppd; the host needs SSE4.1, FMA, AVX)\n"
     "  --reason TEXT      with --write-fixture: why the stored truth is written\n"
     "  --replace          with --write-fixture: overwrite an existing fixture\n"
     "  -h, --help         this text\n"
