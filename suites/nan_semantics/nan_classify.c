@@ -56,6 +56,8 @@ static const fmt *src_fmt(nan_kind k)
 static int op_imm_rc(int k)
 {
     const char *n = nan_ops[k].name, *dot = strrchr(n, '.');
+    if (n[0] == 'v' && strncmp(n, "vround", 6) == 0) /* VEX.128 vroundss...: the same immediates */
+        n++;
     if ((strncmp(n, "round", 5) != 0 && strncmp(n, "vcvtps2ph", 9) != 0) || !dot)
         return -1;
     int imm = atoi(dot + 1);
@@ -264,6 +266,8 @@ static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, ui
 static const char *upper_detail(int k)
 {
     nan_kind kind = nan_ops[k].kind;
+    if (nan_op_mem_dst(k)) /* vcvtps2ph m64 / m128: the bytes beyond the operand */
+        return "store wrote beyond its memory operand";
     if (nan_ops[k].ymm && (kind == K_FMA_S32 || kind == K_FMA_S64))
         return "VEX FMA: bits above the scalar not kept from the destination";
     if (nan_ops[k].ymm && nan_ops[k].lanes == 1)
@@ -320,6 +324,19 @@ static int vex_l_ignored(int k, const nan_rec *exp, const nan_rec *obs)
     return 0;
 }
 
+/* 1 when a VEX.256 op whose elements fill all 256 bits gave bits 255:128 equal
+ * to its bits 127:0 where x86 gives them different: the upper 128-bit lane
+ * computed from the lower lane's sources (a translator splitting the op into
+ * two 128-bit halves that reads the low half of each source twice).  The
+ * cases put other operand classes in the two halves of every ..Y source
+ * (nan_cases.c), so x86's halves differ in most cases. */
+static int vex_upper_from_lower(int k, const nan_rec *exp, const nan_rec *obs)
+{
+    const nan_op *op = &nan_ops[k];
+    return op->ymm == 2 && op->lanes * nan_dst_bits(k) == 256 && obs->u[0] == obs->d[0] &&
+           obs->u[1] == obs->d[1] && (exp->u[0] != exp->d[0] || exp->u[1] != exp->d[1]);
+}
+
 int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
                  nan_finding *out)
 {
@@ -335,6 +352,8 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, co
     int upper_lost = vex_l_ignored(k, exp, obs);
     if (upper_lost) /* one cause, not one finding per upper lane */
         add(out, &n, "upper-lanes", "VEX.256 result only in bits 127:0 (VEX.L ignored)");
+    else if ((upper_lost = vex_upper_from_lower(k, exp, obs)))
+        add(out, &n, "upper-lanes", "VEX.256 upper lane computed from the lower lane's sources");
     if (gpr32) {
         if ((exp->d[0] >> 32) != (obs->d[0] >> 32))
             add(out, &n, "upper-lanes", "32-bit GPR write not zero-extended");

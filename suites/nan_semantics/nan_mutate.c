@@ -41,7 +41,13 @@ static const char usage_text[] =
     "                        interrupted word instead of the FNINIT one;\n"
     "                        x87-cw:PHASE:none = the field dropped\n"
     "  vex-l-ignored:OP      a VEX.256 op (name .256) run as VEX.128: ymm0 bits\n"
-    "                        255:128 zero, the upper elements lost\n"
+    "                        255:128 zero, the upper elements lost (vmovmskps/pd\n"
+    "                        .256: mask bits 7:4 / 3:2 lost)\n"
+    "  vex-upper-from-lower:OP  a VEX.256 op whose elements fill 256 bits computes\n"
+    "                        its upper 128-bit lane from the lower lane's sources:\n"
+    "                        bits 255:128 of the result = bits 127:0\n"
+    "  store-wide:OP         vcvtps2ph to memory (vcvtps2ph.m64.*, .m128.*) stores\n"
+    "                        32 bytes: the bytes beyond its operand become 0\n"
     "  default-nan:OP        every NaN destination element (f16/f32/f64, the whole\n"
     "                        ymm0 for VEX.256) becomes the default NaN: payloads\n"
     "                        lost (a slow path or a half-precision helper)\n"
@@ -52,7 +58,7 @@ static const char usage_text[] =
 
 typedef enum mut {
     M_SOURCE, M_UPPER, M_QUIET, M_SIGNMASK, M_COPY, M_VEX_UPPER, M_VEX_MERGE, M_X87_UNQUIET, M_VEX_L,
-    M_DEFAULT_NAN
+    M_DEFAULT_NAN, M_UPPER_FROM_LOWER, M_STORE_WIDE
 } mut;
 
 /* Every NaN element of the destination (d, then u) becomes the default NaN
@@ -131,7 +137,20 @@ static void mutate(mut m, int k, int i, nan_rec *r)
         if (width == 32)
             r->d[0] = (r->d[0] & 0xffffffffull) | (nan_vex_dst_mark[0] & ~0xffffffffull);
         break;
-    case M_VEX_L: r->u[0] = r->u[1] = 0; break;
+    case M_VEX_L:
+        if (nan_ops[k].dst == D_SIGNMASK) /* only the sign bits of bits 127:0 */
+            r->d[0] &= width == 64 ? 0x3u : 0xfu;
+        else
+            r->u[0] = r->u[1] = 0;
+        break;
+    case M_UPPER_FROM_LOWER: r->u[0] = r->d[0], r->u[1] = r->d[1]; break;
+    case M_STORE_WIDE: {
+        uint64_t v[4] = {r->d[0], r->d[1], r->u[0], r->u[1]};
+        for (int l = nan_ops[k].lanes; l < 256 / 16; l++)
+            nan_elem_set(v, 16, l, 0);
+        r->d[0] = v[0], r->d[1] = v[1], r->u[0] = v[2], r->u[1] = v[3];
+        break;
+    }
     case M_DEFAULT_NAN: default_nans(k, r); break;
     }
 }
@@ -171,6 +190,7 @@ static int parse_mutation(const char *spec, mut *m, int *from, int *to)
         {"signmask-float:", M_SIGNMASK}, {"copy:", M_COPY}, {"vex-upper-dirty:", M_VEX_UPPER},
         {"vex-merge-dest:", M_VEX_MERGE}, {"x87-snan-unquiet:", M_X87_UNQUIET},
         {"vex-l-ignored:", M_VEX_L}, {"default-nan:", M_DEFAULT_NAN},
+        {"vex-upper-from-lower:", M_UPPER_FROM_LOWER}, {"store-wide:", M_STORE_WIDE},
     };
     *from = -1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -194,6 +214,11 @@ static int parse_mutation(const char *spec, mut *m, int *from, int *to)
         *to = nan_op_find(op);
         if (*to >= 0 && *m == M_VEX_L && nan_ops[*to].ymm != 2)
             return -1; /* only a VEX.256 op has elements in bits 255:128 */
+        if (*to >= 0 && *m == M_UPPER_FROM_LOWER &&
+            (nan_ops[*to].ymm != 2 || nan_ops[*to].lanes * nan_dst_bits(*to) != 256))
+            return -1; /* only an op with elements in both 128-bit lanes has an upper lane to copy into */
+        if (*to >= 0 && *m == M_STORE_WIDE && !nan_op_mem_dst(*to))
+            return -1; /* a register destination has no bytes beyond its store */
         if (*to >= 0 && *m == M_X87_UNQUIET && !nan_ops[*to].x87)
             return -1; /* an SSE op has no x87 result to leave unquieted: the mutation would do nothing */
         return *to >= 0 && (*from < 0 || nan_case_count(*from) == nan_case_count(*to)) ? 0 : -1;

@@ -389,6 +389,7 @@ static const struct {
     /* VEX.256 and F16C (vex256): one mutant per new op family */
 #define Y_VEX_L "VEX.256 result only in bits 127:0"
 #define Y_DFLT "default NaN instead of operand NaN"
+#define Y_FROM_LOW "VEX.256 upper lane computed from the lower lane's sources"
     {"mutant_y_arith_ps", "vex-l-ignored:vaddps.256", "upper-lanes", Y_VEX_L, "vaddps.256", NULL},
     {"mutant_y_arith_pd", "default-nan:vdivpd.256", "nan-propagation", Y_DFLT, "vdivpd.256", NULL},
     {"mutant_y_sqrt_ps", "default-nan:vsqrtps.256", "nan-propagation", Y_DFLT, "vsqrtps.256", NULL},
@@ -409,8 +410,36 @@ static const struct {
     {"mutant_f16c_ps2ph", "copy:vcvtps2ph.4:vcvtps2ph.1", "rounding", "imm RC=down", "vcvtps2ph.1", NULL},
     {"mutant_f16c_ps2ph256", "default-nan:vcvtps2ph.256.0", "nan-propagation", Y_DFLT, "vcvtps2ph.256.0",
      NULL},
+    /* vex256 block 2: the other compare predicates (a signalling predicate
+     * computed as its quiet twin: no IE on a QNaN), VEX.256 round / dp / hadd /
+     * addsub / bitwise / movmsk, vcvtps2ph to memory, and the upper 128-bit
+     * lane computed from the lower lane's sources */
+    {"mutant_y_cmp_pred_ps", "copy:vcmpnge_uqps.256:vcmpnge_usps.256", "status-flag", "missing IE",
+     "vcmpnge_usps.256", NULL},
+    {"mutant_y_cmp_pred_pd", "copy:vcmpngt_uqpd.256:vcmpngt_uspd.256", "status-flag", "missing IE",
+     "vcmpngt_uspd.256", NULL},
+    {"mutant_v_cmp_pred_ps", "copy:vcmpeq_oqps:vcmpeq_osps", "status-flag", "missing IE", "vcmpeq_osps", NULL},
+    {"mutant_v_cmp_pred_pd", "copy:vcmpord_qpd:vcmpord_spd", "status-flag", "missing IE", "vcmpord_spd", NULL},
+    {"mutant_v_cmp_ss", "copy:vcmptrue_uqss:vcmpfalse_oqss", "compare-mask", NULL, "vcmpfalse_oqss", NULL},
+    {"mutant_v_cmp_sd", "copy:vcmpge_oqsd:vcmpge_ossd", "status-flag", "missing IE", "vcmpge_ossd", NULL},
+    {"mutant_y_round", "copy:vroundps.256.4:vroundps.256.1", "rounding", "imm RC=down", "vroundps.256.1", NULL},
+    {"mutant_y_dpps", "vex-l-ignored:vdpps.256.ff", "upper-lanes", Y_VEX_L, "vdpps.256.ff", NULL},
+    {"mutant_y_hadd_ps", "vex-upper-from-lower:vhaddps.256", "upper-lanes", Y_FROM_LOW, "vhaddps.256", NULL},
+    {"mutant_y_hsub_pd", "copy:vhaddpd.256:vhsubpd.256", "value", NULL, "vhsubpd.256", NULL},
+    {"mutant_y_addsub", "copy:vaddps.256:vaddsubps.256", "value", NULL, "vaddsubps.256", NULL},
+    {"mutant_y_bitwise", "quiet-snan:vandnps.256", "bitwise", "NaN payload or sign changed", "vandnps.256", NULL},
+    {"mutant_y_signmask", "vex-l-ignored:vmovmskps.256", "sign-mask", NULL, "vmovmskps.256", NULL},
+    {"mutant_f16c_ps2ph_m64", "store-wide:vcvtps2ph.m64.0", "upper-lanes", "store wrote beyond its memory operand",
+     "vcvtps2ph.m64.0", NULL},
+    {"mutant_f16c_ps2ph_m128", "store-wide:vcvtps2ph.m128.4", "upper-lanes",
+     "store wrote beyond its memory operand", "vcvtps2ph.m128.4", NULL},
+    {"mutant_y_upper_from_lower", "vex-upper-from-lower:vaddps.256", "upper-lanes", Y_FROM_LOW, "vaddps.256",
+     NULL},
+    {"mutant_y_upper_from_lower_pd", "vex-upper-from-lower:vfmadd231pd.256", "upper-lanes", Y_FROM_LOW,
+     "vfmadd231pd.256", NULL},
 #undef Y_VEX_L
 #undef Y_DFLT
+#undef Y_FROM_LOW
     /* minps returning the max, under a known line for QEMU's min/max-under-DAZ
      * deviation (same family, same context): must fail as a new `value`
      * group, not be absorbed (fresh-user trial, issue 12 §2) */

@@ -60,25 +60,36 @@ typedef void (*nan_kernel)(const nan_case *c, uint32_t mx, nan_raw *r);
     }
 /* VEX kernels (NAN_VOP; NAN_YOP rows, VEX.256 and F16C, use them too:
  * nan_ops.def defaults NAN_YOP to NAN_VOP): ymm0-ymm3 loaded whole from nan_vex_images (so bits
- * 255:128 hold markers), the op, then ymm0 stored whole; vzeroupper last, as
- * compiled AVX code does before returning to SSE code. */
+ * 255:128 hold markers), rax = the old-destination marker (GPR destinations:
+ * a 32-bit write must zero-extend it), rcx = b[0] (vcvtsi2ss/sd's integer),
+ * the op, then ymm0, rax and rcx stored; vzeroupper last, as compiled AVX
+ * code does before returning to SSE code. */
+typedef struct nan_vex_in {
+    uint64_t img[4][4], rax, rcx;
+} nan_vex_in;
 #define NAN_VOP(name, kind, dst, lanes, feat, text)                                              \
     static void NAN_CAT(nan_k_, __LINE__)(const nan_case *c, uint32_t mx, nan_raw *r)             \
     {                                                                                            \
-        uint64_t img[4][4];                                                                      \
-        nan_vex_images(kind, c, img);                                                            \
+        nan_vex_in in = {.rax = nan_vex_dst_mark[0], .rcx = c->b[0]};                            \
+        nan_vex_images(kind, c, in.img);                                                         \
         __asm__ volatile("ldmxcsr %[m]\n\t"                                                      \
                          "vmovdqu 0(%[ip]), %%ymm0\n\t"                                          \
                          "vmovdqu 32(%[ip]), %%ymm1\n\t"                                         \
                          "vmovdqu 64(%[ip]), %%ymm2\n\t"                                         \
                          "vmovdqu 96(%[ip]), %%ymm3\n\t"                                         \
+                         "mov %c[ira](%[ip]), %%rax\n\t"                                         \
+                         "mov %c[irc](%[ip]), %%rcx\n\t"                                         \
                          "xor %%edx, %%edx\n\t" text "\n\t" NAN_STORE_STATE                      \
                          "vmovdqu %%ymm0, %c[ox0](%[rp])\n\t"                                    \
                          "vmovdqu %%xmm1, %c[ox1](%[rp])\n\t"                                    \
+                         "mov %%rax, %c[ora](%[rp])\n\t"                                         \
+                         "mov %%rcx, %c[orc](%[rp])\n\t"                                         \
                          "vzeroupper\n\t"                                                        \
                          :                                                                       \
-                         : NAN_STATE_OPERANDS, [ip] "r"(img)                                     \
-                         : "rdx", "xmm0", "xmm1", "xmm2", "xmm3", "cc", "memory");              \
+                         : NAN_STATE_OPERANDS, [ip] "r"(&in), [ira] "i"(offsetof(nan_vex_in, rax)), \
+                           [irc] "i"(offsetof(nan_vex_in, rcx)), [ora] "i"(offsetof(nan_raw, rax)), \
+                           [orc] "i"(offsetof(nan_raw, rcx))                                     \
+                         : "rax", "rcx", "rdx", "xmm0", "xmm1", "xmm2", "xmm3", "cc", "memory"); \
     }
 #include "nan_ops.def"
 #undef NAN_OP
