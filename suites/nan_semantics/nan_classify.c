@@ -324,17 +324,37 @@ static int vex_l_ignored(int k, const nan_rec *exp, const nan_rec *obs)
     return 0;
 }
 
-/* 1 when a VEX.256 op whose elements fill all 256 bits gave bits 255:128 equal
- * to its bits 127:0 where x86 gives them different: the upper 128-bit lane
- * computed from the lower lane's sources (a translator splitting the op into
- * two 128-bit halves that reads the low half of each source twice).  The
- * cases put other operand classes in the two halves of every ..Y source
- * (nan_cases.c), so x86's halves differ in most cases. */
+/* 1 when a VEX.256 op whose elements fill all 256 bits gave, in bits 255:128,
+ * x86's result of the lower lane (its bits 127:0), with bits 127:0 right and
+ * every upper element wrong: the upper 128-bit lane computed from the lower
+ * lane's sources (a translator splitting the op into two 128-bit halves that
+ * reads the low half of each source twice).  The ..Y cases put other operand
+ * classes in the two halves of every source (nan_cases.c), so the halves'
+ * results differ in most cases.  Only cases whose lower-lane results are
+ * pairwise different finite non-zero numbers count: a special value a runner
+ * gives for another reason (valgrind's default NaN, an infinity where RC=toward
+ * zero gives the largest finite, an all-false compare mask) equals such a
+ * lower lane by chance (measured: valgrind 3.19's FMA NaN cases and vdivpd
+ * under RC=toward-zero), four or two different ordinary numbers hardly.
+ * Compare masks are left to compare-mask. */
 static int vex_upper_from_lower(int k, const nan_rec *exp, const nan_rec *obs)
 {
     const nan_op *op = &nan_ops[k];
-    return op->ymm == 2 && op->lanes * nan_dst_bits(k) == 256 && obs->u[0] == obs->d[0] &&
-           obs->u[1] == obs->d[1] && (exp->u[0] != exp->d[0] || exp->u[1] != exp->d[1]);
+    int bits = nan_dst_bits(k), half = 128 / bits;
+    if (op->ymm != 2 || op->lanes * bits != 256 || op->dst == D_MASK32 || op->dst == D_MASK64 ||
+        obs->d[0] != exp->d[0] || obs->d[1] != exp->d[1] || obs->u[0] != exp->d[0] || obs->u[1] != exp->d[1])
+        return 0;
+    const fmt *f = bits == 64 ? &F64 : bits == 32 ? &F32 : &F16;
+    for (int l = half; l < 2 * half; l++) {
+        uint64_t lo = lane(exp, bits, l - half);
+        int special = is_nan(f, lo) || is_zero(f, lo) || (lo & f->exp) == f->exp; /* NaN, +-0, +-inf */
+        if (lane(obs, bits, l) == lane(exp, bits, l) || (op->dst != D_BITS32 && op->dst != D_BITS64 && special))
+            return 0;
+        for (int j = 0; j < l - half; j++)
+            if (lane(exp, bits, j) == lo)
+                return 0;
+    }
+    return 1;
 }
 
 int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,

@@ -25,6 +25,9 @@
  *   crashing_runner    runner killed by SIGSEGV -> probe-failed "killed by signal 11"
  *   fixture_no_replace --write-fixture on an existing fixture -> exit 6
  *   known_typo         a known-deviation line naming no real rule -> exit 5, one line
+ *   known_ops_too_long a line whose ops column is longer than the parser's
+ *                      field (8191 characters) -> exit 5, one line naming it
+ *                      (nan-check --validate-known), not a silently cut column
  *   known_bad_range    a line with the version range ">=7.x" (not silently read as
  *                      ">=7") and one with an op that does not exist -> exit 5,
  *                      one line naming <file>:<line> each (also nan-check
@@ -1015,6 +1018,32 @@ static int scenario(ctx *c, const char *name, result *res)
         char *args[] = {"--runner", "native", "--context", "main_thread", "--probe", probe_arg, NULL};
         o = run_check(c, args, NULL);
         expect_exit_line(res, &o, 5, "buildgate: nan-check: known deviations");
+    } else if (strcmp(name, "known_ops_too_long") == 0) {
+        /* an ops column longer than the parser's field: refused, not cut (a cut
+           column covered fewer ops than the line lists) */
+        char dst[1400];
+        if (native_list_root(c, name, dst, sizeof dst) != 0)
+            return -1;
+        size_t n = 0, cap = 12000;
+        char *line = malloc(cap);
+        if (!line)
+            return -1;
+        n += (size_t)snprintf(line, cap, "native\t*\tmain_thread\t");
+        while (n < 9000)
+            n += (size_t)snprintf(line + n, cap - n, "addss,");
+        n += (size_t)snprintf(line + n, cap - n, "subss\tvalue\t-\tobserved here\n");
+        int w = write_file(dst, line, n);
+        free(line);
+        if (w != 0)
+            return -1;
+        char *vargs[] = {"--validate-known", dst, NULL};
+        o = run_check(c, vargs, NULL);
+        expect_exit_line(res, &o, 5, "buildgate: nan-check: known deviations");
+        if (!strstr(o.err, "native.tsv:1: ops column longer than")) {
+            res->v = BG_FAIL;
+            snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
+                     " naming native.tsv:1 and the ops column");
+        }
     } else if (strcmp(name, "known_bad_range") == 0) {
         char dst[1400];
         if (native_list_root(c, name, dst, sizeof dst) != 0)
