@@ -158,6 +158,9 @@ int nan_case_count(int k)
     case K_H2FY: return (NH + 7) / 8;
     case K_F2H: return (NS + 3) / 4;
     case K_F2HY: return (NS + 7) / 8;
+    case K_DP32Y: return (NV * NV + 1) / 2;
+    case K_HADDY: return (NV * NV + 7) / 8;
+    case K_HADD64Y: return (NV * NV + 3) / 4;
     }
     return 0;
 }
@@ -185,10 +188,19 @@ static int case_get_vex256(nan_kind kind, int i, nan_case *c)
 {
     int n = 0, un = 1;
     switch (kind) {
-    case K_BIN_P32Y: case K_FMA_P32Y: case K_UN_P32Y: case K_I2F_P32Y: case K_H2FY: case K_F2HY: n = 8; break;
+    case K_BIN_P32Y: case K_FMA_P32Y: case K_UN_P32Y: case K_I2F_P32Y: case K_H2FY: case K_F2HY: case K_HADDY:
+        n = 8;
+        break;
     case K_BIN_P64Y: case K_FMA_P64Y: case K_UN_P64Y: case K_CVTI_P64Y: case K_UN_P32X: case K_H2F: case K_F2H:
+    case K_HADD64Y:
         n = 4;
         break;
+    case K_DP32Y: /* pair 2i in lane i%4, pair 2i+1 in lane 4+(i+1)%4, 1.0 x 1.0 elsewhere */
+        for (int l = 0; l < 8; l++) {
+            int own = l == i % 4 ? 2 * i : l == 4 + (i + 1) % 4 ? 2 * i + 1 : -1;
+            set32(c->a, l, own >= 0 ? v32[own / NV] : 0x3f800000), set32(c->b, l, own >= 0 ? v32[own % NV] : 0x3f800000);
+        }
+        return 0;
     default: return -1;
     }
     for (int l = 0; l < n; l++) {
@@ -199,6 +211,19 @@ static int case_get_vex256(nan_kind kind, int i, nan_case *c)
             set32(c->a, l, v32[p / NV]), set32(c->b, l, v32[p % NV]);
             break;
         case K_BIN_P64Y: un = 0, p %= NV * NV, c->a[l] = v64[p / NV], c->b[l] = v64[p % NV]; break;
+        case K_HADDY: { /* pair l -> element l: (a0,a1) (a2,a3) (b0,b1) (b2,b3), then a4.. b6 */
+            uint64_t *x = l % 4 < 2 ? c->a : c->b;
+            int e = 4 * (l / 4) + 2 * (l % 2);
+            un = 0, p %= NV * NV;
+            set32(x, e, v32[p / NV]), set32(x, e + 1, v32[p % NV]);
+            break;
+        }
+        case K_HADD64Y: { /* pair l -> element l: (a0,a1) (b0,b1) (a2,a3) (b2,b3) */
+            uint64_t *x = l % 2 == 0 ? c->a : c->b;
+            un = 0, p %= NV * NV;
+            x[2 * (l / 2)] = v64[p / NV], x[2 * (l / 2) + 1] = v64[p % NV];
+            break;
+        }
         case K_FMA_P32Y:
             un = 0;
             set32(c->a, l, f32[t / (NF * NF)]), set32(c->b, l, f32[t / NF % NF]), set32(c->c, l, f32[t % NF]);
@@ -356,7 +381,7 @@ int nan_kind_f64_source(nan_kind k)
     switch (k) {
     case K_BIN_S64: case K_BIN_P64: case K_UN_S64: case K_UN_P64: case K_CVT2I_64: case K_FMA_P64:
     case K_CVTI_P64: case K_HADD64: case K_DP64: case K_FMA_S64: case K_BIN_P64Y: case K_UN_P64Y:
-    case K_FMA_P64Y: case K_CVTI_P64Y:
+    case K_FMA_P64Y: case K_CVTI_P64Y: case K_HADD64Y:
         return 1;
     default:
         return 0;
@@ -367,6 +392,12 @@ int nan_op_zeroes_upper(int k)
 {
     const char *n = nan_ops[k].name;
     return strncmp(n, "cvtpd2", 6) == 0 || strncmp(n, "cvttpd2", 7) == 0;
+}
+
+int nan_op_mem_dst(int k)
+{
+    const char *n = nan_ops[k].name;
+    return strstr(n, ".m64.") != NULL || strstr(n, ".m128.") != NULL;
 }
 
 int nan_dst_bits(int k)
@@ -396,6 +427,26 @@ void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[NAN_MAX_IN]
         for (int j = 0; j < *n_in / 2; j++)
             in[2 * j] = nan_elem(c->a, w, j), in[2 * j + 1] = nan_elem(c->b, w, j);
         break;
+    case K_DP32Y: { /* every element of a 128-bit half depends on that half's four products */
+        int h = 4 * (lane / 4);
+        *n_in = 8;
+        for (int j = 0; j < 4; j++)
+            in[2 * j] = nan_elem(c->a, 32, h + j), in[2 * j + 1] = nan_elem(c->b, 32, h + j);
+        break;
+    }
+    case K_HADDY: {
+        const uint64_t *x = lane % 4 < 2 ? c->a : c->b;
+        int e = 4 * (lane / 4) + 2 * (lane % 2);
+        *n_in = 2;
+        in[0] = nan_elem(x, 32, e), in[1] = nan_elem(x, 32, e + 1);
+        break;
+    }
+    case K_HADD64Y: {
+        const uint64_t *x = lane % 2 == 0 ? c->a : c->b;
+        *n_in = 2;
+        in[0] = x[2 * (lane / 2)], in[1] = x[2 * (lane / 2) + 1];
+        break;
+    }
     case K_I2F_P32: case K_I2F_P32LO: case K_I2F_P32Y: *n_in = 1, in[0] = nan_elem(c->b, 32, lane); break;
     case K_BIN_S32: case K_BIN_S64: case K_BIN_P32: case K_BIN_P64: case K_BIN_P32Y: case K_BIN_P64Y:
         *n_in = 2;

@@ -42,13 +42,18 @@
  * and F16C kinds hold the operand in a and b alike, so the op reads ymm1 and
  * the record's source field is its source after the op; so do the NAN_VOP
  * rows (vex128) of K_UN_P32/P64, K_UN_P32LO, K_CVTI_P64, K_I2F_P32(LO) and
- * K_CVT2I_32/64 (a's bits 127:0 a copy of b's: vsqrtps, vcvt*, vmovmsk). */
+ * K_CVT2I_32/64 (a's bits 127:0 a copy of b's: vsqrtps, vcvt*, vmovmsk).
+ * K_DP32Y (vdpps
+ * ymm: one operand pair in a lane of each 128-bit half per case, 1.0 x 1.0 in
+ * the others), K_HADDY / K_HADD64Y (vhadd/vhsub ps / pd ymm: the pair feeding
+ * destination element l sits where that lane's instruction reads it). */
 typedef enum nan_kind {
     K_BIN_S32, K_BIN_S64, K_BIN_P32, K_BIN_P64, K_UN_S32, K_UN_S64, K_UN_P32, K_UN_P64,
     K_CVT2I_32, K_CVT2I_64, K_I2F_32, K_I2F_64, K_HADD, K_FMA_P32, K_FMA_P64,
     K_UN_P32LO, K_CVTI_P64, K_I2F_P32, K_I2F_P32LO, K_HADD64, K_DP32, K_DP64, K_FMA_S32, K_FMA_S64,
     K_BIN_P32Y, K_BIN_P64Y, K_UN_P32Y, K_UN_P64Y, K_FMA_P32Y, K_FMA_P64Y, K_I2F_P32Y, K_CVTI_P64Y,
     K_UN_P32X, K_H2F, K_H2FY, K_F2H, K_F2HY, /* VEX.256 and F16C (issue 13 item 1) */
+    K_DP32Y, K_HADDY, K_HADD64Y, /* vdpps / vhadd(sub)ps / vhadd(sub)pd .256 (vex256 block 2) */
     K_X87_BIN, K_X87_UN, K_X87_LD32, K_X87_LD64 /* x87_ops.def, nan_x87.h (issue 13 item 4) */
 } nan_kind;
 
@@ -107,7 +112,7 @@ extern const nan_op nan_ops[];
 extern const int nan_op_count;
 /* Upper bound of nan_op_count, for arrays indexed by op (nan_cases.c checks
  * it at compile time: raise it when the tables outgrow it). */
-#define NAN_OP_MAX 512
+#define NAN_OP_MAX 1024
 
 /* Number of cases of op k (fixed by its kind). */
 int nan_case_count(int k);
@@ -132,6 +137,10 @@ void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[NAN_MAX_IN]
  * (cvtpd2ps, cvt(t)pd2dq: bits 127:64 cleared, Intel SDM Vol.2A), 0 when it
  * leaves them as they were (scalar ops). */
 int nan_op_zeroes_upper(int k);
+
+/* 1 when op k stores to memory (vcvtps2ph.m64.*, .m128.*: the record's
+ * destination is the 32 bytes its store went into, markers beyond it). */
+int nan_op_mem_dst(int k);
 
 /* 1 when kind k's sources are integers (cvtsi2*, cvtdq2*). */
 int nan_kind_int_source(nan_kind k);

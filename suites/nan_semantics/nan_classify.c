@@ -268,6 +268,8 @@ static const char *upper_detail(int k)
     nan_kind kind = nan_ops[k].kind;
     if (nan_ops[k].ymm && nan_ops[k].dst == D_EFLAGS) /* vcomiss: xmm0 is not an operand */
         return "VEX COMIS changed xmm0, which it does not write";
+    if (nan_op_mem_dst(k)) /* vcvtps2ph m64 / m128: the bytes beyond the operand */
+        return "store wrote beyond its memory operand";
     if (nan_ops[k].ymm && (kind == K_FMA_S32 || kind == K_FMA_S64))
         return "VEX FMA: bits above the scalar not kept from the destination";
     if (nan_ops[k].ymm && nan_ops[k].lanes == 1)
@@ -331,6 +333,39 @@ static int no_vector_dst(const nan_op *op)
     return op->dst == D_EFLAGS || op->dst == D_GPR32 || op->dst == D_GPR64 || op->dst == D_SIGNMASK;
 }
 
+/* 1 when a VEX.256 op whose elements fill all 256 bits gave, in bits 255:128,
+ * x86's result of the lower lane (its bits 127:0), with bits 127:0 right and
+ * every upper element wrong: the upper 128-bit lane computed from the lower
+ * lane's sources (a translator splitting the op into two 128-bit halves that
+ * reads the low half of each source twice).  The ..Y cases put other operand
+ * classes in the two halves of every source (nan_cases.c), so the halves'
+ * results differ in most cases.  Only cases whose lower-lane results are
+ * pairwise different finite non-zero numbers count: a special value a runner
+ * gives for another reason (valgrind's default NaN, an infinity where RC=toward
+ * zero gives the largest finite, an all-false compare mask) equals such a
+ * lower lane by chance (measured: valgrind 3.19's FMA NaN cases and vdivpd
+ * under RC=toward-zero), four or two different ordinary numbers hardly.
+ * Compare masks are left to compare-mask. */
+static int vex_upper_from_lower(int k, const nan_rec *exp, const nan_rec *obs)
+{
+    const nan_op *op = &nan_ops[k];
+    int bits = nan_dst_bits(k), half = 128 / bits;
+    if (op->ymm != 2 || op->lanes * bits != 256 || op->dst == D_MASK32 || op->dst == D_MASK64 ||
+        obs->d[0] != exp->d[0] || obs->d[1] != exp->d[1] || obs->u[0] != exp->d[0] || obs->u[1] != exp->d[1])
+        return 0;
+    const fmt *f = bits == 64 ? &F64 : bits == 32 ? &F32 : &F16;
+    for (int l = half; l < 2 * half; l++) {
+        uint64_t lo = lane(exp, bits, l - half);
+        int special = is_nan(f, lo) || is_zero(f, lo) || (lo & f->exp) == f->exp; /* NaN, +-0, +-inf */
+        if (lane(obs, bits, l) == lane(exp, bits, l) || (op->dst != D_BITS32 && op->dst != D_BITS64 && special))
+            return 0;
+        for (int j = 0; j < l - half; j++)
+            if (lane(exp, bits, j) == lo)
+                return 0;
+    }
+    return 1;
+}
+
 int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
                  nan_finding *out)
 {
@@ -346,6 +381,8 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, co
     int upper_lost = vex_l_ignored(k, exp, obs);
     if (upper_lost) /* one cause, not one finding per upper lane */
         add(out, &n, "upper-lanes", "VEX.256 result only in bits 127:0 (VEX.L ignored)");
+    else if ((upper_lost = vex_upper_from_lower(k, exp, obs)))
+        add(out, &n, "upper-lanes", "VEX.256 upper lane computed from the lower lane's sources");
     if (gpr32) {
         if ((exp->d[0] >> 32) != (obs->d[0] >> 32))
             add(out, &n, "upper-lanes", "32-bit GPR write not zero-extended");

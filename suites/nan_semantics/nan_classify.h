@@ -34,6 +34,10 @@
  *                         VEX.128 ops (NAN_VOP): bits 127:32 / 127:64 come from the
  *                         first source (FMA: kept from the destination), and bits
  *                         255:128 of the YMM destination are zeroed (Vol.1 14.1.2)
+ *                         VEX.256 ops (NAN_YOP): all 256 bits written; details
+ *                         "VEX.L ignored" (bits 255:128 zero) and "upper lane
+ *                         computed from the lower lane's sources"; vcvtps2ph to
+ *                         memory: "store wrote beyond its memory operand"
  *   source-modified       a source register changed
  *   bitwise               ANDPS/ANDNPS/ORPS/XORPS (and PD) changed a bit: they are
  *                         bitwise, NaN payloads and signs pass unchanged, no flags

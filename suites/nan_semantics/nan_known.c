@@ -242,6 +242,22 @@ static bg_status load(const char *path, const char *file, const char *version, c
             st = bad(kd->path, lineno, why);
             break;
         }
+        /* a column cut to its field would cover other ops than the line lists
+           (an ops column of regenerated lines outgrew 2048 characters) */
+        const char *const cols[] = {col[1], col[2], ops, col[3], col[4], col[5]};
+        const size_t caps[] = {sizeof kd->lines->versions, sizeof kd->lines->contexts, sizeof kd->lines->ops,
+                               sizeof kd->lines->rule, sizeof kd->lines->detail, sizeof kd->lines->reference};
+        static const char *const names[] = {"versions", "contexts", "ops", "rule", "detail", "reference"};
+        int too_long = -1;
+        for (int c = 0; c < 6 && too_long < 0; c++)
+            if (strlen(cols[c]) >= caps[c])
+                too_long = c;
+        if (too_long >= 0) {
+            char why[160];
+            snprintf(why, sizeof why, "%s column longer than %zu characters", names[too_long], caps[too_long] - 1);
+            st = bad(kd->path, lineno, why);
+            break;
+        }
         int seen = key_seen(&ks, col, ops, lineno);
         if (seen != 0) {
             char why[200];

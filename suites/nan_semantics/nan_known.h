@@ -47,7 +47,8 @@
 
 typedef struct nan_known_line {
     int lineno;
-    char versions[64], contexts[256], ops[2048], rule[48], detail[96], reference[1024];
+    /* a column longer than its field is refused by nan_known_load, never cut */
+    char versions[64], contexts[256], ops[8192], rule[48], detail[96], reference[2048];
     int used;   /* set when a group matched it */
 } nan_known_line;
 

@@ -93,8 +93,30 @@ static void rec_vex_src2(const nan_mut_spec *s, int k, int i, int daz, nan_rec *
 
 static void rec_vex_l(const nan_mut_spec *s, int k, int i, int daz, nan_rec *r)
 {
+    (void)s, (void)i, (void)daz;
+    if (nan_ops[k].dst == D_SIGNMASK) /* vmovmskps/pd .256: only the sign bits of bits 127:0 */
+        r->d[0] &= src_width(k) == 64 ? 0x3u : 0xfu;
+    else
+        r->u[0] = r->u[1] = 0;
+}
+
+/* The upper 128-bit lane computed from the lower lane's sources: bits 255:128
+ * of the result = bits 127:0 (a translator splitting a VEX.256 op into two
+ * halves that reads the low half of each source twice). */
+static void rec_upper_from_lower(const nan_mut_spec *s, int k, int i, int daz, nan_rec *r)
+{
     (void)s, (void)k, (void)i, (void)daz;
-    r->u[0] = r->u[1] = 0;
+    r->u[0] = r->d[0], r->u[1] = r->d[1];
+}
+
+/* vcvtps2ph to memory storing 32 bytes: the bytes beyond its operand become 0. */
+static void rec_store_wide(const nan_mut_spec *s, int k, int i, int daz, nan_rec *r)
+{
+    (void)s, (void)i, (void)daz;
+    uint64_t v[4] = {r->d[0], r->d[1], r->u[0], r->u[1]};
+    for (int l = nan_ops[k].lanes; l < 256 / 16; l++)
+        nan_elem_set(v, 16, l, 0);
+    r->d[0] = v[0], r->d[1] = v[1], r->u[0] = v[2], r->u[1] = v[3];
 }
 
 /* Every NaN element of the destination becomes the default NaN (sign,
@@ -224,6 +246,11 @@ static int op_vex_scalar_two_xmm(int k)
            (kind == K_BIN_S32 || kind == K_BIN_S64 || kind == K_UN_S32 || kind == K_UN_S64) &&
            nan_ops[k].dst != D_EFLAGS;
 }
+static int op_two_lanes(int k) /* elements in both 128-bit lanes */
+{
+    return nan_ops[k].ymm == 2 && nan_ops[k].lanes * nan_dst_bits(k) == 256;
+}
+static int op_mem_dst(int k) { return nan_op_mem_dst(k); } /* a store with bytes beyond it */
 static int op_float(int k) { return nan_ops[k].dst == D_F32 || nan_ops[k].dst == D_F64; }
 
 const nan_mut_kind nan_mut_kinds[] = {
@@ -257,8 +284,15 @@ const nan_mut_kind nan_mut_kinds[] = {
      "x87-cw:PHASE:none = the field dropped", "handler-x87-cw (context signal_raise)", NULL, NULL,
      nan_mut_doc_x87_cw, 0},
     {"vex-l-ignored", NAN_MUT_OP, "OP", "a VEX.256 op (name .256) run as VEX.128: ymm0 bits 255:128 "
-     "zero, the upper elements lost", "upper-lanes \"VEX.256 result only in bits 127:0 (VEX.L ignored)\"",
+     "zero, the upper elements lost (vmovmskps/pd .256: mask bits 7:4 / 3:2 lost)", "upper-lanes \"VEX.256 result only in bits 127:0 (VEX.L ignored)\"",
      op_vex256, rec_vex_l, NULL, 0},
+    {"vex-upper-from-lower", NAN_MUT_OP, "OP", "a VEX.256 op whose elements fill 256 bits computes its "
+     "upper 128-bit lane from the lower lane's sources: bits 255:128 of the result = bits 127:0",
+     "upper-lanes \"VEX.256 upper lane computed from the lower lane's sources\"", op_two_lanes,
+     rec_upper_from_lower, NULL, 0},
+    {"store-wide", NAN_MUT_OP, "OP", "vcvtps2ph to memory (vcvtps2ph.m64.*, .m128.*) stores 32 bytes: "
+     "the bytes beyond its operand become 0", "upper-lanes \"store wrote beyond its memory operand\"",
+     op_mem_dst, rec_store_wide, NULL, 0},
     {"default-nan", NAN_MUT_OP, "OP", "every NaN destination element (f16/f32/f64, the whole ymm0 for "
      "VEX.256) becomes the default NaN: payloads lost (a slow path or a half-precision helper)",
      "nan-propagation \"default NaN instead of operand NaN\"", NULL, rec_default_nan, NULL, 0},

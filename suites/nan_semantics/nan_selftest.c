@@ -24,6 +24,9 @@
  *   crashing_runner    runner killed by SIGSEGV -> probe-failed "killed by signal 11"
  *   fixture_no_replace --write-fixture on an existing fixture -> exit 6
  *   known_typo         a known-deviation line naming no real rule -> exit 5, one line
+ *   known_ops_too_long a line whose ops column is longer than the parser's
+ *                      field (8191 characters) -> exit 5, one line naming it
+ *                      (nan-check --validate-known), not a silently cut column
  *   known_bad_range    a line with the version range ">=7.x" (not silently read as
  *                      ">=7") and one with an op that does not exist -> exit 5,
  *                      one line naming <file>:<line> each (also nan-check
@@ -390,6 +393,7 @@ static const struct {
     /* VEX.256 and F16C (vex256): one mutant per new op family */
 #define Y_VEX_L "VEX.256 result only in bits 127:0"
 #define Y_DFLT "default NaN instead of operand NaN"
+#define Y_FROM_LOW "VEX.256 upper lane computed from the lower lane's sources"
     {"mutant_y_arith_ps", "vex-l-ignored:vaddps.256", "upper-lanes", Y_VEX_L, "vaddps.256", NULL},
     {"mutant_y_arith_pd", "default-nan:vdivpd.256", "nan-propagation", Y_DFLT, "vdivpd.256", NULL},
     {"mutant_y_sqrt_ps", "default-nan:vsqrtps.256", "nan-propagation", Y_DFLT, "vsqrtps.256", NULL},
@@ -410,6 +414,33 @@ static const struct {
     {"mutant_f16c_ps2ph", "copy:vcvtps2ph.4:vcvtps2ph.1", "rounding", "imm RC=down", "vcvtps2ph.1", NULL},
     {"mutant_f16c_ps2ph256", "default-nan:vcvtps2ph.256.0", "nan-propagation", Y_DFLT, "vcvtps2ph.256.0",
      NULL},
+    /* vex256 block 2: the other compare predicates (a signalling predicate
+     * computed as its quiet twin: no IE on a QNaN), VEX.256 round / dp / hadd /
+     * addsub / bitwise / movmsk, vcvtps2ph to memory, and the upper 128-bit
+     * lane computed from the lower lane's sources */
+    {"mutant_y_cmp_pred_ps", "copy:vcmpnge_uqps.256:vcmpnge_usps.256", "status-flag", "missing IE",
+     "vcmpnge_usps.256", NULL},
+    {"mutant_y_cmp_pred_pd", "copy:vcmpngt_uqpd.256:vcmpngt_uspd.256", "status-flag", "missing IE",
+     "vcmpngt_uspd.256", NULL},
+    {"mutant_v_cmp_pred_ps", "copy:vcmpeq_oqps:vcmpeq_osps", "status-flag", "missing IE", "vcmpeq_osps", NULL},
+    {"mutant_v_cmp_pred_pd", "copy:vcmpord_qpd:vcmpord_spd", "status-flag", "missing IE", "vcmpord_spd", NULL},
+    {"mutant_v_cmp_ss", "copy:vcmptrue_uqss:vcmpfalse_oqss", "compare-mask", NULL, "vcmpfalse_oqss", NULL},
+    {"mutant_v_cmp_sd", "copy:vcmpge_oqsd:vcmpge_ossd", "status-flag", "missing IE", "vcmpge_ossd", NULL},
+    {"mutant_y_round", "copy:vroundps.256.4:vroundps.256.1", "rounding", "imm RC=down", "vroundps.256.1", NULL},
+    {"mutant_y_dpps", "vex-l-ignored:vdpps.256.ff", "upper-lanes", Y_VEX_L, "vdpps.256.ff", NULL},
+    {"mutant_y_hadd_ps", "vex-upper-from-lower:vhaddps.256", "upper-lanes", Y_FROM_LOW, "vhaddps.256", NULL},
+    {"mutant_y_hsub_pd", "copy:vhaddpd.256:vhsubpd.256", "value", NULL, "vhsubpd.256", NULL},
+    {"mutant_y_addsub", "copy:vaddps.256:vaddsubps.256", "value", NULL, "vaddsubps.256", NULL},
+    {"mutant_y_bitwise", "quiet-snan:vandnps.256", "bitwise", "NaN payload or sign changed", "vandnps.256", NULL},
+    {"mutant_y_signmask", "vex-l-ignored:vmovmskps.256", "sign-mask", NULL, "vmovmskps.256", NULL},
+    {"mutant_f16c_ps2ph_m64", "store-wide:vcvtps2ph.m64.0", "upper-lanes", "store wrote beyond its memory operand",
+     "vcvtps2ph.m64.0", NULL},
+    {"mutant_f16c_ps2ph_m128", "store-wide:vcvtps2ph.m128.4", "upper-lanes",
+     "store wrote beyond its memory operand", "vcvtps2ph.m128.4", NULL},
+    {"mutant_y_upper_from_lower", "vex-upper-from-lower:vaddps.256", "upper-lanes", Y_FROM_LOW, "vaddps.256",
+     NULL},
+    {"mutant_y_upper_from_lower_pd", "vex-upper-from-lower:vfmadd231pd.256", "upper-lanes", Y_FROM_LOW,
+     "vfmadd231pd.256", NULL},
 #undef Y_VEX_L
 #undef Y_DFLT
     /* VEX.128 forms and scalar compares (vex128): one mutant per new op family */
@@ -431,6 +462,7 @@ static const struct {
     {"mutant_v_cmpss", "vex-src2-upper:vcmpunordsd", "upper-lanes", V_SRC1, "vcmpunordsd", NULL},
 #undef V_UPPER
 #undef V_SRC1
+#undef Y_FROM_LOW
     /* minps returning the max, under a known line for QEMU's min/max-under-DAZ
      * deviation (same family, same context): must fail as a new `value`
      * group, not be absorbed (fresh-user trial, issue 12 §2) */
@@ -1012,6 +1044,32 @@ static int scenario(ctx *c, const char *name, result *res)
         char *args[] = {"--runner", "native", "--context", "main_thread", "--probe", probe_arg, NULL};
         o = run_check(c, args, NULL);
         expect_exit_line(res, &o, 5, "buildgate: nan-check: known deviations");
+    } else if (strcmp(name, "known_ops_too_long") == 0) {
+        /* an ops column longer than the parser's field: refused, not cut (a cut
+           column covered fewer ops than the line lists) */
+        char dst[1400];
+        if (native_list_root(c, name, dst, sizeof dst) != 0)
+            return -1;
+        size_t n = 0, cap = 12000;
+        char *line = malloc(cap);
+        if (!line)
+            return -1;
+        n += (size_t)snprintf(line, cap, "native\t*\tmain_thread\t");
+        while (n < 9000)
+            n += (size_t)snprintf(line + n, cap - n, "addss,");
+        n += (size_t)snprintf(line + n, cap - n, "subss\tvalue\t-\tobserved here\n");
+        int w = write_file(dst, line, n);
+        free(line);
+        if (w != 0)
+            return -1;
+        char *vargs[] = {"--validate-known", dst, NULL};
+        o = run_check(c, vargs, NULL);
+        expect_exit_line(res, &o, 5, "buildgate: nan-check: known deviations");
+        if (!strstr(o.err, "native.tsv:1: ops column longer than")) {
+            res->v = BG_FAIL;
+            snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
+                     " naming native.tsv:1 and the ops column");
+        }
     } else if (strcmp(name, "known_bad_range") == 0) {
         char dst[1400];
         if (native_list_root(c, name, dst, sizeof dst) != 0)
