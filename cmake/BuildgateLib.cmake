@@ -1,7 +1,7 @@
 # libbuildgate, built by one function wherever it is needed: the main build
 # (lib/CMakeLists.txt), the digest variant probe (another RandomX and maybe
 # another toolchain: suites/digest_agreement/builds/probe), the nan_semantics
-# x86-64 guest (suites/nan_semantics/NanGuest.cmake) and, in a cross build, the
+# x86-64 guest (suites/nan_semantics/guest/NanGuest.cmake) and, in a cross build, the
 # host's bg-run (lib/host/CMakeLists.txt, cmake/BuildgateTest.cmake).
 #
 # bg_add_libbuildgate(<target> [GUEST])

@@ -3,7 +3,7 @@
 # merge-base of HEAD and a base ref, built side by side, measured in duet
 # pairs (both at once, 2+ CPUs) or interleaved.
 #
-# Usage: suites/perf_budgets/ab-merge-base.sh [--base-ref REF] [--work DIR]
+# Usage: suites/perf_budgets/gate/ab-merge-base.sh [--base-ref REF] [--work DIR]
 #          [--filter RE] [--ir-filter RE] [--rounds N] [--reps K] [--keep-worktree]
 #          [--head-build DIR] [--judge duet|interleaved] [-- bg-perf ab args...]
 #   --base-ref REF  default: origin/main when it exists, else main

@@ -15,9 +15,9 @@
 # Exit: 0 done; 2 usage (no BINDIR, a BINDIR without bg-perf and perf-bench,
 # N not a whole number >= 4, BUDGETS unreadable: one line, study-lib.sh).
 set -uo pipefail
-src=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=suites/perf_budgets/study-lib.sh
-source "$src/study-lib.sh"
+src=$(cd "$(dirname "$0")/.." && pwd)  # the suite folder
+# shellcheck source=suites/perf_budgets/study/study-lib.sh
+source "$src/study/study-lib.sh"
 study_help_or_usage 1 "BINDIR [N [BUDGETS]]" "$@"
 bin=$1 n=${2:-20}
 budgets=${3:-$src/budgets.json}

@@ -9,7 +9,7 @@
 # runs.tsv, or one with no runs: one line, study-lib.sh), never an empty table.
 set -euo pipefail
 src=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=suites/perf_budgets/study-lib.sh
+# shellcheck source=suites/perf_budgets/study/study-lib.sh
 source "$src/study-lib.sh"
 study_help_or_usage 1 "RUNS.tsv" "$@"
 study_file RUNS.tsv "$1"

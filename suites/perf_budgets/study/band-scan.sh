@@ -17,9 +17,9 @@
 # perf-aa-resample, K or DRAWS not a whole number, a DIR that is not a
 # directory: one line, study-lib.sh); else perf-aa-resample's or jq's.
 set -euo pipefail
-src=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=suites/perf_budgets/study-lib.sh
-source "$src/study-lib.sh"
+src=$(cd "$(dirname "$0")/.." && pwd)  # the suite folder
+# shellcheck source=suites/perf_budgets/study/study-lib.sh
+source "$src/study/study-lib.sh"
 paired=(); [ "${1:-}" = --paired ] && { paired=(--paired); shift; }
 study_help_or_usage 8 '[--paired] BINDIR KEY RE "BANDS" "SCALES" K DRAWS DIR...' "$@"
 bin=$1 key=$2 re=$3 bands=$4 scales=$5 k=$6 draws=$7; shift 7

@@ -30,9 +30,9 @@
 # BINDIR/OUTDIR, a BINDIR without bg-perf and perf-bench, a bad option value:
 # one line, study-lib.sh); 3 OUTDIR cannot be written.
 set -uo pipefail
-src=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=suites/perf_budgets/study-lib.sh
-source "$src/study-lib.sh"
+src=$(cd "$(dirname "$0")/.." && pwd)  # the suite folder
+# shellcheck source=suites/perf_budgets/study/study-lib.sh
+source "$src/study/study-lib.sh"
 study_help_or_usage 2 "BINDIR OUTDIR [options]" "$@"
 bin=$1 out=$2
 shift 2
@@ -113,4 +113,4 @@ for b in "${blist[@]}"; do
   done
   echo "   after: $(uptime)"
 done
-"$src/duet-table.sh" "$out/runs.tsv"
+"$src/study/duet-table.sh" "$out/runs.tsv"

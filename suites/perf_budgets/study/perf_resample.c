@@ -26,7 +26,7 @@ static const char usage_text[] =
     "                        [--paired] [--verbose]\n"
     "\n"
     "Each D holds Google Benchmark JSON files of one build, one process each\n"
-    "(suites/perf_budgets/aa-raw.sh writes base-NNN.json and head-NNN.json; all\n"
+    "(suites/perf_budgets/study/aa-raw.sh writes base-NNN.json and head-NNN.json; all\n"
     "are exchangeable in an A/A study): a pool.  Several --dir (up to 8) make a\n"
     "suite of pools with distinct benchmarks, e.g. synth+AES processes (min_time\n"
     "0.05) and RandomX processes (0.5), as the PR judge runs them.  N times: from\n"

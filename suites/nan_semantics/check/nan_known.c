@@ -226,7 +226,7 @@ static bg_status load(const char *path, const char *file, const char *version, c
             break;
         }
         if (!rule_known(col[3])) {
-            st = bad(kd->path, lineno, "unknown rule (see suites/nan_semantics/nan_classify.h)");
+            st = bad(kd->path, lineno, "unknown rule (see suites/nan_semantics/check/nan_classify.h)");
             break;
         }
         if (!contexts_known(col[2])) {

@@ -25,7 +25,7 @@
 # wrote no JSON; else the first failing command's.
 set -euo pipefail
 src=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=suites/perf_budgets/study-lib.sh
+# shellcheck source=suites/perf_budgets/study/study-lib.sh
 source "$src/study-lib.sh"
 duet=0 until=0
 while [ $# -gt 0 ]; do

@@ -11,9 +11,9 @@
 # perf-bench, N not a whole number, BUDGETS unreadable: one line,
 # study-lib.sh); 3 OUT cannot be created.
 set -uo pipefail
-src=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=suites/perf_budgets/study-lib.sh
-source "$src/study-lib.sh"
+src=$(cd "$(dirname "$0")/.." && pwd)  # the suite folder
+# shellcheck source=suites/perf_budgets/study/study-lib.sh
+source "$src/study/study-lib.sh"
 study_help_or_usage 3 "BINDIR OUT N [PCT [BUDGETS]]" "$@"
 bin=$1 out=$2 n=$3 pct=${4:-0}
 budgets=${5:-$src/budgets.json}

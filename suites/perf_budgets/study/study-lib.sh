@@ -6,7 +6,7 @@
 #   buildgate: <tool>: <opt>: missing value (see <tool> --help)
 #   buildgate: <tool>: <what>: <why> (see <tool> --help)
 # <tool> is the script's path as typed from the repository root (e.g.
-# suites/perf_budgets/duet-study.sh), like ci/common.sh's BG_TOOL.
+# suites/perf_budgets/study/duet-study.sh), like ci/common.sh's BG_TOOL.
 # shellcheck shell=bash
 
 study_root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && git rev-parse --show-toplevel 2>/dev/null) ||

@@ -14,7 +14,7 @@ set -u
 check=$1 gate=$2 work=$3
 mkdir -p "$work" || exit 3
 if [ "${4:-}" = --selftest ]; then
-  exec "$(dirname "$0")/../../lib/tests/mutant_caught.sh" "$check" perf_budgets 3 "$work" \
+  exec "$(dirname "$0")/../../../lib/tests/mutant_caught.sh" "$check" perf_budgets 3 "$work" \
        "$0" "$check" "{mutant}" "$work/mutant"
 fi
 n=${BG_TEST_NAME:-gate_base}

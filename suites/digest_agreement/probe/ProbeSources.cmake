@@ -1,0 +1,11 @@
+# The probe's sources, shared by this suite's CMakeLists.txt (system RandomX)
+# and builds/probe/ (each from-source build variant).  Paths relative to the suite folder.
+set(BG_RX_PROBE_SOURCES probe/rx_flags.c probe/rx_session.c chain/rx_chain.c probe/rx_fixture.c probe/rx_opts.c)
+set(BG_RX_DIGEST_CHECK_SOURCES check/digest_check.c check/build_matrix.c)
+set(BG_RX_AES_FLAGS_SOURCES check/aes_flags_check.c check/aes_flags.c check/build_matrix.c)
+set(BG_RX_AES_INSNS_SOURCES builds/aes_insns.c check/build_matrix.c)
+# JIT emission capture and phase profile (builds/probe only: they need a static librandomx.a)
+set(BG_RX_JIT_CAPTURE_SOURCES builds/jit_capture.c builds/jit_capture_file.c)
+set(BG_RX_JIT_PROFILE_SOURCES builds/jit_profile.c)
+# the host's comparison of the captures (builds/CMakeLists.txt, with Capstone)
+set(BG_RX_JIT_COMPARE_SOURCES builds/jit_compare.c builds/jit_capture_file.c check/build_matrix.c)
