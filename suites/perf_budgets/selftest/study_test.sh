@@ -13,7 +13,7 @@ set -euo pipefail
 case_=$1 script=$2 bin=$3 src=$4
 expect="$bin/../../lib/bg-expect" w="$bin/study-test-$script"
 mkdir -p "$w"
-run=(bash "$src/$script.sh")
+run=(bash "$src/study/$script.sh")
 if [ "$case_" = none ]; then
   exec "$expect" --exit 2 --stderr "buildgate: " --contains "/$script.sh: usage: " -- "${run[@]}"
 fi
