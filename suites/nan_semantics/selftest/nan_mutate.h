@@ -54,6 +54,8 @@ typedef struct nan_mut_kind {
     const char *trips;
     int (*op_ok)(int k);
     void (*rec)(const nan_mut_spec *s, int k, int i, int daz, nan_rec *r);
+    /* a document kind: the number of values it changed (0: the document is
+     * as it was), or -1 with why[n] */
     int (*doc)(cJSON *doc, const nan_mut_spec *s, char *why, size_t n);
     int control;
 } nan_mut_kind;
@@ -65,7 +67,8 @@ extern const int nan_mut_kind_count;
  * op is unknown, FROM and TO differ in case count, or op_ok refuses the op. */
 int nan_mut_parse(const char *spec, nan_mut_spec *s);
 
-/* The document kinds (nan_mutate_doc.c). */
+/* The document kinds (nan_mutate_doc.c): each returns how many values it
+ * changed, or -1 with why. */
 int nan_mut_doc_none(cJSON *doc, const nan_mut_spec *s, char *why, size_t n);
 int nan_mut_doc_daz_ignored(cJSON *doc, const nan_mut_spec *s, char *why, size_t n);
 int nan_mut_doc_x87_cw(cJSON *doc, const nan_mut_spec *s, char *why, size_t n);

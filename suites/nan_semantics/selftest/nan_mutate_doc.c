@@ -28,13 +28,15 @@ int nan_mut_doc_daz_ignored(cJSON *doc, const nan_mut_spec *s, char *why, size_t
 {
     (void)s;
     cJSON *daz = phase_named(doc, "daz"), *def = phase_named(doc, "default");
-    cJSON *res = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(def, "results"), 1);
+    const cJSON *def_res = cJSON_GetObjectItemCaseSensitive(def, "results");
+    int same = cJSON_Compare(cJSON_GetObjectItemCaseSensitive(daz, "results"), def_res, 1);
+    cJSON *res = cJSON_Duplicate(def_res, 1);
     if (!daz || !res || !cJSON_ReplaceItemInObjectCaseSensitive(daz, "results", res)) {
         cJSON_Delete(res);
         snprintf(why, n, "the document has no \"daz\" and \"default\" phases with results");
         return -1;
     }
-    return 0;
+    return !same;
 }
 
 /* x87-cw:PHASE:HEX: the phase's x87_cw (HEX "none": the field removed). */
@@ -58,12 +60,13 @@ int nan_mut_doc_x87_cw(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
         return -1;
     if (drop) {
         cJSON_DeleteItemFromObjectCaseSensitive(ph, "x87_cw");
-        return 0;
+        return 1;
     }
     char text[16];
     snprintf(text, sizeof text, "0x%04lx", cw);
+    int changed = strtoul(item->valuestring, NULL, 16) != cw;
     cJSON_SetValuestring(item, text);
-    return 0;
+    return changed;
 }
 
 /* fact-false:FACT: the fact must be in the document (a YMM fact of a guest
@@ -71,10 +74,11 @@ int nan_mut_doc_x87_cw(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
 int nan_mut_doc_fact_false(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
 {
     cJSON *facts = cJSON_GetObjectItemCaseSensitive(doc, "facts");
+    int changed = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(facts, s->text));
     if (!cJSON_GetObjectItemCaseSensitive(facts, s->text) ||
         !cJSON_ReplaceItemInObjectCaseSensitive(facts, s->text, cJSON_CreateFalse())) {
         snprintf(why, n, "the document has no fact %s", s->text);
         return -1;
     }
-    return 0;
+    return changed;
 }
