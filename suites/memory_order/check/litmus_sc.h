@@ -3,7 +3,10 @@
  * Enumerates every interleaving of the test's ops (Lamport, "How to Make a
  * Multiprocessor Computer That Correctly Executes Multiprocess Programs",
  * IEEE TC 1979: one memory, ops of each thread in program order) and marks the
- * outcomes they reach.  At most 4 threads x 3 ops: a few thousand paths. */
+ * outcomes they reach.  At most 4 threads x 3 ops: a few thousand paths.
+ * Computed by the x86-TSO machine of litmus_tso.c with every store flushed to
+ * memory at once (one enumerator for both models); an op kind it cannot
+ * execute leaves every entry 0. */
 #ifndef LITMUS_SC_H
 #define LITMUS_SC_H
 

@@ -1,6 +1,9 @@
 /* litmus_tso.c — depth-first enumeration of x86-TSO executions: ops and
- * store-buffer flushes interleaved (see litmus_tso.h). */
+ * store-buffer flushes interleaved (see litmus_tso.h); with every store
+ * flushed at once it is the SC enumeration of litmus_sc.h. */
 #include "litmus_tso.h"
+
+#include "litmus_sc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +31,7 @@ typedef struct tso_run {
     const litmus_test *t;
     unsigned char *reachable; /* or NULL (witness search only) */
     unsigned target;          /* outcome whose witness is wanted, or count (none) */
+    int eager;                /* every store flushed at once: sequential consistency */
     int found;
     int nsteps;
     tso_event steps[TSO_MAX_STEPS], witness[TSO_MAX_STEPS];
@@ -64,8 +68,10 @@ static int step_op(tso_run *r, tso_state *s, int th)
         s->bval[th][s->blen[th]++] = (unsigned long long)op->value;
         push(r, EV_ST, th, op->loc, (unsigned long long)op->value);
 #ifdef LITMUS_TSO_MUTANT_EAGER_FLUSH
-        flush_one(r, s, th); /* the mutant: no store ever waits in a buffer */
+        r->eager = 1; /* the mutant: no store ever waits in a buffer, under TSO too */
 #endif
+        if (r->eager)
+            flush_one(r, s, th);
     } else { /* LITMUS_OP_LD (kinds checked before the search) */
         int b = s->blen[th] - 1;
         while (b >= 0 && s->bloc[th][b] != op->loc)
@@ -151,6 +157,16 @@ int litmus_tso_outcomes(const litmus_test *t, unsigned char *reachable, int *bad
     tso_run r = {.t = t, .reachable = reachable, .target = litmus_outcome_count(t)};
     run(&r);
     return 0;
+}
+
+/* SC (litmus_sc.h): the same machine with no store ever waiting in a buffer,
+ * so every load reads memory and every interleaving of ops is one of SC's. */
+void litmus_sc_outcomes(const litmus_test *t, unsigned char *reachable)
+{
+    tso_run r = {.t = t, .reachable = reachable, .target = litmus_outcome_count(t), .eager = 1};
+    memset(reachable, 0, litmus_outcome_count(t));
+    if (!check_kinds(t, NULL, NULL))
+        run(&r);
 }
 
 int litmus_tso_witness(const litmus_test *t, unsigned o, char *buf, size_t n)
