@@ -27,29 +27,6 @@ static const char *verdict_word(const char *v)
     return v && (strcmp(v, "allowed") == 0 || strcmp(v, "forbidden") == 0) ? v : NULL;
 }
 
-/* litmus_tso_outcomes, computed once per process for a catalogue test (every
- * load and every litmus_expect_get asks again: ~0.04 ms each, which a fuzz
- * run of thousands of loads would pay); a test outside the catalogue (a unit
- * test's variant) is enumerated each time. */
-static int tso_reach(const litmus_test *t, unsigned char *reach, int *bad_thread, int *bad_op)
-{
-    enum { CACHED = 64 };
-    static unsigned char memo[CACHED][81];
-    static int state[CACHED]; /* 0 not yet, 1 done, 2 refused */
-    size_t n, i = 0;
-    const litmus_test *cat = litmus_tests(&n);
-    while (i < n && i < CACHED && &cat[i] != t)
-        i++;
-    if (i == n || i == CACHED)
-        return litmus_tso_outcomes(t, reach, bad_thread, bad_op);
-    if (!state[i])
-        state[i] = litmus_tso_outcomes(t, memo[i], NULL, NULL) ? 2 : 1;
-    if (state[i] == 2) /* refused: again, to tell the caller which op */
-        return litmus_tso_outcomes(t, reach, bad_thread, bad_op);
-    memcpy(reach, memo[i], litmus_outcome_count(t));
-    return 0;
-}
-
 bg_status litmus_expect_check_tso(const litmus_test *t, unsigned exists, const char *tso,
                                   const char *armv8, const char *where)
 {
@@ -58,7 +35,7 @@ bg_status litmus_expect_check_tso(const litmus_test *t, unsigned exists, const c
     if (exists >= litmus_outcome_count(t))
         return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: test %s: exists outcome index %u is no "
                        "outcome of the test", where, t->name, exists);
-    if (tso_reach(t, reach, &th, &op))
+    if (litmus_tso_outcomes(t, reach, &th, &op))
         return bg_fail(BG_E_FIXTURE, "litmus-check", "%s: test %s: thread %d op %d has op kind %d, "
                        "which the x86-TSO enumerator (check/litmus_tso.c) cannot model", where,
                        t->name, th, op, (int)t->ops[th][op].kind);
@@ -195,13 +172,6 @@ bg_status litmus_expect_get(const cJSON *doc, const char *test, const char *arch
                        "\"allowed\" or \"forbidden\"", test, out->model);
     out->allowed = strcmp(v, "allowed") == 0;
     out->exists = (unsigned)litmus_outcome_parse(out->test, bg_json_str(e, "exists"));
-    if (strcmp(out->model, "x86-tso") == 0) {
-        /* derived, not read: the loader has checked the column equals this */
-        unsigned char reach[81];
-        if (tso_reach(out->test, reach, NULL, NULL) == 0 &&
-            out->exists < litmus_outcome_count(out->test))
-            out->allowed = reach[out->exists];
-    }
     out->source = bg_json_str(e, "source");
     const cJSON *c =
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "controls"), arch);

@@ -53,9 +53,9 @@ bg_status litmus_expect_check_tso(const litmus_test *t, unsigned exists, const c
                                   const char *armv8, const char *where);
 
 /* Expectation of test under arch ("x86_64"/"arm64") and access
- * ("plain"/"tso"/"sc").  Strings point into doc.  For model x86-tso, allowed
- * is derived from the x86-TSO enumerator (which the loader checked the
- * fixture's column against). */
+ * ("plain"/"tso"/"sc").  Strings point into doc, a document
+ * litmus_expect_load returned: its x86-tso column equals the x86-TSO
+ * enumerator's verdict (checked there, once per load). */
 bg_status litmus_expect_get(const cJSON *doc, const char *test, const char *arch,
                             const char *access, litmus_expect *out);
 
