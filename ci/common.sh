@@ -2,20 +2,12 @@
 # shellcheck shell=bash
 # Step headers with elapsed time, and configure+build of one build tree.
 
-BG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# BG_TOOL: the script's name in its error lines, "buildgate: ci/gate: ..." (one
-# form for every ci script: ci/<name>, as the user types it).
-BG_TOOL="$(cd "$(dirname "$0")" 2>/dev/null && pwd)/$(basename "$0")"
-case "$BG_TOOL" in
-  "$BG_ROOT"/*) BG_TOOL=${BG_TOOL#"$BG_ROOT"/} ;;
-  *) BG_TOOL="ci/$(basename "$0")" ;;
-esac
-# bg_need_value <option> <count of args left>: the option's value must follow,
-# else the lib's one line (bg_help_missing_value, lib/src/bg_help.c):
-# "buildgate: ci/<name>: <option>: missing value (see ci/<name> --help)", exit 2.
-bg_need_value() {
-  [ "$2" -ge 2 ] || { echo "buildgate: $BG_TOOL: $1: missing value (see $BG_TOOL --help)" >&2; exit 2; }
-}
+# BG_ROOT, BG_TOOL (the script's name in its error lines, "buildgate: ci/gate:
+# ...": ci/<name>, as the user types it), bg_die and bg_need_value: one place
+# for every shell script (lib/sh/bg_cli.sh).
+BG_TOOL_OUTSIDE="ci/$(basename "$0")"
+# shellcheck source=lib/sh/bg_cli.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/sh/bg_cli.sh"
 BG_T0=$(date +%s)
 # BG_JOBS: parallel build and test jobs (default: the CPU count).
 BG_JOBS=${BG_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2)}

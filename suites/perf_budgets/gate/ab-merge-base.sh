@@ -44,34 +44,34 @@
 # Both builds configure with BG_RANDOMX_SOURCE=system: perf-bench links the
 # installed RandomX, the from-source variants are not built here.
 set -uo pipefail
-tool=suites/perf_budgets/gate/ab-merge-base.sh
-# an option without its value: one line, exit 2
-need_value() { [ "$2" -ge 2 ] || { echo "buildgate: $tool: $1: missing value (see $tool --help)" >&2; exit 2; }; }
-root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || { echo "buildgate: $tool: not in a git checkout" >&2; exit 3; }
+# BG_TOOL (this script's path in its error lines) and bg_need_value: lib/sh/bg_cli.sh
+# shellcheck source=lib/sh/bg_cli.sh
+source "$(dirname "$0")/../../../lib/sh/bg_cli.sh"
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || { echo "buildgate: $BG_TOOL: not in a git checkout" >&2; exit 3; }
 ref="" work="$root/build/perf-ab" filter="" irfilter=""
 select=(--gates pr_judge) irselect=(--gates pr_judge_ir) # budgets.json "gates"
 rounds="" reps="" keep=0 extra=() headdir="" judge=duet
 while [ $# -gt 0 ]; do
   case "$1" in
-    --base-ref) need_value --base-ref $#; ref=$2; shift 2 ;;
-    --work) need_value --work $#; work=$2; shift 2 ;;
-    --filter) need_value --filter $#; filter=$2; select=(--filter "$filter"); shift 2 ;;
-    --ir-filter) need_value --ir-filter $#; irfilter=$2; irselect=(--filter "$irfilter"); [ -n "$irfilter" ] || irselect=(); shift 2 ;;
-    --rounds) need_value --rounds $#; rounds=$2; shift 2 ;;
-    --reps) need_value --reps $#; reps=$2; shift 2 ;;
+    --base-ref) bg_need_value --base-ref $#; ref=$2; shift 2 ;;
+    --work) bg_need_value --work $#; work=$2; shift 2 ;;
+    --filter) bg_need_value --filter $#; filter=$2; select=(--filter "$filter"); shift 2 ;;
+    --ir-filter) bg_need_value --ir-filter $#; irfilter=$2; irselect=(--filter "$irfilter"); [ -n "$irfilter" ] || irselect=(); shift 2 ;;
+    --rounds) bg_need_value --rounds $#; rounds=$2; shift 2 ;;
+    --reps) bg_need_value --reps $#; reps=$2; shift 2 ;;
     --keep-worktree) keep=1; shift ;;
-    --head-build) need_value --head-build $#; headdir=$2; shift 2 ;;
-    --judge) need_value --judge $#; judge=$2; shift 2
-             case "$judge" in duet|interleaved) ;; *) echo "buildgate: $tool: --judge must be duet or interleaved" >&2; exit 2 ;; esac ;;
+    --head-build) bg_need_value --head-build $#; headdir=$2; shift 2 ;;
+    --judge) bg_need_value --judge $#; judge=$2; shift 2
+             case "$judge" in duet|interleaved) ;; *) echo "buildgate: $BG_TOOL: --judge must be duet or interleaved" >&2; exit 2 ;; esac ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p;}}' "$0"; exit 0 ;;
-    *) echo "buildgate: $tool: unknown option '$1' (see $tool --help)" >&2; exit 2 ;;
+    *) echo "buildgate: $BG_TOOL: unknown option '$1' (see $BG_TOOL --help)" >&2; exit 2 ;;
   esac
 done
 if [ -z "$ref" ]; then
   if git -C "$root" rev-parse -q --verify origin/main >/dev/null; then ref=origin/main; else ref=main; fi
 fi
-base=$(git -C "$root" merge-base HEAD "$ref") || { echo "buildgate: $tool: no merge-base of HEAD and $ref" >&2; exit 3; }
+base=$(git -C "$root" merge-base HEAD "$ref") || { echo "buildgate: $BG_TOOL: no merge-base of HEAD and $ref" >&2; exit 3; }
 head=$(git -C "$root" rev-parse HEAD)
 echo "ab: base $base (merge-base with $ref), head $head"
 mkdir -p "$work" || exit 3
@@ -79,7 +79,7 @@ src="$work/base-src"
 cleanup() { [ "$keep" = 1 ] || git -C "$root" worktree remove --force "$src" >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 git -C "$root" worktree remove --force "$src" >/dev/null 2>&1 || true
-git -C "$root" worktree add --detach --force "$src" "$base" >/dev/null || { echo "buildgate: $tool: git worktree add failed" >&2; exit 3; }
+git -C "$root" worktree add --detach --force "$src" "$base" >/dev/null || { echo "buildgate: $BG_TOOL: git worktree add failed" >&2; exit 3; }
 build() { # build <src> <dir> <targets...>
   local s=$1 d=$2; shift 2
   cmake -S "$s" -B "$d" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBG_RANDOMX_SOURCE=system >"$d.configure.log" 2>&1 &&
@@ -87,10 +87,10 @@ build() { # build <src> <dir> <targets...>
 }
 if [ -n "$headdir" ]; then
   cmake --build "$headdir" --target perf-bench bg-perf bg-check >"$work/head.build.log" 2>&1 ||
-    { echo "buildgate: $tool: head build failed (log: $work/head.build.log)" >&2; exit 3; }
+    { echo "buildgate: $BG_TOOL: head build failed (log: $work/head.build.log)" >&2; exit 3; }
 else
   headdir=$work/head
-  build "$root" "$headdir" perf-bench bg-perf bg-check || { echo "buildgate: $tool: head build failed (logs: $work/head.*.log)" >&2; exit 3; }
+  build "$root" "$headdir" perf-bench bg-perf bg-check || { echo "buildgate: $BG_TOOL: head build failed (logs: $work/head.*.log)" >&2; exit 3; }
 fi
 if ! build "$src" "$work/base" perf-bench; then
   if grep -q "unknown target 'perf-bench'" "$work/base.build.log"; then
@@ -100,7 +100,7 @@ if ! build "$src" "$work/base" perf-bench; then
       --verdict skip --expected "a merge-base that has perf-bench" --observed "$why"
     exit 77
   fi
-  echo "buildgate: $tool: base build failed (logs: $work/base.*.log)" >&2; exit 3
+  echo "buildgate: $BG_TOOL: base build failed (logs: $work/base.*.log)" >&2; exit 3
 fi
 perf=$headdir/suites/perf_budgets/bg-perf budgets=$root/suites/perf_budgets/budgets.json
 exes=(--base-exe "$work/base/suites/perf_budgets/perf-bench" --head-exe "$headdir/suites/perf_budgets/perf-bench")

@@ -31,19 +31,19 @@ duet=0 until=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --duet) duet=1; shift ;;
-    --until) study_value --until $#; until=$2; study_count --until "$until"; shift 2 ;;
+    --until) bg_need_value --until $#; until=$2; study_count --until "$until"; shift 2 ;;
     *) break ;;
   esac
 done
 study_help_or_usage 6 "[--duet] [--until EPOCH] EXE OUTDIR FILTER N REPS MIN_TIME" "$@"
 exe=$1 out=$2 filter=$3 n=$4 reps=$5 mt=$6
-[ -f "$exe" ] && [ -x "$exe" ] || study_die "EXE '$exe': not an executable file (e.g. a build's perf-bench)"
+[ -f "$exe" ] && [ -x "$exe" ] || bg_die "EXE '$exe': not an executable file (e.g. a build's perf-bench)"
 study_count N "$n"
 study_count REPS "$reps"
 [[ "$mt" =~ ^[0-9]*\.?[0-9]+$ ]] || { [ "$duet" = 1 ] && [ "$mt" = budget ]; } ||
-  study_die "MIN_TIME: '$mt' is not a number of seconds (--duet: or budget)"
+  bg_die "MIN_TIME: '$mt' is not a number of seconds (--duet: or budget)"
 bgperf=$(dirname "$exe")/bg-perf
-[ "$duet" = 0 ] || [ -x "$bgperf" ] || study_die "--duet: no bg-perf beside EXE ($bgperf): it runs the pairs"
+[ "$duet" = 0 ] || [ -x "$bgperf" ] || bg_die "--duet: no bg-perf beside EXE ($bgperf): it runs the pairs"
 mkdir -p "$out"
 uptime >"$out/load.txt"
 if [ "$duet" = 1 ]; then

@@ -27,7 +27,7 @@ study_bindir "$bin" perf-aa-resample
 study_count K "$k" 2
 study_count DRAWS "$draws"
 study_needs jq
-for d in "$@"; do [ -d "$d" ] || study_die "DIR '$d': not a directory (an A/A pool of aa-raw.sh)"; done
+for d in "$@"; do [ -d "$d" ] || bg_die "DIR '$d': not a directory (an A/A pool of aa-raw.sh)"; done
 w="$bin/band-scan/$$"; mkdir -p "$w"
 dirs=(); for d in "$@"; do dirs+=(--dir "$d"); done
 reruns=$(jq '.defaults.max_reruns // 2' "$src/budgets.json")

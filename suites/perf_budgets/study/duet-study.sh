@@ -43,18 +43,18 @@ rounds=9 reps="" loader=0 tag="" until=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bench|--runs|--pcts|--modes|--rounds|--reps|--loader|--tag|--until)
-      study_value "$1" $#
+      bg_need_value "$1" $#
       case "$1" in
         --runs|--rounds|--reps) study_count "$1" "$2" ;;
         --loader|--until) study_count "$1" "$2" 0 ;;
       esac
       v=${1#--}; [ "$v" = bench ] && v=benches
       printf -v "$v" '%s' "$2"; shift 2 ;;
-    *) study_die "unknown option '$1'" ;;
+    *) bg_die "unknown option '$1'" ;;
   esac
 done
 for m in $modes; do
-  case "$m" in interleaved|duet|pin|warmup|interleave|noaslr) ;; *) study_die "--modes: unknown mode '$m'" ;; esac
+  case "$m" in interleaved|duet|pin|warmup|interleave|noaslr) ;; *) bg_die "--modes: unknown mode '$m'" ;; esac
 done
 [ -n "$tag" ] || { [ "$loader" = 0 ] && tag=idle || tag=loaded-$loader; }
 mkdir -p "$out/w" || exit 3
@@ -103,7 +103,7 @@ for b in "${blist[@]}"; do
         rc=$? t1=$(date +%s.%N) verdict="" ratio="" lo="" hi=""
         line=$(grep -m1 "^bg-perf: .*$b: [a-z]* ratio " "$out/last.log")
         read -r verdict ratio lo hi < <(sed -n 's/^.*: \([a-z]*\) ratio \([0-9.]*\) \[\([0-9.]*\), \([0-9.]*\)\].*/\1 \2 \3 \4/p' <<<"$line")
-        [ -n "${hi:-}" ] || { echo "buildgate: $STUDY_TOOL: no verdict (exit $rc), log $out/last.log" >&2; cp "$out/last.log" "$out/failed-$m-$pct-$i.log"; continue; }
+        [ -n "${hi:-}" ] || { echo "buildgate: $BG_TOOL: no verdict (exit $rc), log $out/last.log" >&2; cp "$out/last.log" "$out/failed-$m-$pct-$i.log"; continue; }
         w=$(awk -v lo="$lo" -v hi="$hi" 'BEGIN { printf "%.4f", hi - lo }')
         s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$tag" "$b" "$m" "$pct" "$i" "$verdict" "$ratio" "$lo" "$hi" "$w" "$s" "$load" >>"$out/runs.tsv"

@@ -14,8 +14,8 @@ source "$src/study-lib.sh"
 study_help_or_usage 1 "RUNS.tsv" "$@"
 study_file RUNS.tsv "$1"
 [ "$(head -n 1 "$1")" = $'tag\tbench\tmode\tpct\trun\toutcome\tratio\tlo\thi\twidth\tseconds\tload1' ] ||
-  study_die "RUNS.tsv '$1': not a runs.tsv of duet-study.sh (its header line differs)"
-[ "$(wc -l <"$1")" -ge 2 ] || study_die "RUNS.tsv '$1': no runs in it (only the header): nothing to tabulate"
+  bg_die "RUNS.tsv '$1': not a runs.tsv of duet-study.sh (its header line differs)"
+[ "$(wc -l <"$1")" -ge 2 ] || bg_die "RUNS.tsv '$1': no runs in it (only the header): nothing to tabulate"
 awk -F'\t' '
 function median(key,   n, i, j, t, a) {
   n = split(vals[key], a, " ")

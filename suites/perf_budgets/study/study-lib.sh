@@ -6,19 +6,13 @@
 #   buildgate: <tool>: <opt>: missing value (see <tool> --help)
 #   buildgate: <tool>: <what>: <why> (see <tool> --help)
 # <tool> is the script's path as typed from the repository root (e.g.
-# suites/perf_budgets/study/duet-study.sh), like ci/common.sh's BG_TOOL.
+# suites/perf_budgets/study/duet-study.sh): BG_TOOL of lib/sh/bg_cli.sh.
 # shellcheck shell=bash
 
-study_root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && git rev-parse --show-toplevel 2>/dev/null) ||
-  study_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-STUDY_TOOL="$(cd "$(dirname "$0")" 2>/dev/null && pwd)/$(basename "$0")"
-STUDY_TOOL=${STUDY_TOOL#"$study_root"/}
-
-# study_die <what>: the one line, exit 2.
-study_die() {
-  echo "buildgate: $STUDY_TOOL: $1 (see $STUDY_TOOL --help)" >&2
-  exit 2
-}
+# The script's name (BG_TOOL) and the refusals (bg_die, bg_need_value):
+# lib/sh/bg_cli.sh, as every shell script of the project.
+# shellcheck source=lib/sh/bg_cli.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../../lib/sh/bg_cli.sh"
 
 # study_help_or_usage <min args> <synopsis> "$@": --help prints the header
 # comment (exit 0); fewer than <min> arguments is the usage line.
@@ -27,41 +21,36 @@ study_help_or_usage() {
   case "${1:-}" in
     -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p;}}' "$0"; exit 0 ;;
   esac
-  [ $# -ge "$min" ] || study_die "usage: $STUDY_TOOL $synopsis"
+  [ $# -ge "$min" ] || bg_die "usage: $BG_TOOL $synopsis"
 }
 
 # study_bindir <dir> <program>...: <dir> is a build's suites/perf_budgets that
 # holds each executable <program>.
 study_bindir() {
   local dir=$1 p; shift
-  [ -d "$dir" ] || study_die "BINDIR '$dir': not a directory (want a build's suites/perf_budgets)"
+  [ -d "$dir" ] || bg_die "BINDIR '$dir': not a directory (want a build's suites/perf_budgets)"
   for p in "$@"; do
-    [ -x "$dir/$p" ] || study_die "BINDIR '$dir': no $p there (want a build's suites/perf_budgets, built)"
+    [ -x "$dir/$p" ] || bg_die "BINDIR '$dir': no $p there (want a build's suites/perf_budgets, built)"
   done
 }
 
 # study_count <name> <value> [min]: a whole number >= min (default 1).
 study_count() {
   case "$2" in
-    ''|*[!0-9]*) study_die "$1: '$2' is not a whole number" ;;
+    ''|*[!0-9]*) bg_die "$1: '$2' is not a whole number" ;;
   esac
-  [ "$2" -ge "${3:-1}" ] || study_die "$1: '$2' is below ${3:-1}"
-}
-
-# study_value <opt> <count of remaining args>: the option has its value.
-study_value() {
-  [ "$2" -ge 2 ] || study_die "$1: missing value"
+  [ "$2" -ge "${3:-1}" ] || bg_die "$1: '$2' is below ${3:-1}"
 }
 
 # study_file <name> <path>: a readable file.
 study_file() {
-  [ -f "$2" ] && [ -r "$2" ] || study_die "$1 '$2': not a readable file"
+  [ -f "$2" ] && [ -r "$2" ] || bg_die "$1 '$2': not a readable file"
 }
 
 # study_needs <program>...: installed (ci/provision installs them).
 study_needs() {
   local p
   for p in "$@"; do
-    command -v "$p" >/dev/null || study_die "$p: not installed (run ci/provision)"
+    command -v "$p" >/dev/null || bg_die "$p: not installed (run ci/provision)"
   done
 }
