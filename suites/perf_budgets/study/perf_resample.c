@@ -106,23 +106,18 @@ static bg_status make_units(pool *p, char **names, int paired)
         p->nu = p->n;
         return BG_OK;
     }
-    for (size_t i = 0; i < p->n; i++) { /* each file's twin on the other side (sorted: bsearch) */
-        int base = i < nb;
-        char *const *side = base ? names + nb : names;
-        size_t lo = 0, hi = base ? p->n - nb : nb;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            int c = strcmp(side[mid] + 5, names[i] + 5);
-            if (c == 0)
-                lo = hi = mid + 1;
-            else if (c < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (!(lo > 0 && strcmp(side[lo - 1] + 5, names[i] + 5) == 0))
-            return bg_fail(BG_E_USAGE, "perf-aa-resample", "--paired: %s: %s has no %s twin (%s-%s)", p->dir,
-                           names[i], base ? "head" : "base", base ? "head" : "base", names[i] + 5);
+    /* names are sorted, so base-KEY.json and head-KEY.json stand at i and nb + i:
+       the first place where the keys differ names a file without its twin (the
+       smaller key: the other side has no file of that key) */
+    size_t nh = p->n - nb;
+    for (size_t i = 0; i < nb || i < nh; i++) {
+        int c = i >= nb ? 1 : i >= nh ? -1 : strcmp(names[i] + 5, names[nb + i] + 5);
+        if (c == 0)
+            continue;
+        int base = c < 0;
+        const char *lone = base ? names[i] : names[nb + i];
+        return bg_fail(BG_E_USAGE, "perf-aa-resample", "--paired: %s: %s has no %s twin (%s-%s)", p->dir,
+                       lone, base ? "head" : "base", base ? "head" : "base", lone + 5);
     }
     for (size_t i = 0; i < nb; i++) {
         p->pb[i] = i;
