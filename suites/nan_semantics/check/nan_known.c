@@ -137,21 +137,29 @@ typedef struct line_keys {
  * key; -1 out of memory. */
 static int key_seen(line_keys *ks, char *const *col, const char *ops, int lineno)
 {
-    char key[4096];
-    snprintf(key, sizeof key, "%s\t%s\t%s\t%s\t%s\t%s", col[0], col[1], col[2], ops, col[3], col[4]);
+    /* the whole key, however long its columns (an ops column may hold 8191
+       characters: a fixed buffer would cut it and call two lines the same) */
+    size_t len = strlen(col[0]) + strlen(col[1]) + strlen(col[2]) + strlen(ops) + strlen(col[3]) +
+                 strlen(col[4]) + 6;
+    char *key = malloc(len);
+    if (!key)
+        return -1;
+    snprintf(key, len, "%s\t%s\t%s\t%s\t%s\t%s", col[0], col[1], col[2], ops, col[3], col[4]);
     for (int i = 0; i < ks->n; i++)
-        if (strcmp(ks->key[i], key) == 0)
+        if (strcmp(ks->key[i], key) == 0) {
+            free(key);
             return ks->lineno[i];
+        }
     char **nk = realloc(ks->key, (size_t)(ks->n + 1) * sizeof *nk);
     if (nk)
         ks->key = nk;
     int *nl = nk ? realloc(ks->lineno, (size_t)(ks->n + 1) * sizeof *nl) : NULL;
-    if (nl)
-        ks->lineno = nl;
-    char *dup = nl ? strdup(key) : NULL;
-    if (!dup)
+    if (!nl) {
+        free(key);
         return -1;
-    ks->key[ks->n] = dup, ks->lineno[ks->n++] = lineno;
+    }
+    ks->lineno = nl;
+    ks->key[ks->n] = key, ks->lineno[ks->n++] = lineno;
     return 0;
 }
 

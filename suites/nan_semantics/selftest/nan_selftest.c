@@ -24,6 +24,8 @@
  *   crashing_runner    runner killed by SIGSEGV -> probe-failed "killed by signal 11"
  *   fixture_no_replace --write-fixture on an existing fixture -> exit 6
  *   known_typo         a known-deviation line naming no real rule -> exit 5, one line
+ *   known_long_not_duplicate two lines whose ops columns differ only after
+ *                      4,200 characters: valid (exit 0), not duplicates
  *   known_ops_too_long a line whose ops column is longer than the parser's
  *                      field (8191 characters) -> exit 5, one line naming it
  *                      (nan-check --validate-known), not a silently cut column
@@ -242,6 +244,15 @@ static void expect_exit_line(result *res, const outcome *o, int code, const char
     res->v = ok ? BG_PASS : BG_FAIL;
     snprintf(res->exp, sizeof res->exp, "exit %d and one stderr line starting '%s'", code, prefix);
     snprintf(res->obs, sizeof res->obs, "exit %d, %d stderr line(s): %.600s", o->code, o->err_lines, o->err);
+}
+
+/* Also: stderr contains needle, else the scenario fails naming what it wanted. */
+static void expect_stderr_has(result *res, const outcome *o, const char *needle, const char *what)
+{
+    if (strstr(o->err, needle))
+        return;
+    res->v = BG_FAIL;
+    snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp), " %s", what);
 }
 
 static void expect_group(result *res, const outcome *o, int code, const char *verdict, const char *rule,
@@ -1028,11 +1039,7 @@ static int scenario(ctx *c, const char *name, result *res)
         char *args[] = {"--check-fixture", "--probe", probe_arg, NULL};
         o = run_check(c, args, NULL);
         expect_exit_line(res, &o, 5, "buildgate: nan-check: fixtures: ");
-        if (!strstr(o.err, "holds no nan_semantics fixtures")) {
-            res->v = BG_FAIL;
-            snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
-                     " saying it holds no nan_semantics fixtures");
-        }
+        expect_stderr_has(res, &o, "holds no nan_semantics fixtures", "saying it holds no nan_semantics fixtures");
     } else if (strcmp(name, "known_typo") == 0) {
         /* a misspelt rule could never match: the list must be refused, not ignored */
         char dst[1400];
@@ -1044,31 +1051,40 @@ static int scenario(ctx *c, const char *name, result *res)
         char *args[] = {"--runner", "native", "--context", "main_thread", "--probe", probe_arg, NULL};
         o = run_check(c, args, NULL);
         expect_exit_line(res, &o, 5, "buildgate: nan-check: known deviations");
-    } else if (strcmp(name, "known_ops_too_long") == 0) {
-        /* an ops column longer than the parser's field: refused, not cut (a cut
-           column covered fewer ops than the line lists) */
+    } else if (strcmp(name, "known_ops_too_long") == 0 || strcmp(name, "known_long_not_duplicate") == 0) {
+        /* known_ops_too_long: an ops column longer than the parser's field is
+           refused, not cut (a cut column covered fewer ops than the line
+           lists); known_long_not_duplicate: two lines whose ops differ only
+           after 4,200 characters are two lines, not duplicates (a key cut at
+           4096 once called them the same) */
+        int too_long = strcmp(name, "known_ops_too_long") == 0;
         char dst[1400];
         if (native_list_root(c, name, dst, sizeof dst) != 0)
             return -1;
-        size_t n = 0, cap = 12000;
-        char *line = malloc(cap);
-        if (!line)
+        size_t n = 0, cap = 24000;
+        char *text = malloc(cap);
+        if (!text)
             return -1;
-        n += (size_t)snprintf(line, cap, "native\t*\tmain_thread\t");
-        while (n < 9000)
-            n += (size_t)snprintf(line + n, cap - n, "addss,");
-        n += (size_t)snprintf(line + n, cap - n, "subss\tvalue\t-\tobserved here\n");
-        int w = write_file(dst, line, n);
-        free(line);
+        for (int l = 0; l < (too_long ? 1 : 2); l++) {
+            size_t start = n;
+            n += (size_t)snprintf(text + n, cap - n, "native\t*\tmain_thread\t");
+            while (n - start < (too_long ? 9000u : 4200u))
+                n += (size_t)snprintf(text + n, cap - n, "addss,");
+            n += (size_t)snprintf(text + n, cap - n, "%s\tvalue\t-\tobserved here\n", l ? "mulss" : "subss");
+        }
+        int w = write_file(dst, text, n);
+        free(text);
         if (w != 0)
             return -1;
         char *vargs[] = {"--validate-known", dst, NULL};
         o = run_check(c, vargs, NULL);
-        expect_exit_line(res, &o, 5, "buildgate: nan-check: known deviations");
-        if (!strstr(o.err, "native.tsv:1: ops column longer than")) {
-            res->v = BG_FAIL;
-            snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
-                     " naming native.tsv:1 and the ops column");
+        if (too_long) {
+            expect_exit_line(res, &o, 5, "buildgate: nan-check: known deviations");
+            expect_stderr_has(res, &o, "native.tsv:1: ops column longer than", "naming native.tsv:1 and the ops column");
+        } else {
+            res->v = o.code == 0 && o.err_lines == 0 ? BG_PASS : BG_FAIL;
+            snprintf(res->exp, sizeof res->exp, "exit 0, no stderr: two lines differing in the ops column's end");
+            snprintf(res->obs, sizeof res->obs, "exit %d, %d stderr line(s): %.600s", o.code, o.err_lines, o.err);
         }
     } else if (strcmp(name, "known_bad_range") == 0) {
         char dst[1400];
