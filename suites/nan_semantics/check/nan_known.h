@@ -45,10 +45,14 @@
  * shrunk reproducers: nan_seq_diff.h). */
 #define NAN_CONTEXT_SEQUENCES "sequences"
 
+/* The longest ops column a known line may have, with its terminating NUL:
+ * every reader of the column holds this much (nan_known_load refuses longer). */
+#define NAN_KNOWN_OPS_MAX 8192
+
 typedef struct nan_known_line {
     int lineno;
     /* a column longer than its field is refused by nan_known_load, never cut */
-    char versions[64], contexts[256], ops[8192], rule[48], detail[96], reference[2048];
+    char versions[64], contexts[256], ops[NAN_KNOWN_OPS_MAX], rule[48], detail[96], reference[2048];
     int used;   /* set when a group matched it */
 } nan_known_line;
 

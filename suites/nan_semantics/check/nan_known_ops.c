@@ -200,7 +200,7 @@ static bg_status take_check(const cJSON *ch, kfile *fs, int nf, const char *src,
             continue;
         kline *to = ls[0];
         for (int i = 0; i < n; i++) {
-            char cur[2048];
+            char cur[NAN_KNOWN_OPS_MAX];
             column(ls[i]->text, 3, cur, sizeof cur);
             if (nan_known_ops_cover(cur, op->valuestring)) {
                 to = ls[i];
@@ -243,7 +243,7 @@ static bg_status read_checks(const char *path, kfile *fs, int nf)
 /* The line with its ops column replaced by the compressed measured ops. */
 static bg_status rewrite_line(kline *l)
 {
-    char ops[4096];
+    char ops[NAN_KNOWN_OPS_MAX];
     if (nan_family_compress((const char *const *)l->ops, l->n_ops, ops, sizeof ops) != 0)
         return BG_E_NOMEM;
     const char *t = l->text, *p = t;
