@@ -182,7 +182,7 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
     for (int i = 0; i < gs->n; i++) {
         nan_group *g = &gs->g[i];
         nan_known_line *ml[8];
-        char missing[2048], propose_ops[2048];
+        char missing[NAN_KNOWN_OPS_MAX], propose_ops[NAN_KNOWN_OPS_MAX]; /* a whole ops column */
         int nm = nan_known_cover(kd, g->rule, g->detail, (const char *const *)g->items, g->n_items, ml,
                                  8, missing, sizeof missing);
         nan_known_line *kl = nm > 0 && !*missing ? ml[0] : NULL;
@@ -209,7 +209,7 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
             }
         }
         if (!kl) {
-            char proposed[4200];
+            char proposed[NAN_KNOWN_OPS_MAX + 2048];
             /* only what no line lists: a known line widens by a reviewed addition */
             if (*missing) {
                 char **parts = NULL;
@@ -220,14 +220,14 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
             } else
                 propose_ops[0] = '\0';
             if (nm > 0) {
-                char what[4400];
+                char what[NAN_KNOWN_OPS_MAX + 2048];
                 snprintf(what, sizeof what, "%s:%d (%s %s) does not list op(s) %s seen here: a new "
                          "deviation, not the known one", kd->path, ml[0]->lineno, g->rule,
                          *g->detail ? g->detail : "-", missing);
                 cJSON_AddStringToObject(d, "new_ops", missing);
                 cJSON_AddStringToObject(d, "uncovered", what);
             }
-            char pline[4400];
+            char pline[NAN_KNOWN_OPS_MAX + 2048];
             if (nan_propose(ri, g, propose_ops, proposed, sizeof proposed, pline, sizeof pline) != BG_OK)
                 st = BG_E_IO;
             if (*pline)
