@@ -400,6 +400,13 @@ int nan_op_mem_dst(int k)
     return strstr(n, ".m64.") != NULL || strstr(n, ".m128.") != NULL;
 }
 
+const char *nan_feat_name(nan_feat f)
+{
+    static const char *const names[F_COUNT] = {[F_SSE41] = "sse41", [F_FMA] = "fma", [F_AVX] = "avx",
+                                               [F_F16C] = "f16c"};
+    return f > F_NONE && f < F_COUNT ? names[f] : NULL;
+}
+
 int nan_dst_bits(int k)
 {
     switch (nan_ops[k].dst) {

@@ -67,7 +67,12 @@ typedef enum nan_dst {
     D_X87, D_X87_M32, D_X87_M64, D_X87_INT /* x87: ST0 (80 bits), a stored f32 / f64 / integer */
 } nan_dst;
 
-typedef enum nan_feat { F_NONE, F_SSE41, F_FMA, F_AVX, F_F16C } nan_feat;
+typedef enum nan_feat { F_NONE, F_SSE41, F_FMA, F_AVX, F_F16C, F_COUNT } nan_feat;
+
+/* A feature's key in the probe document's "features" object ("sse41", "fma",
+ * "avx", "f16c"), the one list the probe writes and nan-check reads; NULL for
+ * F_NONE. */
+const char *nan_feat_name(nan_feat f);
 
 /* nan_ops.def rows: NAN_OP (legacy SSE, and the packed FMA of the first table:
  * 128-bit records) and NAN_VOP (VEX.128 forms, issue 13 item 2: YMM records,

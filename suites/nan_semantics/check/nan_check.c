@@ -360,12 +360,6 @@ static void check_traps(const cJSON *doc, nan_groups *gs)
     }
 }
 
-/* The feature an op needs, as the document's "features" key; NULL: none. */
-static const char *feat_key(nan_feat f)
-{
-    return f == F_SSE41 ? "sse41" : f == F_FMA ? "fma" : f == F_AVX ? "avx" : f == F_F16C ? "f16c" : NULL;
-}
-
 /* A document that says a feature is absent yet holds records of an op that
  * needs it (or of any VEX op, NAN_VOP/NAN_YOP, with "avx": false) contradicts
  * itself: the YMM facts would be skipped as not measured while YMM records
@@ -380,7 +374,7 @@ static void check_features(const cJSON *doc, nan_groups *gs)
             if (!cJSON_GetObjectItemCaseSensitive(res, nan_ops[k].name))
                 continue;
             const char *key = nan_ops[k].ymm && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(feats, "avx"))
-                                  ? "avx" : feat_key(nan_ops[k].feat);
+                                  ? "avx" : nan_feat_name(nan_ops[k].feat);
             if (!key || !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(feats, key)))
                 continue;
             char d[96], e[96];

@@ -128,9 +128,10 @@ int nan_out_print(const nan_out *o, FILE *f, const char *context)
     fputs(",\"os\":\"linux\"", f);
 #endif
     fprintf(f, ",\"case_table\":\"%016llx\"", (unsigned long long)nan_case_table_digest());
-    fprintf(f, ",\"features\":{\"sse41\":%s,\"fma\":%s,\"avx\":%s,\"f16c\":%s}",
-            bool_text(feature_seen(F_SSE41) == 1), bool_text(feature_seen(F_FMA) == 1),
-            bool_text(feature_seen(F_AVX) == 1), bool_text(feature_seen(F_F16C) == 1));
+    for (nan_feat ft = F_NONE + 1; ft < F_COUNT; ft++)
+        fprintf(f, "%s\"%s\":%s", ft == F_NONE + 1 ? ",\"features\":{" : ",", nan_feat_name(ft),
+                bool_text(feature_seen(ft) == 1));
+    fputs("}", f);
     fputs(",\"phases\":[", f);
     for (int i = 0; i < o->nphases; i++) {
         fputs(i ? ",{\"phase\":" : "{\"phase\":", f);
