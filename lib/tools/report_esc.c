@@ -49,19 +49,52 @@ void bg_md_text(FILE *f, const char *s, size_t max)
     ellipsis(f, s, n);
 }
 
-void bg_md_code(FILE *f, const char *s, size_t max)
+/* The longest run of backticks in s[0..n). */
+static int backtick_run(const char *s, size_t n)
 {
-    if (!s)
-        s = "?";
-    size_t n = bg_utf8_cut(s, max);
     int run = 0, longest = 0;
     for (size_t i = 0; i < n; i++) {
         run = s[i] == '`' ? run + 1 : 0;
         longest = run > longest ? run : longest;
     }
-    int pad = n == 0 || s[0] == '`' || s[n - 1] == '`' || s[0] == ' ' || s[n - 1] == ' ';
-    for (int i = 0; i <= longest; i++)
+    return longest;
+}
+
+static void backticks(FILE *f, int k)
+{
+    while (k-- > 0)
         fputc('`', f);
+}
+
+void bg_md_code_block(FILE *f, const char *s, size_t max, const char *indent)
+{
+    if (!s)
+        s = "?";
+    size_t n = bg_utf8_cut(s, max);
+    int fence = backtick_run(s, n) + 1;
+    fence = fence < 3 ? 3 : fence;
+    fputs(indent, f);
+    backticks(f, fence);
+    fprintf(f, "\n%s", indent);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n' && i + 1 < n)
+            fprintf(f, "\n%s", indent);
+        else if (s[i] != '\n' && s[i] != '\r')
+            fputc(s[i], f);
+    }
+    ellipsis(f, s, n);
+    fprintf(f, "\n%s", indent);
+    backticks(f, fence);
+}
+
+void bg_md_code(FILE *f, const char *s, size_t max)
+{
+    if (!s)
+        s = "?";
+    size_t n = bg_utf8_cut(s, max);
+    int longest = backtick_run(s, n);
+    int pad = n == 0 || s[0] == '`' || s[n - 1] == '`' || s[0] == ' ' || s[n - 1] == ' ';
+    backticks(f, longest + 1);
     if (pad)
         fputc(' ', f);
     for (size_t i = 0; i < n; i++) {
@@ -75,8 +108,7 @@ void bg_md_code(FILE *f, const char *s, size_t max)
     ellipsis(f, s, n);
     if (pad)
         fputc(' ', f);
-    for (int i = 0; i <= longest; i++)
-        fputc('`', f);
+    backticks(f, longest + 1);
 }
 
 void bg_mermaid_str(FILE *f, const char *s, size_t max)

@@ -22,6 +22,12 @@ void bg_md_text(FILE *f, const char *s, size_t max);
  * escaped, newlines become spaces, truncated like bg_md_text. */
 void bg_md_code(FILE *f, const char *s, size_t max);
 
+/* Writes s as a fenced Markdown code block, each line (and both fences)
+ * after indent (e.g. "   " inside a list entry): the fence is at least three
+ * backticks and longer than any run in s; line breaks kept, carriage returns
+ * dropped; truncated like bg_md_text. */
+void bg_md_code_block(FILE *f, const char *s, size_t max, const char *indent);
+
 /* Writes s for a Mermaid quoted string: '"' becomes '\'', newlines spaces,
  * at most max bytes. */
 void bg_mermaid_str(FILE *f, const char *s, size_t max);

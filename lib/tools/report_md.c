@@ -144,29 +144,15 @@ static void value(FILE *f, const cJSON *c, const char *part, size_t max)
 #define FAILURE_VALUE_MAX 1500
 
 /* A check's details.reproducer (the steps that reproduce the failure, e.g.
- * nan-seq's shrunk block), up to REPRODUCER_MAX bytes, as a code block
- * inside the failure's list entry (indented 3 spaces; the fence longer than
- * any backtick run in it). */
-#define REPRODUCER_MAX 4000
+ * nan-seq's shrunk block), up to 4000 bytes, as a code block inside the
+ * failure's list entry (indented 3 spaces). */
 static void reproducer(FILE *f, const cJSON *c)
 {
     const char *r = bg_json_str(cJSON_GetObjectItemCaseSensitive(c, "details"), "reproducer");
     if (!r || !*r)
         return;
-    size_t n = strlen(r) < REPRODUCER_MAX ? strlen(r) : REPRODUCER_MAX;
-    int run = 0, fence = 3;
-    for (size_t i = 0; i < n; i++) {
-        run = r[i] == '`' ? run + 1 : 0;
-        fence = run >= fence ? run + 1 : fence;
-    }
-    fprintf(f, "  \n   reproducer:\n\n   %.*s\n   ", fence, "``````````````````````````````");
-    for (size_t i = 0; i < n; i++) {
-        if (r[i] == '\n' && i + 1 < n)
-            fputs("\n   ", f);
-        else if (r[i] != '\n' && r[i] != '\r')
-            fputc(r[i], f);
-    }
-    fprintf(f, "%s\n   %.*s", n < strlen(r) ? " …" : "", fence, "``````````````````````````````");
+    fputs("  \n   reproducer:\n\n", f);
+    bg_md_code_block(f, r, 4000, "   ");
 }
 
 /* One failure: name, expected, observed, then where to look and the next
