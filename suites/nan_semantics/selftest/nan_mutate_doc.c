@@ -82,3 +82,30 @@ int nan_mut_doc_fact_false(cJSON *doc, const nan_mut_spec *s, char *why, size_t 
     }
     return changed;
 }
+
+/* feature-false:F[,F...]: the first listed feature the document says is
+ * present ("features": {"avx": true}) is said absent, its records kept: the
+ * contradiction nan-check must fail.  0 changes when none is present. */
+int nan_mut_doc_feature_false(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
+{
+    cJSON *feats = cJSON_GetObjectItemCaseSensitive(doc, "features");
+    const char *p = s->text;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        char name[32];
+        snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
+        nan_feat f = F_NONE + 1;
+        while (f < F_COUNT && strcmp(nan_feat_name(f), name) != 0)
+            f++;
+        if (f == F_COUNT) {
+            snprintf(why, n, "'%s' is no feature of the probe document (sse41, fma, avx, f16c)", name);
+            return -1;
+        }
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(feats, name))) {
+            cJSON_ReplaceItemInObjectCaseSensitive(feats, name, cJSON_CreateFalse());
+            return 1;
+        }
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}

@@ -299,6 +299,10 @@ const nan_mut_kind nan_mut_kinds[] = {
     {"fact-false", NAN_MUT_TEXT, "FACT", "the document's fact FACT (e.g. ymm_fork_inherited) reads "
      "false, as a translator that lost the YMM upper halves across a fork / a thread / VZEROUPPER would "
      "make it", "ymm-upper \"FACT false\"", NULL, NULL, nan_mut_doc_fact_false, 0},
+    {"feature-false", NAN_MUT_TEXT, "F[,F...]", "the first listed CPU feature the document says is "
+     "present (sse41, fma, avx, f16c) reads false while its ops' records stay, as a runner that hides "
+     "a feature from CPUID yet runs its instructions", "probe-failed \"contradiction: features.F false "
+     "yet records of OP\"", NULL, NULL, nan_mut_doc_feature_false, 0},
     {"snan-unquieted", NAN_MUT_NONE, "", "every op but MIN/MAX returns an SNaN operand unquieted where "
      "x86 returns it quieted (same format)", "snan-quieting only", NULL, rec_snan_unquieted, NULL, 0},
     {"minmax-number", NAN_MUT_NONE, "", "MIN/MAX return the first operand, a number (a subnormal as a "
