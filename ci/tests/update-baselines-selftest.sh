@@ -6,6 +6,8 @@
 #            (near byte 0 of 0)" after an empty run)
 #   corrupt  this host's stored baseline is not valid JSON -> exit 4, bg-perf's
 #            line naming the file (it ran every benchmark first)
+#   bad_sample a stored baseline the gate refuses (a negative sample) -> exit 5,
+#            the gate loader's line (it was accepted and replaced silently)
 #   bad_regex --filter '^(synth' -> exit 2, "not a valid regular expression"
 #            (it said "no benchmark matches")
 #   unbuilt  --no-build on a folder that was never built -> exit 3, one line
@@ -34,6 +36,14 @@ case $case in
         filter='^synth'
         printf '{"schema": 1, "ho' >"$work/baselines/$key.json"
         run 4 "buildgate: bg-perf: baseline: $work/baselines/$key.json is not valid JSON (near byte 15 of 17)" ;;
+    bad_sample)
+        # a baseline the gate refuses (a sample not a positive number) is refused
+        # before any run, as the gate's own loader would (fresh-user trial: it was
+        # accepted, the benchmarks ran, and "median inf" was replaced silently)
+        filter='^synth'
+        printf '{"schema": 1, "host": "%s", "metric": "cpu_time", "benchmarks": {"synth/chain": [-1, 2, 3]}}\n' \
+            "$key" >"$work/baselines/$key.json"
+        run 5 "buildgate: bg-perf: baseline: $work/baselines/$key.json: synth/chain: a sample is not a positive number" ;;
     bad_regex)
         filter='^(synth'
         run 2 "buildgate: ci/update-baselines: --filter '$filter' is not a valid regular expression (" ;;

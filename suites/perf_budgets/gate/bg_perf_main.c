@@ -761,7 +761,7 @@ static int mode_record(const opts *o, const cJSON *budgets, int argc, char **arg
         return bg_exit_code(bg_fail(BG_E_USAGE, "record",
                                     "%s is not this host's baseline file (%s.json): refusing", o->out, key));
     if (o->check_only) /* ci/update-baselines, before any benchmark runs */
-        return bg_exit_code(perf_baseline_check(o->out, key));
+        return bg_exit_code(perf_baseline_check(o->out, key, perf_budgets_metric(budgets)));
     perf_set set = {0};
     bg_status st = BG_OK;
     const char *metric = perf_budgets_metric(budgets);

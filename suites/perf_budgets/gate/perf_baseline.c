@@ -101,12 +101,18 @@ static bg_status load_previous(const perf_record_opts *o, cJSON **prev)
     return st;
 }
 
-bg_status perf_baseline_check(const char *path, const char *host_key)
+bg_status perf_baseline_check(const char *path, const char *host_key, const char *metric)
 {
     perf_record_opts o = {.out = path, .host_key = host_key};
     cJSON *prev = NULL;
-    bg_status st = load_previous(&o, &prev);
+    bg_status st = load_previous(&o, &prev); /* JSON (BG_E_PARSE), schema and host */
+    int exists = prev != NULL;
     cJSON_Delete(prev);
+    if (st != BG_OK || !exists)
+        return st; /* none yet: the first record writes it */
+    perf_set set = {0}; /* then the gate's own loader: metric and every sample */
+    st = perf_baseline_load(path, host_key, metric, &set);
+    perf_set_free(&set);
     return st;
 }
 

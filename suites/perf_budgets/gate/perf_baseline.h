@@ -44,9 +44,10 @@ typedef struct perf_record_opts {
  * noted: the context is stored in the provenance); an existing file of another host or schema (BG_E_FIXTURE). */
 bg_status perf_baseline_record(const perf_record_opts *o, const perf_set *set);
 
-/* What perf_baseline_record would refuse about the file it replaces, checked
- * before any benchmark runs: BG_OK when path is absent or a valid baseline of
- * host_key; else BG_E_PARSE / BG_E_FIXTURE with one line. */
-bg_status perf_baseline_check(const char *path, const char *host_key);
+/* The baseline a record would replace, checked before any benchmark runs by
+ * the gate's own loader (perf_baseline_load: schema, host, metric, every
+ * sample a positive number): BG_OK when path is absent or a valid baseline of
+ * host_key in metric; else BG_E_PARSE (not JSON) / BG_E_FIXTURE with one line. */
+bg_status perf_baseline_check(const char *path, const char *host_key, const char *metric);
 
 #endif
