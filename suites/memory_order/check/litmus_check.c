@@ -406,7 +406,8 @@ int main(int argc, char **argv)
     if (st != BG_OK) {
         bg_runner_free(&rn);
         snprintf(name, sizeof name, "%s.fixture", o.name);
-        return bg_checks_fail_stored(c, name, "valid expectations (fixtures/memory_order/expectations.json)", st);
+        return bg_checks_fail_fixture(c, name, "valid expectations (fixtures/memory_order/expectations.json)",
+                                      st, fx, "memory_order/expectations.json");
     }
 
     /* runner prefix + probe + runs */
