@@ -54,7 +54,7 @@ run() {
   kept=$(grep -c '"verdict":' "$work/$name-report/results.json" 2>/dev/null || echo 0)
   "$check" --suite lib --name "report_size.$name.results" --expect-equal "$total checks in results.json" \
     "$kept checks in results.json" || rc=1
-  grep -q '^\*\*report.md cut\*\* to stay under 512 KiB' "$md" 2>/dev/null && how=cut || how=whole
+  grep -q '^\*\*report.md cut\*\* to stay under 512 KiB' "$md" 2>/dev/null && how="cut" || how="whole"
   "$check" --suite lib --name "report_size.$name.cut" --expect-equal "$6" "$how" || rc=1
 }
 
