@@ -49,3 +49,47 @@ bg_configure_build() {
     return 3
   }
 }
+
+# bg_skip_reasons <build-dir> <ctest-log>: after ctest, why each test that did
+# not run was skipped.  CTest's own closing list ("The following tests did not
+# run: … (Skipped)") names them without a reason; the reason is in the test's
+# checks, <build-dir>/checks/<test>.jsonl (the observed text of its skip
+# checks).  One line per test "  <test>: <reason>", or, for a reason that
+# several tests share, one line "  <reason> — N tests: <test>, <test>, …".
+bg_skip_reasons() {
+  local checks=$1/checks log=$2
+  awk '/^[[:space:]]*[0-9]+ - .* \((Skipped|Not Run|Disabled)\)$/ {
+         sub(/^[[:space:]]*[0-9]+ - /, ""); st = $0; sub(/.* \(/, "", st); sub(/\)$/, "", st)
+         sub(/ \([^(]*\)$/, ""); print $0 "\t" st }' "$log" 2>/dev/null |
+  while IFS=$'\t' read -r t status; do
+    local why=""
+    [ -f "$checks/$t.jsonl" ] && why=$(awk '
+      # the JSON string starting at s[i] (after its opening quote), unescaped enough to read
+      function str(s, i,   o, c) {
+        o = ""
+        for (; i <= length(s); i++) {
+          c = substr(s, i, 1)
+          if (c == "\\") { i++; c = substr(s, i, 1); if (c == "n") c = " "; o = o c; continue }
+          if (c == "\"") break
+          o = o c
+        }
+        return o
+      }
+      /"verdict":"skip"/ {
+        p = index($0, "\"observed\":\"")
+        if (p) { r = str($0, p + 12); if (!(r in seen)) { seen[r] = 1; out = out (out == "" ? "" : "; ") r } }
+      }
+      END { print out }' "$checks/$t.jsonl")
+    printf '%s\t%s\n' "${why:-no reason recorded (CTest: $status; see $checks/$t.jsonl)}" "$t"
+  done | awk -F'\t' '
+    { n[$1]++; names[$1] = names[$1] (n[$1] > 1 ? ", " : "") $2; if (n[$1] == 1) order[++k] = $1; total++ }
+    END {
+      if (!total) exit
+      printf "skipped: %d test%s, why (from each test'"'"'s checks):\n", total, total == 1 ? "" : "s"
+      for (i = 1; i <= k; i++) {
+        r = order[i]
+        if (n[r] == 1) printf "  %s: %s\n", names[r], r
+        else printf "  %s — %d tests: %s\n", r, n[r], names[r]
+      }
+    }'
+}

@@ -1,5 +1,5 @@
 /* bg_fixtures.c — the fixtures root (bg_fixtures.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "buildgate/bg_fixtures.h"
 
 #include <errno.h>
@@ -72,4 +72,78 @@ bg_status bg_fixtures_check_root(const char *root, const char *suite_dir)
                        "and randomx/kat.json): point BG_FIXTURES_DIR at the repository's fixtures/ "
                        "folder; nothing needs regenerating", root, suite_dir);
     return BG_OK;
+}
+
+/* The repository this build came from (lib/CMakeLists.txt); empty in builds
+ * that do not say (the stand-alone guest and host builds). */
+#ifndef BG_REPO_FIXTURES
+#define BG_REPO_FIXTURES ""
+#endif
+
+/* When path (a file that may be missing; its folder exists) lies in a git
+ * work tree's own fixtures/ folder (a parent of that folder holds .git: a
+ * folder, or a file in a worktree), 1 with that tree's top into top and the
+ * path below it ("fixtures/...") into below.  A copy elsewhere, even inside a
+ * work tree (e.g. under build/), is not: git would not know the file. */
+static int in_repo_fixtures(const char *path, char *top, size_t tn, char *below, size_t bn)
+{
+    char dir[4096], abs[4096], p[4200];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    if (!*dir)
+        snprintf(dir, sizeof dir, "/");
+    if (!realpath(dir, abs))
+        return 0;
+    for (char *end = abs + strlen(abs); end > abs;) {
+        char *cut = end;
+        while (cut > abs && cut[-1] != '/')
+            cut--; /* [cut, end) is the last component */
+        struct stat sb;
+        snprintf(p, sizeof p, "%.*s.git", (int)(cut - abs), abs);
+        if (end - cut == 8 && strncmp(cut, "fixtures", 8) == 0 && stat(p, &sb) == 0) {
+            snprintf(top, tn, "%.*s", cut - abs > 1 ? (int)(cut - abs - 1) : 1, abs);
+            snprintf(below, bn, "%s/%s", cut, slash ? slash + 1 : path);
+            return 1;
+        }
+        end = cut > abs ? cut - 1 : abs;
+    }
+    return 0;
+}
+
+void bg_fixture_hint(bg_fixture_hint_kind kind, const char *path, const char *rel, char *out,
+                     size_t n)
+{
+    char top[4096], below[8200];
+    if (in_repo_fixtures(path, top, sizeof top, below, sizeof below)) {
+        if (kind == BG_FIXTURE_RESTORE)
+            snprintf(out, n, "restore it with `git checkout -- %s` (in %s)", below, top);
+        else
+            snprintf(out, n, "if the stored value was edited, `git diff -- %s` (in %s) shows it",
+                     below, top);
+        return;
+    }
+    char repo[4200] = "";
+    if (BG_REPO_FIXTURES[0])
+        snprintf(repo, sizeof repo, " (%s/%s)", BG_REPO_FIXTURES, rel);
+    if (kind == BG_FIXTURE_RESTORE)
+        snprintf(out, n, "%s is not in the fixtures/ folder of a git repository: copy the "
+                         "repository's fixtures/%s%s over it", path, rel, repo);
+    else
+        snprintf(out, n, "%s is not in the fixtures/ folder of a git repository: if the stored "
+                         "value was edited, `diff` it against the repository's fixtures/%s%s",
+                 path, rel, repo);
+}
+
+int bg_checks_fail_fixture(bg_checks *c, const char *name, const char *expected, bg_status st,
+                           const char *root, const char *rel)
+{
+    char path[4200], next[9000];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    bg_fixture_hint(BG_FIXTURE_RESTORE, path, rel, next, sizeof next);
+    cJSON *d = cJSON_CreateObject();
+    if (d)
+        cJSON_AddStringToObject(d, "action", next); /* the report's and JUnit's "Next:" */
+    bg_check_emit_str(c, name, BG_FAIL, expected, bg_last_error(), d);
+    bg_checks_free(c);
+    return bg_exit_code(st);
 }

@@ -18,8 +18,8 @@
 #define MAX_ROWS 64
 
 static const bg_runner_row builtin[] = {
-#define BG_RUNNER(name, guest, hosts, programs, args, env, version, known, traits) \
-    {name, guest, hosts, programs, args, env, version, known, traits},
+#define BG_RUNNER(name, guest, hosts, programs, args, env, version, known, traits, install) \
+    {name, guest, hosts, programs, args, env, version, known, traits, install},
 #include "buildgate/bg_runners.def"
 #undef BG_RUNNER
 };
@@ -130,7 +130,7 @@ static bg_status parse_registry(void)
             return reject(name, "empty command");
         if (reg.count >= MAX_ROWS)
             return reject(name, "too many runners");
-        reg.rows[reg.count++] = (bg_runner_row){name, "x86_64", "any", "", cmd, "", "", "", "user"};
+        reg.rows[reg.count++] = (bg_runner_row){name, "x86_64", "any", "", cmd, "", "", "", "user", ""};
     }
     return BG_OK;
 }
@@ -306,11 +306,15 @@ static bg_status find_program(bg_runner *r, const bg_runner_row *row, char *why,
     if (!first)
         return BG_OK; /* no program: native */
     expand_dir(first, cand, sizeof cand);
-    /* the runner directory is filled by one command (ci/extra-runners) */
-    snprintf(why, n, "runner '%s' is not installed: '%s' not found%s", r->name, cand,
-             strncmp(first, "{dir}", 5) == 0 ? " (fetch it: ci/provision --trixie-runners)"
-             : strchr(cand, '/')             ? ""
-                                             : " in PATH");
+    /* the command that installs it is the row's (ci/provision, with a flag
+     * for the runner directory's programs: ci/extra-runners) */
+    char how[200];
+    if (*row->install)
+        snprintf(how, sizeof how, " (install it: %s)", row->install);
+    else
+        snprintf(how, sizeof how, " (ci/provision does not install it: install %s yourself)", first);
+    snprintf(why, n, "runner '%s' is not installed: '%s' not found%s%s", r->name, cand,
+             strchr(cand, '/') ? "" : " in PATH", how);
     return BG_E_UNSUPPORTED;
 }
 

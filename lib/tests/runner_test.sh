@@ -13,12 +13,13 @@ set -u
 check=$1 runner=$2 work=$3
 mkdir -p "$work" || exit 3
 rc=0
+runner_path="" # non-empty: bg-runner's PATH
 
 # case NAME EXPECTED SPEC ARGS...: runs bg-runner ARGS with BG_X86_RUNNERS=SPEC.
 case_() {
     name=$1 expected=$2 spec=$3
     shift 3
-    BG_X86_RUNNERS=$spec "$runner" "$@" >"$work/out" 2>"$work/err" </dev/null
+    BG_X86_RUNNERS=$spec env ${runner_path:+PATH="$runner_path"} "$runner" "$@" >"$work/out" 2>"$work/err" </dev/null
     code=$?
     lines=$(wc -l <"$work/err")
     if [ -s "$work/err" ]; then what=$(head -n 1 "$work/err"); else what=$(head -n 1 "$work/out"); fi
@@ -51,10 +52,18 @@ case_ wrong_guest "exit 77: buildgate: bg-runner: runner 'qemu-aarch64' runs arm
 # names the command that fetches it (x86-64 hosts; elsewhere the host rule wins)
 if [ "$(uname -m)" = x86_64 ]; then
     export BG_RUNNER_DIR=/nonexistent
-    case_ trixie_missing "exit 77: buildgate: bg-runner: runner 'valgrind-trixie' is not installed: '/nonexistent/trixie/usr/bin/valgrind' not found (fetch it: ci/provision --trixie-runners)" \
+    case_ trixie_missing "exit 77: buildgate: bg-runner: runner 'valgrind-trixie' is not installed: '/nonexistent/trixie/usr/bin/valgrind' not found (install it: ci/provision --trixie-runners)" \
           "" --resolve valgrind-trixie
     unset BG_RUNNER_DIR
 fi
+# a runner missing from PATH: the skip reason names the command that installs it
+# (the registry's install column), or says that ci/provision does not
+runner_path=/nonexistent
+case_ path_missing "exit 77: buildgate: bg-runner: runner 'qemu-x86_64' is not installed: 'qemu-x86_64' not found in PATH (install it: ci/provision)" \
+      "" --resolve qemu-x86_64
+case_ path_missing_not_ours "exit 77: buildgate: bg-runner: runner 'box64' is not installed: 'box64' not found in PATH (ci/provision does not install it: install box64 yourself)" \
+      "" --resolve box64
+runner_path=""
 # valgrind-trixie runs with the valgrind row's arguments (when both resolve here)
 args_of() { "$runner" --resolve "$1" 2>/dev/null | sed -n 's/^command: [^ ]* *//p'; }
 if [ -n "$(args_of valgrind)" ] && [ -n "$(args_of valgrind-trixie)" ]; then

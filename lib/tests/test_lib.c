@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_fixtures.h"
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_hex.h"
 #include "buildgate/bg_host.h"
@@ -177,6 +178,44 @@ static void group_json(const char *work)
     expect_int("json.reload", BG_OK, bg_json_load(path, "unit", &doc));
     expect_int("json.value", 42, (long)bg_json_num(doc, "x", -1));
     cJSON_Delete(doc);
+}
+
+/* expect_has: got contains want (the check's observed is got). */
+static void expect_has(const char *name, const char *want, const char *got)
+{
+    bg_check_emit_str(C, name, strstr(got, want) ? BG_PASS : BG_FAIL, want, got, NULL);
+}
+
+/* bg_fixture_hint (bg_fixtures.h): a file in a git work tree's fixtures/ is a
+ * git path, a copy elsewhere (even inside that work tree) is not. */
+static void group_fixtures(const char *work)
+{
+    char p[1024], hint[4096];
+    mkdir(work, 0777);
+    snprintf(p, sizeof p, "%s/repo", work);
+    mkdir(p, 0777);
+    snprintf(p, sizeof p, "%s/repo/.git", work); /* a worktree's .git is a file */
+    write_file(p, "gitdir: elsewhere\n");
+    snprintf(p, sizeof p, "%s/repo/fixtures", work);
+    mkdir(p, 0777);
+    snprintf(p, sizeof p, "%s/repo/fixtures/randomx", work);
+    mkdir(p, 0777);
+    snprintf(p, sizeof p, "%s/repo/build", work);
+    mkdir(p, 0777);
+    snprintf(p, sizeof p, "%s/repo/build/randomx", work);
+    mkdir(p, 0777);
+    snprintf(p, sizeof p, "%s/repo/fixtures/randomx/kat.json", work);
+    bg_fixture_hint(BG_FIXTURE_RESTORE, p, "randomx/kat.json", hint, sizeof hint);
+    expect_has("fixtures.restore_in_repo", "restore it with `git checkout -- fixtures/randomx/kat.json` (in /", hint);
+    bg_fixture_hint(BG_FIXTURE_DIFF, p, "randomx/kat.json", hint, sizeof hint);
+    expect_has("fixtures.diff_in_repo", "`git diff -- fixtures/randomx/kat.json`", hint);
+    snprintf(p, sizeof p, "%s/repo/build/randomx/kat.json", work);
+    bg_fixture_hint(BG_FIXTURE_RESTORE, p, "randomx/kat.json", hint, sizeof hint);
+    expect_has("fixtures.restore_copy_in_tree", "/repo/build/randomx/kat.json is not in the fixtures/ folder "
+               "of a git repository: copy the repository's fixtures/randomx/kat.json (", hint);
+    bg_fixture_hint(BG_FIXTURE_DIFF, p, "randomx/kat.json", hint, sizeof hint);
+    expect_has("fixtures.diff_copy", "`diff` it against the repository's fixtures/randomx/kat.json (", hint);
+    expect_has("fixtures.names_repo_copy", "/fixtures/randomx/kat.json)", hint);
 }
 
 /* Runs bg-report on dir into out with extra options (a shell word list). */
@@ -487,6 +526,8 @@ int main(int argc, char **argv)
         group_json(argv[3]);
     else if (!strcmp(g, "help"))
         group_help();
+    else if (!strcmp(g, "fixtures"))
+        group_fixtures(argv[3]);
     else if (!strcmp(g, "report"))
         group_report(argv[2], argv[3]);
     else {

@@ -24,6 +24,12 @@
 #define FOLD_ROWS 10
 /* Test names listed per inconclusive cause before "… and N more". */
 #define SHOWN_TESTS 8
+/* report.md is also GitHub's job summary (ci/gate appends it to
+ * $GITHUB_STEP_SUMMARY), which holds at most 1 MiB: the report stays under
+ * half of it.  Detail sections that would pass this are left out, with one
+ * line saying so; the names of every fail and xpass check always stay
+ * (bg_report_markdown). */
+#define MD_MAX_BYTES (512 * 1024)
 
 const char *bg_report_symbol(const char *v)
 {
@@ -629,7 +635,8 @@ static void suite_details(FILE *f, const bg_report_model *m, const char *checks_
                           const char *suite)
 {
     int n = suite_checks(m, suite);
-    fprintf(f, "<details><summary>%s: matrices with values, fragments and all %d check%s</summary>\n\n",
+    fprintf(f, "<details><summary>%s: matrices with values, fragments and the %d check%s (the "
+               "passing ones counted per test)</summary>\n\n",
             suite, n, n == 1 ? "" : "s");
     for (int i = 0; i < m->nmx; i++) {
         if (strcmp(m->mx[i].suite, suite))
@@ -640,18 +647,54 @@ static void suite_details(FILE *f, const bg_report_model *m, const char *checks_
         matrix_table(f, &m->mx[i], 0);
     }
     fragments(f, checks_dir, suite);
+    /* every check that did not pass in full; the passing ones summed per test
+     * (a full run has thousands: listed one by one they filled most of the
+     * 1 MiB job summary) */
     fprintf(f, "\n| check | verdict | observed |\n|---|---|---|\n");
     const cJSON *c;
     cJSON_ArrayForEach(c, m->checks) {
-        const char *s = bg_json_str(c, "suite");
-        if (!s || strcmp(s, suite))
+        const char *s = bg_json_str(c, "suite"), *v = bg_json_str(c, "verdict");
+        if (!s || strcmp(s, suite) || (v && strcmp(v, "pass") == 0))
             continue;
         fprintf(f, "| ");
         bg_md_code(f, bg_json_str(c, "name"), 200);
-        fprintf(f, " | %s | ", shown(bg_json_str(c, "verdict")));
+        fprintf(f, " | %s | ", shown(v));
         value(f, c, "observed", 400);
         fprintf(f, " |\n");
     }
+    struct {
+        const char *test;
+        int n;
+    } *tests = NULL; /* the tests with passing checks, in order of their first one */
+    int nt = 0, cap = 0;
+    cJSON_ArrayForEach(c, m->checks) {
+        const char *s = bg_json_str(c, "suite"), *v = bg_json_str(c, "verdict"), *t = test_of(c);
+        if (!s || strcmp(s, suite) || !v || strcmp(v, "pass") || !t)
+            continue;
+        int k = nt - 1; /* a test's checks are mostly together: look from the last one */
+        while (k >= 0 && strcmp(tests[k].test, t))
+            k--;
+        if (k < 0) {
+            if (nt == cap) {
+                cap = cap ? 2 * cap : 64;
+                void *grown = realloc(tests, (size_t)cap * sizeof *tests);
+                if (!grown)
+                    break;
+                tests = grown;
+            }
+            tests[nt].test = t;
+            tests[nt].n = 0;
+            k = nt++;
+        }
+        tests[k].n++;
+    }
+    for (int k = 0; k < nt; k++) {
+        fprintf(f, "| ");
+        bg_md_code(f, tests[k].test, 200);
+        fprintf(f, " | %s × %d | %d passing check%s of this test |\n", shown("pass"), tests[k].n,
+                tests[k].n, tests[k].n == 1 ? "" : "s");
+    }
+    free(tests);
     fprintf(f, "\n</details>\n\n");
 }
 
@@ -704,21 +747,34 @@ static void host_details(FILE *f, const bg_report_model *m)
     fprintf(f, "\n</details>\n\n");
 }
 
-bg_status bg_report_markdown(const bg_report_model *m, const char *checks_dir, const char *path)
+/* One part of report.md rendered in memory (open_memstream), so that its
+ * size is known before it is written. */
+typedef struct md_part {
+    char *text;
+    size_t len;
+    char what[200]; /* named in the cut line when left out */
+} md_part;
+
+static FILE *part_open(md_part *p, const char *what)
 {
-    char tmp[4200];
-    FILE *f = bg_report_create(path, tmp, sizeof tmp);
-    if (!f)
-        return BG_E_IO;
-    header(f, m);
-    failures(f, m);
-    inconclusive(f, m);
-    against_base(f, m);
-    perf(f, m);
-    suites(f, m);
-    fprintf(f, "## Evidence\n\nreport.html beside this file has the same report with charts "
-               "(perf intervals, baseline history); results.json has every check.\n\n");
-    failure_details(f, m);
+    p->text = NULL;
+    p->len = 0;
+    snprintf(p->what, sizeof p->what, "%s", what);
+    return open_memstream(&p->text, &p->len);
+}
+
+/* Ends the part's stream: its text and len are then final (NULL when the
+ * stream could not be opened). */
+static void part_close(md_part *p, FILE *f)
+{
+    if (f)
+        fclose(f);
+    else
+        p->len = 0;
+}
+
+static void causes_details(FILE *f, const bg_report_model *m)
+{
     for (int i = 0; i < m->ncauses; i++) {
         fprintf(f, "<details><summary>Inconclusive: ");
         bg_html_text(f, m->causes[i].text, 160);
@@ -732,15 +788,114 @@ bg_status bg_report_markdown(const bg_report_model *m, const char *checks_dir, c
         }
         fprintf(f, "\n</details>\n\n");
     }
-    const cJSON *s;
-    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(m->doc, "suites"))
-        suite_details(f, m, checks_dir, s->string);
-    host_details(f, m);
-    if (bg_json_str(m->doc, "junit")) {
-        fprintf(f, "JUnit: ");
-        bg_md_code(f, bg_json_str(m->doc, "junit"), 400);
+}
+
+/* The line that says report.md was cut, where the rest is. */
+static void cut_line(FILE *f, const char *left_out)
+{
+    fprintf(f, "**report.md cut** to stay under %d KiB (GitHub's job summary holds 1 MiB): left out: "
+               "%s. Every check, in full, is in results.json beside this file (on GitHub: the "
+               "job's artifact `gate-<runner>`).\n\n",
+            MD_MAX_BYTES / 1024, left_out);
+}
+
+/* The report when even its first part (verdict, failures, tables) passes the
+ * cap: the header and the name of every fail and xpass check. */
+static void names_only(FILE *f, const bg_report_model *m)
+{
+    header(f, m);
+    cut_line(f, "the failures' expected/observed and next steps, the tables and the evidence");
+    fprintf(f, "## Failures (%d): names\n\n", m->nbad);
+    for (int i = 0; i < m->nbad; i++) {
+        fprintf(f, "%d. %s ", i + 1, shown(bg_json_str(m->bad[i], "verdict")));
+        bg_md_code(f, bg_json_str(m->bad[i], "name"), 200);
         fprintf(f, "\n");
     }
+}
+
+bg_status bg_report_markdown(const bg_report_model *m, const char *checks_dir, const char *path)
+{
+    char tmp[4200];
+    FILE *f = bg_report_create(path, tmp, sizeof tmp);
+    if (!f)
+        return BG_E_IO;
+    /* the first part, always whole (it names every fail and xpass check), then
+     * the evidence sections in order, each only when it still fits */
+    const cJSON *s, *suites_obj = cJSON_GetObjectItemCaseSensitive(m->doc, "suites");
+    int nparts = 4 + cJSON_GetArraySize(suites_obj);
+    md_part *parts = calloc((size_t)nparts, sizeof *parts);
+    if (!parts) {
+        fclose(f);
+        remove(tmp);
+        return bg_fail(BG_E_NOMEM, "report", "out of memory");
+    }
+    int np = 0;
+    FILE *o = part_open(&parts[np], "the report");
+    if (o) {
+        header(o, m);
+        failures(o, m);
+        inconclusive(o, m);
+        against_base(o, m);
+        perf(o, m);
+        suites(o, m);
+        fprintf(o, "## Evidence\n\nreport.html beside this file has the same report with charts "
+                   "(perf intervals, baseline history); results.json has every check.\n\n");
+    }
+    part_close(&parts[np++], o);
+    o = part_open(&parts[np], "each failure in full");
+    if (o)
+        failure_details(o, m);
+    part_close(&parts[np++], o);
+    o = part_open(&parts[np], "the inconclusive checks by cause");
+    if (o)
+        causes_details(o, m);
+    part_close(&parts[np++], o);
+    cJSON_ArrayForEach(s, suites_obj) {
+        char what[160];
+        snprintf(what, sizeof what, "the %.100s details", s->string);
+        o = part_open(&parts[np], what);
+        if (o)
+            suite_details(o, m, checks_dir, s->string);
+        part_close(&parts[np++], o);
+    }
+    o = part_open(&parts[np], "the host facts");
+    if (o) {
+        host_details(o, m);
+        if (bg_json_str(m->doc, "junit")) {
+            fprintf(o, "JUnit: ");
+            bg_md_code(o, bg_json_str(m->doc, "junit"), 400);
+            fprintf(o, "\n");
+        }
+    }
+    part_close(&parts[np++], o);
+    /* room for the cut line, which names what was left out */
+    size_t room = MD_MAX_BYTES - 4096, used = parts[0].len;
+    char left_out[3000] = "";
+    size_t lo = 0;
+    if (!parts[0].text || used > room) {
+        names_only(f, m);
+    } else {
+        for (int i = 1; i < np; i++) {
+            if (!parts[i].text || used + parts[i].len > room) {
+                if (lo < sizeof left_out - 200)
+                    lo += (size_t)snprintf(left_out + lo, sizeof left_out - lo, "%s%s", lo ? ", " : "",
+                                           parts[i].what);
+                free(parts[i].text);
+                parts[i].text = NULL;
+                continue;
+            }
+            used += parts[i].len;
+        }
+        fwrite(parts[0].text, 1, parts[0].len, f);
+        if (*left_out)
+            cut_line(f, left_out);
+        for (int i = 1; i < np; i++)
+            if (parts[i].text)
+                fwrite(parts[i].text, 1, parts[i].len, f);
+    }
+    for (int i = 0; i < np; i++)
+        free(parts[i].text);
+    free(parts);
     return bg_report_commit(f, tmp, path);
 }
 

@@ -5,6 +5,9 @@
 #ifndef BG_FIXTURES_H
 #define BG_FIXTURES_H
 
+#include <stddef.h>
+
+#include "buildgate/bg_check.h"
 #include "buildgate/bg_error.h"
 
 /* The fixtures root: $BG_FIXTURES_DIR when set and not empty, else
@@ -23,5 +26,34 @@ const char *bg_fixtures_root(void);
  * fixtures/ folder, instead of a per-file "missing, regenerate it" that would
  * send the user to re-record stored truth. */
 bg_status bg_fixtures_check_root(const char *root, const char *suite_dir);
+
+/* What to do about the stored file path, whose place in the repository's
+ * fixtures/ is rel (e.g. "nan_semantics/golden-x86_64.json"), as one clause
+ * for an error line or a check's "action" (the report's and JUnit's "Next:"),
+ * written into out:
+ *   BG_FIXTURE_RESTORE  a missing or corrupt file: when path lies in a git
+ *       work tree's fixtures/ folder "restore it with `git checkout --
+ *       fixtures/...` (in <top>)"; otherwise (BG_FIXTURES_DIR or --kat at a
+ *       copy, even one under build/) "<path> is not in the fixtures/ folder
+ *       of a git repository: copy the repository's fixtures/<rel>
+ *       (<repo>/fixtures/<rel>) over it", naming where this build's
+ *       repository keeps it.
+ *   BG_FIXTURE_DIFF     a value that differs from the stored one (a hand edit
+ *       reads as a deviation): "if the stored value was edited, `git diff --
+ *       fixtures/...` (in <top>) shows it", or outside a repository a `diff`
+ *       against the repository's copy.
+ * No git is run (a fixtures/ folder above path whose parent holds .git, a
+ * folder or a worktree's file, is the test).  The one place for these hints:
+ * nan-check, nan-seq, litmus-check, bg-digest-check. */
+typedef enum { BG_FIXTURE_RESTORE, BG_FIXTURE_DIFF } bg_fixture_hint_kind;
+void bg_fixture_hint(bg_fixture_hint_kind kind, const char *path, const char *rel, char *out,
+                     size_t n);
+
+/* A stored file root/rel that cannot be used: bg_checks_fail_stored (a fail
+ * check `name` whose observed is the error line already printed) with
+ * details.action = the BG_FIXTURE_RESTORE hint; closes c, returns
+ * bg_exit_code(st). */
+int bg_checks_fail_fixture(bg_checks *c, const char *name, const char *expected, bg_status st,
+                           const char *root, const char *rel);
 
 #endif

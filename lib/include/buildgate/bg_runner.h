@@ -28,6 +28,7 @@
 /* One registry row; every field a string, as in bg_runners.def. */
 typedef struct bg_runner_row {
     const char *name, *guest, *hosts, *programs, *args, *env, *version, *known, *traits;
+    const char *install; /* the command that installs the program; "": none of ours */
 } bg_runner_row;
 
 typedef struct bg_runner {

@@ -63,7 +63,21 @@ typedef struct ctx {
     char test[320]; /* check-name prefix: the CTest name, or digest.runtime.<slug> */
     char slug[256];
     const char *variant; /* --variant: the build variant, NULL outside one */
+    const char *kat, *chains; /* the fixtures' paths (--kat, --chains or the defaults) */
 } ctx;
+
+#define KAT_REL "randomx/kat.json"
+#define CHAINS_REL "randomx/chains.json"
+
+/* A value that differs from the stored fixture file (its place rel): the
+ * hint that a hand edit shows in `git diff` (bg_fixture_hint), as the
+ * report's "Next:". */
+static void diff_hint(cJSON *d, const char *file, const char *rel)
+{
+    char next[9000];
+    bg_fixture_hint(BG_FIXTURE_DIFF, file, rel, next, sizeof next);
+    cJSON_AddStringToObject(d, "action", next);
+}
 
 /* The report-table cell of a check: table "Runtime variants" (row = slug); with
  * --variant NAME (a build variant's probe) table "Build variants", row = NAME,
@@ -86,16 +100,27 @@ static cJSON *matrix(const ctx *x, const char *col, const char *cell)
 
 /* Records a check that the run could not be made (fixture or host) and
  * returns the process exit code for that status. */
-static int stop(ctx *x, const char *what, bg_status st)
+static int stop_at(ctx *x, const char *what, bg_status st, const char *file, const char *rel)
 {
     char name[400];
     snprintf(name, sizeof name, "%s.%s", x->test, what);
     bg_verdict v = st == BG_E_UNSUPPORTED ? BG_SKIP : BG_FAIL;
+    cJSON *d = matrix(x, "run", NULL);
+    if (file) { /* the fixture file that did not load: how to restore it */
+        char next[9000];
+        bg_fixture_hint(BG_FIXTURE_RESTORE, file, rel, next, sizeof next);
+        cJSON_AddStringToObject(d, "action", next);
+    }
     bg_check_emit_str(x->c, name, v, st == BG_E_UNSUPPORTED ? "a host that runs this variant"
                                                               : "a usable fixture",
-                      bg_last_error(), matrix(x, "run", NULL));
+                      bg_last_error(), d);
     int rc = bg_checks_close(x->c);
     return st == BG_E_UNSUPPORTED ? rc : bg_exit_code(st);
+}
+
+static int stop(ctx *x, const char *what, bg_status st)
+{
+    return stop_at(x, what, st, NULL, NULL);
 }
 
 /* With the default fixture paths, a root that holds no randomx/ fixtures is
@@ -113,7 +138,10 @@ static void check_hash(ctx *x, const char *name, const uint8_t want[32], const u
     char w[65], g[65];
     bg_hex_encode(want, 32, w);
     bg_hex_encode(got, 32, g);
-    bg_check_emit_str(x->c, name, memcmp(want, got, 32) ? BG_FAIL : BG_PASS, w, g, details);
+    int differs = memcmp(want, got, 32) != 0;
+    if (differs)
+        diff_hint(details, x->kat, KAT_REL);
+    bg_check_emit_str(x->c, name, differs ? BG_FAIL : BG_PASS, w, g, details);
 }
 
 static bg_status run_kats(ctx *x, rx_session *s, const rx_kat_set *kats)
@@ -156,6 +184,8 @@ static void check_dataset_items(ctx *x, rx_session *s, const rx_kat_set *kats, c
         snprintf(g, sizeof g, "0x%016" PRIx64, got);
         cJSON *det = matrix(x, "dataset", NULL);
         cJSON_AddStringToObject(det, "key", key);
+        if (got != d->first_u64)
+            diff_hint(det, x->kat, KAT_REL);
         bg_check_emit_str(x->c, name, got == d->first_u64 ? BG_PASS : BG_FAIL, w, g, det);
     }
 }
@@ -183,6 +213,7 @@ static void check_chain(ctx *x, const rx_opts *o, const rx_chain_result *want,
     int cp_differs = i < got->ncheckpoints || got->ncheckpoints != want->ncheckpoints;
     int same = !cp_differs && memcmp(want->digest, got->digest, 32) == 0;
     if (!same) {
+        diff_hint(d, x->chains, CHAINS_REL);
         cJSON *div = cJSON_AddObjectToObject(d, "first_divergent_checkpoint");
         if (cp_differs && i < got->ncheckpoints && i < want->ncheckpoints) {
             char cw[65], cg[65];
@@ -224,15 +255,15 @@ static int variant_run(ctx *x, const rx_opts *o)
     }
     rx_kat_set kats;
     bg_status st = fixtures_root_ok(o);
-    if (!st)
-        st = rx_kat_load(o->kat, rx_algorithm((int)o->flags), &kats);
     if (st)
         return stop(x, "fixture", st);
+    if ((st = rx_kat_load(o->kat, rx_algorithm((int)o->flags), &kats)))
+        return stop_at(x, "fixture", st, o->kat, KAT_REL);
     rx_chain_result want;
     st = rx_chain_fixture_find(o->chains, rx_algorithm((int)o->flags), (const char *)o->key, o->n,
                                o->k, &want);
     if (st)
-        return stop(x, "fixture", st);
+        return stop_at(x, "fixture", st, o->chains, CHAINS_REL);
     rx_session s;
     /* open with the first KAT key; the chain key comes last */
     const rx_kat *k0 = &kats.vectors[0];
@@ -271,10 +302,10 @@ static int make_datasets(ctx *x, const rx_opts *o)
 {
     rx_kat_set kats;
     bg_status st = fixtures_root_ok(o);
-    if (!st)
-        st = rx_kat_load(o->kat, rx_algorithm((int)o->flags), &kats);
     if (st)
         return stop(x, "fixture", st);
+    if ((st = rx_kat_load(o->kat, rx_algorithm((int)o->flags), &kats)))
+        return stop_at(x, "fixture", st, o->kat, KAT_REL);
     const char *keys[34];
     size_t lens[34];
     int nk = 0;
@@ -360,6 +391,8 @@ int main(int argc, char **argv)
         return bg_exit_code(st);
     ctx x;
     x.variant = o.variant;
+    x.kat = o.kat;
+    x.chains = o.chains;
     x.c = bg_checks_open(SUITE);
     if (!x.c)
         return BG_EXIT_IO;

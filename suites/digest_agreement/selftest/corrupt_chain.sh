@@ -43,11 +43,16 @@ for flags in "${variants[@]}"; do
 done
 check report_checkpoint 2 "$(grep -c '"checkpoint":[[:space:]]*3,' "$work/report/report.md")"
 check report_hash_index 2 "$(grep -c '"hash_index":[[:space:]]*23' "$work/report/report.md")"
+# a hand-edited value reads as a variant's failure: its next step names the diff (bg_fixture_hint)
+check chain_diff_hint 2 "$(cat "$work"/checks/*.jsonl | grep -c "\"action\":[[:space:]]*\"$work/fx/randomx/chains.json is not in the fixtures/ folder of a git repository: if the stored value was edited, \`diff\` it against the repository's fixtures/randomx/chains.json (")"
 
 # 2. Truncated fixture: one clear line, exit 5 (fixture), no crash.
 head -c 200 "$BG_FIXTURES_DIR/randomx/chains.json" >"$fx"
+BG_CHECKS_FILE="$work/trunc.jsonl" \
 BG_FIXTURES_DIR="$work/fx" "$bin/bg-digest-check" --flags argon2=ref --n 64 --k 8 >/dev/null 2>"$work/trunc.err"
 check truncated_exit 5 "$?"
+# ... and its next step says how to restore it (a copy outside the repository: from the repository's)
+check truncated_restore_hint 1 "$(grep -c "\"action\":[[:space:]]*\"$work/fx/randomx/chains.json is not in the fixtures/ folder of a git repository: copy the repository's fixtures/randomx/chains.json (" "$work/trunc.jsonl")"
 check truncated_message 1 "$(grep -c '^buildgate: bg-digest-check: fixture: .*chains.json is not valid JSON' "$work/trunc.err")"
 
 # 3. A fixture for another RandomX version: exit 5, names what it has.

@@ -109,7 +109,9 @@ function(mo_bad_fixture)
             --probe ${probe} --iterations 1000)
 endfunction()
 # SB's exists clause replaced by an SC outcome
+# (its next step: how to restore it, here a copy outside the repository: bg_fixture_hint)
 mo_bad_fixture(NAME corrupt-fixture ACCESS plain
+  CONTAINS "expectations.json is not in the fixtures/ folder of a git repository: copy the repository's fixtures/memory_order/expectations.json ("
   FROM "\"exists\": \"0:r0=0; 1:r0=0;\"" TO "\"exists\": \"0:r0=1; 1:r0=1;\"")
 # the old schema (1: "contexts" and "model" where 2 says "model_of" and "access")
 mo_bad_fixture(NAME old-schema ACCESS plain CONTAINS "schema 1, want 2"

@@ -617,9 +617,8 @@ int main(int argc, char **argv)
         return usage("--timeout must be a positive number of seconds");
     if (strcmp(o.modes, "base") != 0 && strcmp(o.modes, "all") != 0)
         return usage("--modes must be base or all");
-    char fixture[1200], known_dir[1200];
+    char fixture[1200];
     snprintf(fixture, sizeof fixture, "%s/nan_semantics/golden-x86_64.json", o.fixtures);
-    snprintf(known_dir, sizeof known_dir, "%s/nan_semantics/known", o.fixtures);
     if (strncmp(o.probe, "none:", 5) == 0 && o.write_fixture)
         return bg_exit_code(bg_fail(BG_E_UNSUPPORTED, "nan-check", "%s", o.probe + 5));
     if (o.write_fixture)
@@ -643,7 +642,8 @@ int main(int argc, char **argv)
     bg_runner_known_tool(&rn, tool, sizeof tool);
     nan_run_info ri = {.test = o.name && *o.name ? o.name : bg_test_name("nan-check"), .runner = o.runner, .known_list = tool,
                        .version = rn.version, .context = o.context, .probe_ok = 1,
-                       .modes = strcmp(o.context, "main_thread") == 0 ? o.modes : "base"};
+                       .modes = strcmp(o.context, "main_thread") == 0 ? o.modes : "base",
+                       .fixture = fixture, .fixture_rel = "nan_semantics/golden-x86_64.json"};
     char unbuilt[600] = "";
     if (st == BG_OK && strncmp(o.probe, "none:", 5) != 0)
         guest_build_failure(o.probe, unbuilt, sizeof unbuilt);
@@ -670,12 +670,14 @@ int main(int argc, char **argv)
     const char *kctx = strcmp(o.context, "main_thread") == 0 && strcmp(o.modes, "all") == 0
                            ? NAN_CONTEXT_ALL_MODES : o.context;
     ri.known_context = kctx;
-    if ((st = nan_known_load_runner(known_dir, &rn, kctx, &kd)) != BG_OK) {
+    if ((st = nan_known_load_runner(o.fixtures, &rn, kctx, &kd)) != BG_OK) {
         nan_fixture_free(&fx);
+        char kfile[300];
+        snprintf(kfile, sizeof kfile, "nan_semantics/known/%s", rn.known);
         bg_runner_free(&rn);
         snprintf(stored, sizeof stored, "%s.known", ri.test);
-        return bg_checks_fail_stored(c, stored, "a valid known-deviation list (docs/nan_semantics.md)",
-                                     st);
+        return bg_checks_fail_fixture(c, stored, "a valid known-deviation list (docs/nan_semantics.md)",
+                                      st, o.fixtures, kfile);
     }
     nan_groups gs = {0};
     cJSON *doc = run_probe(&rn, &o, o.context, ri.modes, &gs, &ri.probe_wall_s);

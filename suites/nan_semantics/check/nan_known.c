@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buildgate/bg_fixtures.h"
 #include "buildgate/bg_runner.h"
 #include "nan_cases.h"
 #include "nan_context_rules.h"
@@ -308,14 +309,18 @@ bg_status nan_known_load(const char *dir, const char *file, const char *version,
     return load(path, file, version ? version : "", context, 1, kd);
 }
 
-bg_status nan_known_load_runner(const char *dir, const bg_runner *rn, const char *context, nan_known *kd)
+bg_status nan_known_load_runner(const char *root, const bg_runner *rn, const char *context, nan_known *kd)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", dir, rn->known);
-    if (!rn->user && access(path, F_OK) != 0 && errno == ENOENT)
-        return bg_fail(BG_E_FIXTURE, "nan-check", "known deviations %s: missing (runner %s reads it): restore "
-                       "it with `git checkout -- %s` (a runner without known deviations has a file of "
-                       "comment lines only)", path, rn->name, path);
+    char dir[1100], rel[400], path[1600], restore[2000];
+    snprintf(dir, sizeof dir, "%s/nan_semantics/known", root);
+    snprintf(rel, sizeof rel, "nan_semantics/known/%s", rn->known);
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    if (!rn->user && access(path, F_OK) != 0 && errno == ENOENT) {
+        bg_fixture_hint(BG_FIXTURE_RESTORE, path, rel, restore, sizeof restore);
+        return bg_fail(BG_E_FIXTURE, "nan-check", "known deviations %s: missing (runner %s reads it): %s "
+                       "(a runner without known deviations has a file of comment lines only)",
+                       path, rn->name, restore);
+    }
     return nan_known_load(dir, rn->known, rn->version, context, kd);
 }
 

@@ -73,12 +73,13 @@ typedef struct nan_known {
 bg_status nan_known_load(const char *dir, const char *file, const char *version,
                          const char *context, nan_known *kd);
 
-/* nan_known_load of runner rn's file (rn->known, rn->version).  The file of
- * a built-in runner (bg_runners.def) is stored truth: missing, it is
- * BG_E_FIXTURE after one line naming it and the restore command (`git
- * checkout -- <path>`), not an empty list that would turn every known
- * deviation into a fail.  A user runner's (BG_X86_RUNNERS) may be absent. */
-bg_status nan_known_load_runner(const char *dir, const bg_runner *rn, const char *context, nan_known *kd);
+/* nan_known_load of runner rn's file (rn->known, rn->version) in the
+ * fixtures root's nan_semantics/known/.  The file of a built-in runner
+ * (bg_runners.def) is stored truth: missing, it is BG_E_FIXTURE after one
+ * line naming it and how to restore it (bg_fixture_hint), not an empty list
+ * that would turn every known deviation into a fail.  A user runner's
+ * (BG_X86_RUNNERS) may be absent. */
+bg_status nan_known_load_runner(const char *root, const bg_runner *rn, const char *context, nan_known *kd);
 
 /* Reads every line of the file at path, whatever its version and context
  * (the runner column must equal the file's name without .tsv): the same

@@ -9,6 +9,7 @@
 
 #include "buildgate/bg_fragment.h"
 #include "buildgate/bg_json.h"
+#include "buildgate/bg_fixtures.h"
 #include "buildgate/bg_proposed.h"
 #include "nan_family.h"
 #include "nan_propose.h"
@@ -234,9 +235,13 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
                 cJSON_AddStringToObject(d, "proposed_line", pline);
             if (*proposed) {
                 cJSON_AddStringToObject(d, "proposed", proposed);
-                cJSON_AddStringToObject(d, "action", "no known line covers this deviation of "
-                                        "this runner version: review the proposed line, then "
-                                        BG_PROPOSED_ADOPT " (docs/nan_semantics.md#runner-versions)");
+                char action[10000], edited[9000] = "";
+                if (ri->fixture) /* or the stored value was edited by hand */
+                    bg_fixture_hint(BG_FIXTURE_DIFF, ri->fixture, ri->fixture_rel, edited, sizeof edited);
+                snprintf(action, sizeof action, "no known line covers this deviation of this runner "
+                         "version: review the proposed line, then " BG_PROPOSED_ADOPT
+                         " (docs/nan_semantics.md#runner-versions)%s%s", *edited ? "; " : "", edited);
+                cJSON_AddStringToObject(d, "action", action);
                 proposals++;
             }
         }

@@ -64,6 +64,9 @@ typedef struct nan_run_info {
                                    run did not cover what they were measured on): no
                                    xpass, a note instead */
     double probe_wall_s;
+    const char *fixture, *fixture_rel; /* the stored results compared against, and its place
+                                          in fixtures/ (a fail's action names `git diff` of
+                                          it: a hand edit reads as a deviation); NULL: none */
 } nan_run_info;
 
 /* Emits the checks and the fragment; returns BG_OK or BG_E_IO. */

@@ -11,7 +11,8 @@
  *   known_removed      a known-deviation line of qemu-x86_64 removed -> that
  *                      deviation is a fail check (skip without qemu)
  *   known_not_observed a known line the runner does not show -> xpass
- *   mutant_runner      runner flipping the default NaN's sign -> default-nan fail
+ *   mutant_runner      runner flipping the default NaN's sign -> default-nan fail,
+ *                      whose action also names the diff against the stored fixture
  *   corrupt_fixture    fixture truncated -> --check-fixture: exit 5, one "fixture"
  *                      line, one fail check naming `git checkout -- <file>`; a
  *                      runner/context test: one skip "see nan.fixture" (77)
@@ -984,6 +985,19 @@ static int scenario(ctx *c, const char *name, result *res)
         char *args[] = {"--runner", "mutant", "--context", "main_thread", "--probe", probe_arg, NULL};
         o = run_check(c, args, env);
         expect_group(res, &o, 1, "fail", "default-nan", "observed 0x7fc00000");
+        /* a deviation from the stored fixture may be a hand edit of it: the fail's next step
+         * says how to see one (here a copy outside the repository: diff against its copy) */
+        static const char edited[] = "if the stored value was edited, `diff` it against the "
+                                     "repository's fixtures/nan_semantics/golden-x86_64.json (";
+        const char *act = bg_json_str(cJSON_GetObjectItemCaseSensitive(
+                                          find(&o, "fail", "default-nan", NULL), "details"), "action");
+        if (!act || !strstr(act, edited)) {
+            res->v = BG_FAIL;
+            snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
+                     ", whose details.action contains '%s'", edited);
+            snprintf(res->obs + strlen(res->obs), sizeof res->obs - strlen(res->obs),
+                     "; action: %.300s", act ? act : "none");
+        }
     } else if (strcmp(name, "proposed_lines") == 0) {
         proposed_lines(c, res);
         return 0;
@@ -1031,7 +1045,10 @@ static int scenario(ctx *c, const char *name, result *res)
         free(text);
         if (rc != 0)
             return -1;
-        return fixture_one_cause(c, res, probe_arg, "buildgate: nan-check: fixture", "git checkout -- ");
+        /* the root is a copy under the build tree, outside the repository: not a git path */
+        return fixture_one_cause(c, res, probe_arg, "buildgate: nan-check: fixture",
+                                 "is not in the fixtures/ folder of a git repository: copy the "
+                                 "repository's fixtures/nan_semantics/golden-x86_64.json (");
     } else if (strcmp(name, "fixtures_dir_wrong") == 0) {
         /* BG_FIXTURES_DIR at a folder without fixtures: said so, not "regenerate" */
         snprintf(c->root, sizeof c->root, "%s", c->work);

@@ -272,9 +272,8 @@ static int check_run(const opts *o, int argc_unused)
 {
     (void)argc_unused;
     int report_failed = 0; /* --report-json could not be written: exit 3 */
-    char why[600], fixture[1200], known_dir[1200];
+    char why[600], fixture[1200];
     snprintf(fixture, sizeof fixture, "%s/nan_semantics/sequences-x86_64.json", o->fixtures);
-    snprintf(known_dir, sizeof known_dir, "%s/nan_semantics/known", o->fixtures);
     bg_runner rn, ref;
     bg_status st = bg_runner_resolve(o->runner, "x86_64", &rn, why, sizeof why);
     if (st == BG_E_USAGE || st == BG_E_NOMEM)
@@ -302,14 +301,18 @@ static int check_run(const opts *o, int argc_unused)
     if ((st = nan_seq_fixture_load(fixture, &fx)) != BG_OK) {
         bg_runner_free(&rn);
         snprintf(why, sizeof why, "%s.fixture", test);
-        return bg_checks_fail_stored(c, why, "a valid sequences fixture (docs/nan_semantics.md)", st);
+        return bg_checks_fail_fixture(c, why, "a valid sequences fixture (docs/nan_semantics.md)", st,
+                                      o->fixtures, "nan_semantics/sequences-x86_64.json");
     }
     nan_known kd;
-    if ((st = nan_known_load_runner(known_dir, &rn, NAN_CONTEXT_SEQUENCES, &kd)) != BG_OK) {
+    if ((st = nan_known_load_runner(o->fixtures, &rn, NAN_CONTEXT_SEQUENCES, &kd)) != BG_OK) {
         nan_seq_fixture_free(&fx);
-        bg_runner_free(&rn);
         snprintf(why, sizeof why, "%s.known", test);
-        return bg_checks_fail_stored(c, why, "a valid known-deviation list (docs/nan_semantics.md)", st);
+        char kfile[300];
+        snprintf(kfile, sizeof kfile, "nan_semantics/known/%s", rn.known);
+        bg_runner_free(&rn);
+        return bg_checks_fail_fixture(c, why, "a valid known-deviation list (docs/nan_semantics.md)", st,
+                                      o->fixtures, kfile);
     }
     uint64_t first = o->have_seeds ? o->first : fx.first;
     int n = o->have_seeds ? o->n : fx.count;
