@@ -21,7 +21,8 @@ check=$1 ci=$2 work=$3 n=${BG_TEST_NAME:-missing_value}
 mkdir -p "$work" || exit 3
 # script and the option refused, each one that takes a value
 cases=("test --build-dir" "update-baselines --approve" "bisect --good" "adopt-known --approve"
-       "open-pr --branch" "compare-checks --renames" "gate --report-dir" "lint/shellcheck --check")
+       "open-pr --branch" "compare-checks --renames" "compare-gate --work" "gate --report-dir"
+       "lint/shellcheck --check")
 if [ "${4:-}" = --selftest ]; then
   rm -rf "${work:?}/ci" "${work:?}/lib" && mkdir -p "$work/ci/lint" "$work/lib/sh" || exit 3
   for f in "${cases[@]%% *}" common.sh bisect-lib.sh lint/record.sh; do cp "$ci/$f" "$work/ci/$f" || exit 3; done
