@@ -293,6 +293,9 @@ static bg_status load(const char *path, const char *file, const char *version, c
         snprintf(l->detail, sizeof l->detail, "%s", strcmp(col[4], "-") == 0 ? "" : col[4]);
         snprintf(l->reference, sizeof l->reference, "%s", col[5]);
     }
+    /* a read error (a directory given as the file: EISDIR) is no empty list */
+    if (st == BG_OK && ferror(f))
+        st = bg_fail(BG_E_FIXTURE, "nan-check", "known deviations %s: %s", kd->path, strerror(errno));
     free(line);
     keys_free(&ks);
     fclose(f);
