@@ -98,9 +98,10 @@ bg_stop_step() {
   if [ -n "$BG_STEP_PID" ]; then kill "-$1" -- "-$BG_STEP_PID" 2>/dev/null; wait "$BG_STEP_PID" 2>/dev/null; fi
 }
 
-# bg_skip_reasons <build-dir> <ctest-log>: after ctest, why each test that did
-# not run was skipped.  CTest's own closing list ("The following tests did not
-# run: … (Skipped)") names them without a reason; the reason is in the test's
+# bg_skip_reasons <build-dir> <ctest-log or junit.xml>: after ctest, why each
+# test that did not run was skipped.  CTest's own closing list ("The following
+# tests did not run: … (Skipped)"; in its --output-junit file the testcases
+# with status="notrun") names them without a reason; the reason is in the test's
 # checks, <build-dir>/checks/<test>.jsonl (the observed text of its skip
 # checks).  One line per test "  <test>: <reason>", or, for a reason that
 # several tests share, one line "  <reason> — N tests: <test>, <test>, …".
@@ -108,7 +109,10 @@ bg_skip_reasons() {
   local checks=$1/checks log=$2
   awk '/^[[:space:]]*[0-9]+ - .* \((Skipped|Not Run|Disabled)\)$/ {
          sub(/^[[:space:]]*[0-9]+ - /, ""); st = $0; sub(/.* \(/, "", st); sub(/\)$/, "", st)
-         sub(/ \([^(]*\)$/, ""); print $0 "\t" st }' "$log" 2>/dev/null |
+         sub(/ \([^(]*\)$/, ""); print $0 "\t" st }
+       /<testcase name="[^"]*" .*status="(notrun|disabled)"/ {
+         t = $0; sub(/.*<testcase name="/, "", t); sub(/".*/, "", t)
+         st = $0; sub(/.*status="/, "", st); sub(/".*/, "", st); print t "\t" st }' "$log" 2>/dev/null |
   while IFS=$'\t' read -r t status; do
     local why=""
     [ -f "$checks/$t.jsonl" ] && why=$(awk '

@@ -21,8 +21,18 @@ if(DEFINED ENV{BG_RUNNER_DIR} AND NOT "$ENV{BG_RUNNER_DIR}" STREQUAL "")
 endif()
 set(BG_RUNNER_DIR "${_bg_rdir_default}" CACHE PATH
     "The {dir} of runner programs given by path in lib/include/buildgate/bg_runners.def ($BG_RUNNER_DIR overrides at run time)")
+# BG_X86_RUNNERS: the environment, when it is set (even empty), wins at every
+# configure, so "BG_X86_RUNNERS=... ci/gate" on an existing build tree gets the
+# runners it names (a cache that kept the first configure's value made new
+# entries silently test nothing); -DBG_X86_RUNNERS=... or the cache otherwise.
+# The tests' environment is pinned to this value (bg_add_test), so what a test
+# resolves at run time is what this configure listed and checked.
 set(BG_X86_RUNNERS "$ENV{BG_X86_RUNNERS}" CACHE STRING
-    "Extra runners of x86-64 programs: name=command words;name2=... (also read from the environment at run time)")
+    "Extra runners of x86-64 programs: name=command words;name2=... (the environment variable wins when set)")
+if(DEFINED ENV{BG_X86_RUNNERS})
+  set(BG_X86_RUNNERS "$ENV{BG_X86_RUNNERS}" CACHE STRING
+      "Extra runners of x86-64 programs: name=command words;name2=... (the environment variable wins when set)" FORCE)
+endif()
 
 set(_bg_rdir "${PROJECT_BINARY_DIR}/host")
 set(_bg_runner "${_bg_rdir}/bg-runner")

@@ -95,12 +95,10 @@ function(bg_add_test)
            COMMAND ${runner} --checks "${BG_CHECKS_DIR}/${T_NAME}.jsonl" --suite ${T_SUITE}
                    --test ${T_NAME} --timeout ${T_TIMEOUT} -- ${exe} ${T_COMMAND})
   math(EXPR ctest_timeout "${T_TIMEOUT} + 30")
-  # user runners given to CMake (-DBG_X86_RUNNERS, BuildgateRunners.cmake) reach
-  # the tools that resolve them at run time; ';' escaped inside the list
-  set(user_runners "")
-  if(BG_X86_RUNNERS)
-    string(REPLACE ";" "\\;" user_runners "BG_X86_RUNNERS=${BG_X86_RUNNERS}")
-  endif()
+  # the user runners this configure listed (BuildgateRunners.cmake) reach the
+  # tools that resolve them at run time, even when empty: a value in ctest's
+  # own environment never replaces them; ';' escaped inside the list
+  string(REPLACE ";" "\\;" user_runners "BG_X86_RUNNERS=${BG_X86_RUNNERS}")
   bg_sanitizer_env(san_env)
   if(san_env)
     set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT_MODIFICATION "${san_env}")

@@ -8,7 +8,8 @@
 # Usage: test-skips.sh BG_CHECK CI_TEST WORK
 # Checks (suite ci): <test>.header, <test>.grouped, <test>.single,
 # <test>.unrecorded (a skipped test with no checks file says so), <test>.exit
-# (ci/test still returns ctest's status).
+# (ci/test still returns ctest's status), <test>.junit (the same grouping from a
+# junit.xml's notrun testcases, as ci/gate reads them).
 set -u
 [ $# -eq 3 ] || { echo "buildgate: test-skips.sh: want BG_CHECK CI_TEST WORK" >&2; exit 2; }
 check=$1 citest=$2 work=$3
@@ -58,4 +59,10 @@ has grouped "  runner 'fex' is not installed: \"FEXInterpreter\" not found in PA
 has single "  nan.rosetta.main_thread: runner 'rosetta' exists only on macOS"
 has unrecorded "  lib.unit.gone: no reason recorded (CTest: Not Run; see $work/b/checks/lib.unit.gone.jsonl)"
 "$check" --suite ci --name "$n.exit" --expect-equal "exit 0" "exit $rc" || r=1
+# ci/gate reads the skipped tests from CTest's --output-junit file (status="notrun")
+printf '<testsuite>\n\t<testcase name="%s" classname="%s" time="0.1" status="notrun">\n' \
+  nan.fex.main_thread nan.fex.main_thread nan.fex.fork nan.fex.fork >"$work/junit.xml"
+printf '\t<testcase name="ok" classname="ok" time="0.1" status="run">\n</testsuite>\n' >>"$work/junit.xml"
+bash -c 'source "$1/common.sh" && bg_skip_reasons "$2" "$3"' _ "$(dirname "$citest")" "$work/b" "$work/junit.xml" >"$work/out" 2>&1
+has junit "  runner 'fex' is not installed: \"FEXInterpreter\" not found in PATH — 2 tests: nan.fex.main_thread, nan.fex.fork"
 exit $r

@@ -150,7 +150,7 @@ int main(int argc, char **argv)
         return BG_EXIT_IO;
     rx_chain_result want;
     bg_status st = rx_chain_fixture_find(o.chains, rx_algorithm((int)o.flags), (const char *)o.key,
-                                         o.n, o.k, &want);
+                                         o.n, o.k, &want, NULL);
     if (st) {
         bg_check_emit_str(chk, test, BG_FAIL, "a chain fixture", bg_last_error(), NULL);
         bg_checks_close(chk);

@@ -260,10 +260,11 @@ static int variant_run(ctx *x, const rx_opts *o)
     if ((st = rx_kat_load(o->kat, rx_algorithm((int)o->flags), &kats)))
         return stop_at(x, "fixture", st, o->kat, KAT_REL);
     rx_chain_result want;
+    int no_entry;
     st = rx_chain_fixture_find(o->chains, rx_algorithm((int)o->flags), (const char *)o->key, o->n,
-                               o->k, &want);
-    if (st)
-        return stop_at(x, "fixture", st, o->chains, CHAINS_REL);
+                               o->k, &want, &no_entry);
+    if (st) /* a sound file without this chain has nothing to restore: the error says record one */
+        return stop_at(x, "fixture", st, no_entry ? NULL : o->chains, CHAINS_REL);
     rx_session s;
     /* open with the first KAT key; the chain key comes last */
     const rx_kat *k0 = &kats.vectors[0];

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rx_chain_result r;
         memset(&r, 0, sizeof r);
         if (rx_chain_fixture_find(path, want[i].alg, "relay-jit-profile-fixed-key-v1", want[i].n,
-                                  want[i].k, &r) == BG_OK)
+                                  want[i].k, &r, NULL) == BG_OK)
             rx_chain_free(&r);
     }
     return 0;

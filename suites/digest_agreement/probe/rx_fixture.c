@@ -145,9 +145,11 @@ static int entry_matches(const cJSON *e, const char *algorithm, const char *key,
 }
 
 bg_status rx_chain_fixture_find(const char *path, const char *algorithm, const char *key,
-                                uint64_t n, uint64_t k, rx_chain_result *out)
+                                uint64_t n, uint64_t k, rx_chain_result *out, int *no_entry)
 {
     memset(out, 0, sizeof *out);
+    if (no_entry)
+        *no_entry = 0;
     cJSON *doc;
     bg_status st = load_schema(path, &doc);
     if (st)
@@ -165,6 +167,8 @@ bg_status rx_chain_fixture_find(const char *path, const char *algorithm, const c
     }
     if (!hit) {
         cJSON_Delete(doc);
+        if (no_entry)
+            *no_entry = 1;
         return bg_fail(BG_E_FIXTURE, "fixture",
                        "%s has no chain for %s key \"%s\" n=%" PRIu64 " k=%" PRIu64
                        " (it has: %s); record one with bg-chain --record",

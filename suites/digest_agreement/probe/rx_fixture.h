@@ -52,9 +52,11 @@ typedef struct rx_kat_set {
 bg_status rx_kat_load(const char *path, const char *algorithm, rx_kat_set *out);
 
 /* Expected chain for (algorithm, key, n, k) from path.  BG_E_FIXTURE when the
- * file is corrupt or has no such entry (the message lists what it has). */
+ * file is corrupt or has no such entry (the message lists what it has); then
+ * *no_entry (when not NULL) is 1 for a sound file without the entry (record
+ * one with bg-chain --record: nothing to restore), else 0. */
 bg_status rx_chain_fixture_find(const char *path, const char *algorithm, const char *key,
-                                uint64_t n, uint64_t k, rx_chain_result *out);
+                                uint64_t n, uint64_t k, rx_chain_result *out, int *no_entry);
 
 /* Records r in path (created when missing).  An entry for the same
  * (algorithm, key, n, k) is replaced only with replace=1 and a reason, which

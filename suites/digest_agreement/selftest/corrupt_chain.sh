@@ -60,6 +60,14 @@ sed 's/"randomx-v1"/"randomx-v9"/' "$BG_FIXTURES_DIR/randomx/chains.json" >"$fx"
 BG_FIXTURES_DIR="$work/fx" "$bin/bg-digest-check" --flags argon2=ref --n 64 --k 8 >/dev/null 2>"$work/ver.err"
 check other_version_exit 5 "$?"
 check other_version_message 1 "$(grep -c 'has no chain for randomx-v1.*it has: randomx-v9' "$work/ver.err")"
+# 3b. A sound fixture without the asked chain (--n 8 --k 4): the line says record one, and
+# no restore step contradicts it (the file is not broken; fresh-user trial MEDIUM)
+cp "$BG_FIXTURES_DIR/randomx/chains.json" "$fx"
+BG_CHECKS_FILE="$work/noentry.jsonl" BG_TEST_NAME=noentry \
+BG_FIXTURES_DIR="$work/fx" "$bin/bg-digest-check" --flags argon2=ref --n 8 --k 4 >/dev/null 2>"$work/noentry.err"
+check no_entry_exit 5 "$?"
+check no_entry_message 1 "$(grep -c 'has no chain for randomx-v1 key .* n=8 k=4 .*record one with bg-chain --record' "$work/noentry.err")"
+check no_entry_no_restore 0 "$(grep -c '"action"' "$work/noentry.jsonl")"
 
 # 4. Missing fixture: exit 5 (fixture), one line naming the file.
 rm -f "$fx"

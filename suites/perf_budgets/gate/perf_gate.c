@@ -182,8 +182,19 @@ bg_status perf_gate_decide(perf_result *r, size_t n)
         }
     bg_status st = bg_benjamini_hochberg(p, m, p);
     for (size_t j = 0; j < m && st == BG_OK; j++) {
-        r[idx[j]].q = p[j];
-        r[idx[j]].outcome = decide(&r[idx[j]]);
+        perf_result *x = &r[idx[j]];
+        x->q = p[j];
+        x->outcome = decide(x);
+        /* A ratio or interval that is no finite number (medians near double's
+         * limit overflow it; NaN compares false, so decide() would call it a
+         * pass): nothing can be judged, and a gate that cannot judge fails. */
+        if (!isfinite(x->ratio) || (!isnan(x->p) && (!isfinite(x->lo) || !isfinite(x->hi)))) {
+            x->outcome = PERF_FAIL;
+            snprintf(x->why, sizeof x->why,
+                     "the ratio or its interval is not a finite number (medians %g -> %g %s): "
+                     "an input value out of any sensible range cannot be judged",
+                     x->med_base, x->med_head, x->budget.metric);
+        }
     }
     free(p);
     free(idx);

@@ -56,6 +56,16 @@ case "$case_" in
     "$expect" --name "$name.sample_unit" --exit 1 --contains "synth/chain: fail ratio" -- \
       "$perf" compare "${args[@]}" --budgets "$budgets" --unit sample
     exec "$expect" --name "$name" --exit 0 --contains "processes 6/6" -- "$perf" compare "${args[@]}" --budgets "$budgets" ;;
+  overflow)  # head medians near double's limit: the ratio overflows to inf and its interval
+    # to NaN, which compares false; it must fail, not pass (fresh-user trial: "pass ratio inf [-nan, -nan]")
+    good; args=()
+    for k in 0 1 2 3 4 5; do
+      mkproc 1 "$w/base-$k.json"
+      sed -E 's/"(real|cpu)_time": [^,]*/"\1_time": 1.7e308/' "$w/base-$k.json" >"$w/head-$k.json"
+      args+=(--base "$w/base-$k.json" --head "$w/head-$k.json")
+    done
+    exec "$expect" --name "$name" --exit 1 --contains "synth/chain: fail ratio" \
+      --contains "the ratio or its interval is not a finite number" -- "$perf" compare "${args[@]}" --budgets "$budgets" ;;
   callgrind_slowdown)  # 0.5% more instructions must fail the instruction-count mode
     exec "$expect" --name "$name" --exit 1 --contains "synth/chain: fail ratio 1.00" --contains "(deterministic, instructions per iteration" -- \
       "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=0.5 \
