@@ -22,14 +22,21 @@ bisect_left() { echo $((deadline - $(date +%s))); }
 # bisect_limited CMD...: CMD under nice, stopped at the deadline (coreutils
 # timeout, gtimeout on macOS with Homebrew's coreutils; without either the
 # deadline is checked between commands only).  Returns CMD's status, or 255
-# (and leaves $work/timed-out) when time ran out.
+# (and leaves $work/timed-out) when time ran out.  SIGINT/SIGTERM stop CMD and
+# exit 130/143.
 bisect_limited() {
   local left t; left=$(bisect_left)
   if [ "$left" -le 0 ]; then touch "$work/timed-out"; return 255; fi
   t=$(command -v timeout || command -v gtimeout)
   if [ -z "$t" ]; then nice "$@"; return; fi
-  "$t" --kill-after=10 "$left" nice "$@"
-  local r=$?
+  # timeout runs CMD in a process group of its own: a signal to ci/bisect's
+  # running step (bg_stop_step) is passed on to it, and waited for
+  "$t" --kill-after=10 "$left" nice "$@" &
+  local tp=$! r
+  trap 'kill -INT "$tp" 2>/dev/null; wait "$tp"; exit 130' INT
+  trap 'kill -TERM "$tp" 2>/dev/null; wait "$tp"; exit 143' TERM
+  wait "$tp"; r=$?
+  trap - INT TERM
   if [ $r = 124 ] || [ $r = 137 ]; then touch "$work/timed-out"; return 255; fi
   return $r
 }

@@ -21,22 +21,37 @@ step() {
   printf '\n== [%s] %s  (elapsed %ds)\n' "$1" "$2" $((now - BG_T0))
 }
 
-# bg_log_cause <log>: the first error line of a configure log, for the one-line
-# message (a buildgate line, else the text under the first "CMake Error").
+# bg_log_cause <log>: the first error line of a configure or build log, for the
+# one-line message.  CMake's status lines ("-- buildgate: runners: ...") are never
+# the cause: the text of the first "CMake Error" (on its line, else the next
+# non-blank one), else a buildgate error line (at the start of a line), else the
+# first compiler "error:" line, else ninja's first "FAILED:" line.
 bg_log_cause() {
   local why
-  why=$(grep -m 1 -o 'buildgate: .*' "$1" 2>/dev/null)
-  [ -n "$why" ] || why=$(grep -m 1 -A 1 'CMake Error' "$1" 2>/dev/null | tail -n 1 | sed 's/^ *//')
+  why=$(awk '/CMake Error/ { e = 1; t = $0; sub(/.*CMake Error( at [^:]*(:[0-9]+)?( \([^)]*\))?)?:? */, "", t)
+                             if (t != "") { print t; exit } next }
+             e && NF { sub(/^[ \t]+/, ""); print; exit }' "$1" 2>/dev/null)
+  [ -n "$why" ] || why=$(grep -m 1 -E '^buildgate: ' "$1" 2>/dev/null)
+  [ -n "$why" ] || why=$(grep -m 1 -E 'error:' "$1" 2>/dev/null | sed 's/^ *//')
+  [ -n "$why" ] || why=$(grep -m 1 -E '^FAILED:' "$1" 2>/dev/null)
   printf '%s' "${why:-see the log}"
+}
+
+# bg_failed_log <build-dir>: the log of bg_configure_build's failed step:
+# <build-dir>/build.log when the build failed, else <build-dir>/configure.log.
+bg_failed_log() {
+  if [ -f "$1/build.log" ]; then echo "$1/build.log"; else echo "$1/configure.log"; fi
 }
 
 # bg_configure_build <build-dir> [cmake -D args...]: configure with Ninja and build.
 # The configure log goes inside the build tree (<build-dir>/configure.log), never
-# beside it; its path is printed.
+# beside it; its path is printed.  The build's output is shown and kept in
+# <build-dir>/build.log (there only when the build step ran).
 bg_configure_build() {
   local dir=$1; shift
   mkdir -p "$dir" || { echo "buildgate: $BG_TOOL: configure: cannot create the build tree $dir" >&2; return 3; }
-  local log="$dir/configure.log"
+  local log="$dir/configure.log" blog="$dir/build.log"
+  rm -f "$blog"
   cmake -S "$BG_ROOT" -B "$dir" -G Ninja "$@" >"$log" 2>&1 || {
     cat "$log" >&2
     echo "buildgate: $BG_TOOL: configure: cmake failed: $(bg_log_cause "$log") (log above, also in $log)" >&2
@@ -44,10 +59,43 @@ bg_configure_build() {
   }
   grep -E '^-- buildgate' "$log" || true
   echo "configure log: $log"
-  cmake --build "$dir" -j "$BG_JOBS" || {
-    echo "buildgate: $BG_TOOL: build: the build failed (output above)" >&2
+  cmake --build "$dir" -j "$BG_JOBS" 2>&1 | tee "$blog"
+  [ "${PIPESTATUS[0]}" = 0 ] || {
+    echo "buildgate: $BG_TOOL: build: the build failed: $(bg_log_cause "$blog") (output above, also in $blog)" >&2
     return 3
   }
+}
+
+# bg_results_why <file>: why FILE is not a results.json (one phrase, status 1),
+# or nothing (status 0): its .checks must be an array of objects with a string
+# name and verdict (docs/results.schema.json).  Needs jq.
+bg_results_why() {
+  if [ -d "$1" ]; then echo "is a directory, not a results.json"; return 1; fi
+  [ -r "$1" ] || { echo "cannot be read"; return 1; }
+  # slurped: an empty file is [] (jq -e alone passes it), two documents are refused
+  jq -se 'length == 1 and (.[0].checks | type == "array" and all(.[]; type == "object"
+          and (.name | type) == "string" and (.verdict | type) == "string"))' "$1" >/dev/null 2>&1 ||
+    { echo "not a results.json (its .checks must be an array of checks with a string name and verdict; docs/results.schema.json)"; return 1; }
+}
+
+# bg_run_step CMD...: CMD in its own process group (set -m), so that a signal to
+# the script reaches all of it (bg_stop_step); returns CMD's status.
+BG_STEP_PID=""
+bg_run_step() {
+  set -m
+  "$@" </dev/null &
+  BG_STEP_PID=$!
+  set +m
+  wait "$BG_STEP_PID"
+  local rc=$?
+  BG_STEP_PID=""
+  return $rc
+}
+
+# bg_stop_step SIG: from a signal trap, SIG to the running step's process group
+# (cmake, ctest and whatever they started), then waits for it to end.
+bg_stop_step() {
+  if [ -n "$BG_STEP_PID" ]; then kill "-$1" -- "-$BG_STEP_PID" 2>/dev/null; wait "$BG_STEP_PID" 2>/dev/null; fi
 }
 
 # bg_skip_reasons <build-dir> <ctest-log or junit.xml>: after ctest, why each

@@ -13,6 +13,13 @@
 #                    line "buildgate: ci/gate: interrupted by SIG… during the
 #                    tests", the running tests stopped, and the report folder
 #                    says INCOMPLETE (the previous run's PASS and results.json gone)
+#        configure_fail  cmake prints buildgate status lines ("-- buildgate: runners:
+#                    ...") then fails on message(FATAL_ERROR "boom"): exit 3, the
+#                    one line and report.md give "boom" as the cause (not a status
+#                    line) and name <build-dir>/configure.log
+#        build_fail  the build fails on a compile error: the output still on the
+#                    console, kept in <build-dir>/build.log; the one line and
+#                    report.md name the "error:" line and build.log
 #   BG_REPORT        the real bg-report (the stand-in build tree runs it)
 #   --mutant         run CASE against a copy of GATE with the fix taken out
 #                    (sed); passes only when the checks of CASE fail
@@ -25,12 +32,21 @@ rm -rf "$work" && mkdir -p "$work/bin" || exit 3
 work=$(cd "$work" && pwd)
 
 if [ "${6:-}" = --mutant ]; then
-  mkdir -p "$work/mutant/ci"
-  cp "$(dirname "$gate")/common.sh" "$work/mutant/ci/common.sh" || exit 3
+  # the copy needs the lib's shell conventions beside it, as in the tree (without
+  # them every mutant failed for that reason alone, whatever it changed)
+  mkdir -p "$work/mutant/ci" "$work/mutant/lib/sh"
+  cp "$(dirname "$gate")/common.sh" "$work/mutant/ci/common.sh" &&
+    cp "$(dirname "$gate")/../lib/sh/bg_cli.sh" "$work/mutant/lib/sh/" || exit 3
   case "$case_" in
     report_dir)
       sed -e '/^report_dir=$(cd "$report_dir" \&\& pwd)$/d' -e 's/ --strip-prefix "[^"]*"//g' "$gate" >"$work/mutant/ci/gate"
       sed -i.bak 's|local log="$dir/configure.log"|local log="$dir.configure.log"|' "$work/mutant/ci/common.sh" ;;
+    configure_fail)  # the old cause: the first buildgate line, a status line
+      cp "$gate" "$work/mutant/ci/gate"
+      sed -i.bak '/^bg_log_cause() {$/a\  grep -m 1 -o "buildgate: .*" "$1" \&\& return' "$work/mutant/ci/common.sh" ;;
+    build_fail)  # the old build step: no build.log, so configure.log is named
+      cp "$gate" "$work/mutant/ci/gate"
+      sed -i.bak 's/ 2>&1 | tee "$blog"$//' "$work/mutant/ci/common.sh" ;;
     interrupt)
       sed -e "/^trap 'on_signal/d" -e '/^printf .# buildgate: INCOMPLETE/d' \
           -e 's|^rm -rf "$report_dir/results.json"|: |' "$gate" >"$work/mutant/ci/gate" ;;
@@ -46,11 +62,23 @@ fi
 
 # Stand-ins: cmake configures nothing, ctest emulates what ci/gate asks of it
 # (a relative --output-junit is resolved against --test-dir, as CTest does).
+# STUB_FAIL=configure|build: that step fails as CMake and ninja report it.
 cat >"$work/bin/cmake" <<'EOF'
 #!/bin/sh
-b=""
-while [ $# -gt 0 ]; do [ "$1" = -B ] && b=$2; shift; done
+b="" build=0
+while [ $# -gt 0 ]; do [ "$1" = -B ] && b=$2; [ "$1" = --build ] && build=1; shift; done
+if [ "$build" = 1 ]; then
+  [ "${STUB_FAIL:-}" = build ] || exit 0
+  printf '%s\n' "[1/2] Building C object lib/x.o" "FAILED: lib/x.o" "/usr/bin/cc -c ../lib/x.c" \
+    "../lib/x.c:3:1: error: expected ';' before '}' token" "ninja: build stopped: subcommand failed."
+  exit 1
+fi
 [ -n "$b" ] && mkdir -p "$b/checks" && echo "-- buildgate: stand-in configure"
+if [ "${STUB_FAIL:-}" = configure ]; then
+  printf '%s\n' "-- buildgate: runners: qemu-aarch64 10.0 (cache), valgrind 3.24 (cache)" \
+    "CMake Error at CMakeLists.txt:3 (message):" "  boom" "" "" "-- Configuring incomplete, errors occurred!"
+  exit 1
+fi
 exit 0
 EOF
 cat >"$work/bin/ctest" <<'EOF'
@@ -103,6 +131,22 @@ report_dir)
   "$check" --suite ci --name "$n.source_paths" --expect-equal "0 lines naming $root/" \
     "$(cat "$work/out/report.md" "$work/out/results.json" 2>/dev/null | grep -cF "$root/") lines naming $root/" || ok=1
   ;;
+configure_fail|build_fail)
+  STUB_FAIL=${case_%_fail} "$gate" --no-provision --build-dir "$work/b" --report-dir "$work/out" >"$work/log" 2>"$work/err"
+  rc=$?
+  if [ "$case_" = configure_fail ]; then
+    cause=boom log=$work/b/configure.log
+    line="buildgate: ci/gate: configure: cmake failed: $cause (log above, also in $log)"
+  else
+    cause="../lib/x.c:3:1: error: expected ';' before '}' token" log=$work/b/build.log
+    line="buildgate: ci/gate: build: the build failed: $cause (output above, also in $log)"
+    "$check" --suite ci --name "$n.console_and_log" --expect-equal "on the console; in build.log" \
+      "$(grep -qxF "$cause" "$work/log" && echo "on the console" || echo "not on the console"); $(grep -qxF "$cause" "$log" 2>/dev/null && echo "in build.log" || echo "not in build.log")" || ok=1
+  fi
+  "$check" --suite ci --name "$n.line" --expect-equal "exit 3; $line" "exit $rc; $(grep '^buildgate:' "$work/err" | tail -n 1)" || ok=1
+  "$check" --suite ci --name "$n.report" --expect-equal "configure or build failed: $cause; log: $log" \
+    "$(sed -n 3p "$work/out/report.md")" || ok=1
+  ;;
 interrupt)
   set -m  # the gate in its own process group: a background job that does not ignore SIGINT
   for sig in INT TERM; do
@@ -131,6 +175,6 @@ interrupt)
       "$(head -1 "$work/out/report.md"); results.json $([ -e "$work/out/results.json" ] && echo present || echo absent)" || ok=1
   done
   ;;
-*) echo "buildgate: gate-flow.sh: unknown case '$case_' (report_dir, interrupt)" >&2; exit 2 ;;
+*) echo "buildgate: gate-flow.sh: unknown case '$case_' (report_dir, interrupt, configure_fail, build_fail)" >&2; exit 2 ;;
 esac
 exit $ok
