@@ -67,6 +67,9 @@ set(BG_NO_ASAN
   "^nan\\.selftest\\.known_removed$ | it runs the x86-64 probe of this build (ASan) under qemu-x86_64, which does not finish in time (ASan's shadow memory in the guest)"
   "^perf\\.xratio\\.qemu_quick$ | it runs xkern of this build (ASan) under qemu-x86_64: the same shadow-memory cost as the nan rows (here still on its first kernel after 90 s)"
   "^perf\\.(callgrind\\.aa|selftest\\.callgrind_) | valgrind (callgrind) cannot run an ASan binary (perf-bench of this build)"
+  "^nan\\.selftest\\.(mutant_initial|mutant_ymm_(lose|leak|stale))$ | its mutant runner LD_PRELOADs a library into the x86-64 probe of this build: the sanitizer runtime must be the first library loaded (\"ASan runtime does not come first in initial library list\")"
+  "^nan\\.selftest\\.known_new_(op|context)$ | it runs the x86-64 probe of this build (ASan) under the real valgrind, which cannot run an ASan binary"
+  "^nan\\.selftest\\.qemu_minmax_value$ | it runs the x86-64 probe of this build (ASan) under qemu-x86_64, which does not finish in time (ASan's shadow memory in the guest)"
 )
 
 function(bg_no_asan_reason out name)
