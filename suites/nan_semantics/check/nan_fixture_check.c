@@ -56,14 +56,14 @@ int nan_fixture_check(const char *root, const char *probe)
         snprintf(rerecord, sizeof rerecord, " --probe %s", probe);
     else
         snprintf(rerecord, sizeof rerecord, " --probe <build>/suites/nan_semantics/nan-probe");
-    char restore[1500];
+    char restore[1500], action[4608]; /* room for restore + root (cut at 1200) + rerecord */
     bg_fixture_hint(BG_FIXTURE_RESTORE, path, FIXTURE_REL, restore, sizeof restore);
-    snprintf(obs, sizeof obs,
+    snprintf(action, sizeof action,
              "%s, or re-record it on an x86-64 host "
-             "with `nan-check --write-fixture --replace --reason \"<why>\" --fixtures %s%s`",
+             "with `nan-check --write-fixture --replace --reason \"<why>\" --fixtures %.1200s%s`",
              restore, shown[0] == '/' ? root : "fixtures", rerecord);
     cJSON *d = cJSON_CreateObject();
-    cJSON_AddStringToObject(d, "action", obs); /* the report's and JUnit's "Next:" */
+    cJSON_AddStringToObject(d, "action", action); /* the report's and JUnit's "Next:" */
     bg_check_emit_str(c, name, BG_FAIL, EXPECTED, bg_last_error(), d);
     bg_checks_free(c);
     return bg_exit_code(st);
