@@ -12,6 +12,8 @@
 #            (it said "no benchmark matches")
 #   unbuilt  --no-build on a folder that was never built -> exit 3, one line
 #            (it leaked sed's and the shell's own errors)
+#   huge_rounds  --rounds beyond bg-perf's 1..1000 -> exit 2 before any build
+#   baselines_file  --baselines naming a file -> exit 2 before any run
 # Runs on the build tree as built (--no-build) with a scratch --baselines
 # folder; the repository's baselines/ is never touched.
 # Usage: update-baselines-selftest.sh CASE BG_EXPECT BUILD_DIR WORK
@@ -23,10 +25,11 @@ root=$(cd "$here/../.." && pwd)
 rm -rf "$work" && mkdir -p "$work/baselines" || exit 3
 key=$("$build/lib/bg-host" --key) || exit 3
 perf="$build/suites/perf_budgets"
+baselines=$work/baselines rounds=""
 run() { # run EXIT LINE [BUILD_DIR]
     exec "$expect" --name "ci.selftest.update_baselines_$case" --exit "$1" --stderr "$2" -- \
         "$root/ci/update-baselines" --approve "self-test" --build-dir "${3:-$build}" --no-build \
-        --baselines "$work/baselines" --filter "$filter"
+        --baselines "$baselines" --filter "$filter" ${rounds:+--rounds "$rounds"}
 }
 case $case in
     filter)
@@ -51,5 +54,12 @@ case $case in
         filter='^synth'
         mkdir -p "$work/never-built"
         run 3 "buildgate: ci/update-baselines: $work/never-built is not a built tree (no CMakeCache.txt): build it (cmake --build $work/never-built) or drop --no-build" "$work/never-built" ;;
+    huge_rounds)  # bg-perf's range checked before any build (it was refused by bg-perf in step 2)
+        filter='^synth' rounds=99999999999999999999
+        run 2 "buildgate: ci/update-baselines: --rounds: '99999999999999999999' is not a whole number in 1..1000 (bg-perf's range)" ;;
+    baselines_file)  # a --baselines that is a file: one line before any run (it ran every benchmark first)
+        filter='^synth' baselines=$work/a-file
+        : >"$baselines"
+        run 2 "buildgate: ci/update-baselines: --baselines $baselines: not a directory" ;;
     *) echo "buildgate: update-baselines-selftest.sh: unknown case '$case'" >&2; exit 2 ;;
 esac
