@@ -19,6 +19,9 @@
 #   mo_overlap   a memory_order line overlapping an adopted entry -> exit 6
 #   unknown_runner a list named after no runner -> exit 4, the known runners
 #                listed once each (qemu-x86_64 and valgrind were listed twice)
+#   mo_no_test   a memory_order line for a litmus test the catalogue lacks -> exit 4
+#   mo_zero_rate a memory_order line with rate_per_million 0 -> exit 4
+#   empty        proposed files holding comments only -> exit 2, nothing to adopt
 set -uo pipefail
 case=$1 root=$2 work=$3 bgcheck=$4
 [ -n "${5:-}" ] && export BG_NAN_CHECK=$5
@@ -97,6 +100,20 @@ case "$case" in
     obs="exit $rc: $out (listed twice: ${dups:-none})"
     [ "$rc" = 4 ] && [[ "$out" == *"unknown runner 'nosuch' (known: native qemu-x86_64 valgrind"* ]] &&
       [ -z "$dups" ] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
+  mo_no_test|mo_zero_rate)  # a line for a litmus test the catalogue lacks, or a rate of 0: exit 4, unchanged
+    t=SB r=12; [ "$case" = mo_no_test ] && t=NOTEST; [ "$case" = mo_zero_rate ] && r=0
+    printf 'qemu-aarch64\t>=99.0,<100\tsc\t%s\t%s\t%s\n' "$t" "$r" "$P" >"$prop/memory_order/qemu-aarch64.tsv"
+    run --approve "self-test" --fixtures "$fx" "$prop"
+    want="no litmus test \"NOTEST\" in expectations.json"; [ "$case" = mo_zero_rate ] && want='rate_per_million "0" is not a positive number'
+    exp="exit 4, one line: $want; fixtures unchanged"
+    obs="exit $rc: $out"
+    [ "$rc" = 4 ] && [[ "$out" == *"$want"* ]] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
+  empty)  # proposed files with comments only: nothing to adopt, exit 2 (it said "0 line(s) adopted", exit 0)
+    printf '# nothing proposed\n' >"$prop/nan_semantics/qemu-x86_64.tsv"
+    run --approve "self-test" --fixtures "$fx" "$prop"
+    exp="exit 2: nothing to adopt; fixtures unchanged"
+    obs="exit $rc: $out"
+    [ "$rc" = 2 ] && [[ "$out" == *"nothing to adopt"* ]] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
   *) echo "buildgate: adopt-known self-test: unknown case '$case'" >&2; exit 2 ;;
 esac
 verdict=fail

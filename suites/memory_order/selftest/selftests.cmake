@@ -192,9 +192,12 @@ mo_selftest(NAME native.deviation-gone.SB EXIT 1
 
 # ci/adopt-known on memory_order proposals: an overlapping entry is refused
 # (ci/selftest/adopt-known.sh; nan.selftest.adopt_* cover the rest).
-bg_add_test(NAME memory_order.selftest.adopt_overlap SUITE memory_order LABELS selftest TIMEOUT 60
-            COMMAND ${PROJECT_SOURCE_DIR}/ci/selftest/adopt-known.sh mo_overlap ${PROJECT_SOURCE_DIR}
-                    ${CMAKE_CURRENT_BINARY_DIR}/selftest-adopt-mo_overlap $<TARGET_FILE:bg-check>)
+# A line for a litmus test the catalogue lacks, or a rate of 0, is refused too.
+foreach(case IN ITEMS overlap no_test zero_rate)
+  bg_add_test(NAME memory_order.selftest.adopt_${case} SUITE memory_order LABELS selftest TIMEOUT 60
+              COMMAND ${PROJECT_SOURCE_DIR}/ci/selftest/adopt-known.sh mo_${case} ${PROJECT_SOURCE_DIR}
+                      ${CMAKE_CURRENT_BINARY_DIR}/selftest-adopt-mo_${case} $<TARGET_FILE:bg-check>)
+endforeach()
 
 # 8. An unlisted runner version (ci/selftest/version-99/qemu-aarch64, first in
 #    PATH, answers --version 99.1.0 and runs the real qemu-aarch64; the SB sc
