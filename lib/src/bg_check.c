@@ -1,4 +1,5 @@
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_json.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -102,6 +103,7 @@ bg_status bg_check_emit(bg_checks *c, const char *name, bg_verdict v, cJSON *exp
     cJSON_AddItemToObject(o, "expected", expected ? expected : cJSON_CreateNull());
     cJSON_AddItemToObject(o, "observed", observed ? observed : cJSON_CreateNull());
     cJSON_AddItemToObject(o, "details", details ? details : cJSON_CreateNull());
+    bg_json_utf8_repair(o); /* raw input (a non-UTF-8 name) never makes the line invalid JSON */
 
     c->counts[v]++;
     printf("%-12s %s\n", bg_verdict_name(v), name);

@@ -75,6 +75,55 @@ bg_status bg_json_write_atomic(const char *path, const cJSON *doc)
     return st;
 }
 
+/* Length of the well-formed UTF-8 sequence at s (1-4), 0 when s starts none. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (!n)
+        return 0;
+    unsigned char lo = 0x80, hi = 0xBF; /* the second byte's range (RFC 3629 Table 3-7) */
+    if (c == 0xE0) lo = 0xA0;
+    else if (c == 0xED) hi = 0x9F;
+    else if (c == 0xF0) lo = 0x90;
+    else if (c == 0xF4) hi = 0x8F;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+static size_t utf8_repair_str(char *s)
+{
+    size_t bad = 0;
+    for (unsigned char *p = (unsigned char *)s; p && *p;) {
+        size_t n = utf8_len(p);
+        if (n) {
+            p += n;
+        } else {
+            *p++ = '?';
+            bad++;
+        }
+    }
+    return bad;
+}
+
+size_t bg_json_utf8_repair(cJSON *item)
+{
+    size_t bad = 0;
+    for (; item; item = item->next) {
+        bad += utf8_repair_str(item->string);
+        if (cJSON_IsString(item))
+            bad += utf8_repair_str(item->valuestring);
+        bad += bg_json_utf8_repair(item->child);
+    }
+    return bad;
+}
+
 const char *bg_json_str(const cJSON *obj, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);

@@ -178,6 +178,14 @@ static void group_json(const char *work)
     expect_int("json.reload", BG_OK, bg_json_load(path, "unit", &doc));
     expect_int("json.value", 42, (long)bg_json_num(doc, "x", -1));
     cJSON_Delete(doc);
+    /* non-UTF-8 bytes in strings and keys become '?'; well-formed sequences stay */
+    o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", "a\xff\xc3\xa9" "b\xe2\x82\xc0\xaf" "z\xed\xa0\x80");
+    cJSON_AddStringToObject(o, "k\xfe", "ok");
+    expect_int("json.utf8_repaired", 9, (long)bg_json_utf8_repair(o));
+    expect_str("json.utf8_value", "a?\xc3\xa9" "b????z???", bg_json_str(o, "name"));
+    expect_str("json.utf8_key", "ok", bg_json_str(o, "k?"));
+    cJSON_Delete(o);
 }
 
 /* expect_has: got contains want (the check's observed is got). */

@@ -33,6 +33,14 @@ bg_status bg_json_write_atomic(const char *path, const cJSON *doc);
 
 /* Field accessors that return NULL/fallback on a missing or mistyped field. */
 const char *bg_json_str(const cJSON *obj, const char *key);
+
+/* Makes every string value and key of item and its children valid UTF-8 in
+ * place: each byte that does not start or continue a well-formed sequence
+ * (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF) becomes '?'.
+ * cJSON copies bytes as they are, so a check named from raw input (a
+ * non-UTF-8 argv) would otherwise make results.json invalid JSON text.
+ * Returns the number of bytes replaced. */
+size_t bg_json_utf8_repair(cJSON *item);
 double bg_json_num(const cJSON *obj, const char *key, double fallback);
 /* 1 and *out when obj's member key is a number that is a whole number in
  * [0, 2^53] (every such double converts exactly), else 0 (missing, mistyped,
