@@ -238,9 +238,17 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
                 char action[10000], edited[9000] = "";
                 if (ri->fixture) /* or the stored value was edited by hand */
                     bg_fixture_hint(BG_FIXTURE_DIFF, ri->fixture, ri->fixture_rel, edited, sizeof edited);
-                snprintf(action, sizeof action, "no known line covers this deviation of this runner "
-                         "version: review the proposed line, then " BG_PROPOSED_ADOPT
-                         " (docs/nan_semantics.md#runner-versions)%s%s", *edited ? "; " : "", edited);
+                if (*edited && ri->runner && strcmp(ri->runner, "native") == 0)
+                    /* the reference itself differs from its own record: a hand edit
+                       of the fixture is the likely cause, so it comes first */
+                    snprintf(action, sizeof action, "the native run differs from the stored fixture: "
+                             "%s; only if this host's CPU really computes otherwise, review the proposed "
+                             "line, then " BG_PROPOSED_ADOPT " (docs/nan_semantics.md#runner-versions)",
+                             edited);
+                else
+                    snprintf(action, sizeof action, "no known line covers this deviation of this runner "
+                             "version: review the proposed line, then " BG_PROPOSED_ADOPT
+                             " (docs/nan_semantics.md#runner-versions)%s%s", *edited ? "; " : "", edited);
                 cJSON_AddStringToObject(d, "action", action);
                 proposals++;
             }
