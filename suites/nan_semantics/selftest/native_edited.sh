@@ -14,7 +14,8 @@ n=${BG_TEST_NAME:-nan.selftest.native_edited}
 rm -rf "$work" && mkdir -p "$work" && cp -R "${BG_FIXTURES_DIR:?}" "$work/fixtures" || exit 3
 fx=$work/fixtures/nan_semantics/golden-x86_64.json
 # one digit of addss's first record: 7ff0000000000abc -> 7ff0000000000abd
-sed '0,/"addss":[[:space:]]*"7ff0000000000abc/s//"addss":\t"7ff0000000000abd/' "$fx" >"$fx.new" && mv "$fx.new" "$fx" || exit 3
+awk '!done && sub(/"addss":[[:space:]]*"7ff0000000000abc/, "\"addss\":\t\"7ff0000000000abd") { done = 1 } { print }' \
+  "$fx" >"$fx.new" && mv "$fx.new" "$fx" || exit 3
 BG_CHECKS_FILE="$work/inner.jsonl" BG_FIXTURES_DIR="$work/fixtures" "$nancheck" --runner native \
   --context main_thread --probe "$probe" --name inner >"$work/out" 2>&1
 rc=$?
