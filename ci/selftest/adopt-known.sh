@@ -22,6 +22,7 @@
 #   mo_no_test   a memory_order line for a litmus test the catalogue lacks -> exit 4
 #   mo_zero_rate a memory_order line with rate_per_million 0 -> exit 4
 #   empty        proposed files holding comments only -> exit 2, nothing to adopt
+#   mo_quote     a reason holding " and \ -> adopted, expectations.json valid
 set -uo pipefail
 case=$1 root=$2 work=$3 bgcheck=$4
 [ -n "${5:-}" ] && export BG_NAN_CHECK=$5
@@ -108,6 +109,13 @@ case "$case" in
     exp="exit 4, one line: $want; fixtures unchanged"
     obs="exit $rc: $out"
     [ "$rc" = 4 ] && [[ "$out" == *"$want"* ]] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
+  mo_quote)  # a reason with " and \ (JSON escapes): adopted, expectations.json still valid JSON
+    printf 'qemu-aarch64\t>=99.0,<100\tsc\tSB\t12\t%s\n' "$P" >"$prop/memory_order/qemu-aarch64.tsv"
+    run --approve 'the "SB" store buffer \ seen' --fixtures "$fx" "$prop"
+    got=$(jq -r '.known_deviations[-1].reference' "$fx/memory_order/expectations.json" 2>&1)
+    exp="exit 0; the last entry's reference ends with: the \"SB\" store buffer \\ seen"
+    obs="exit $rc; $got; $out"
+    [ "$rc" = 0 ] && [[ "$got" == *'the "SB" store buffer \ seen' ]] && ok=1 ;;
   empty)  # proposed files with comments only: nothing to adopt, exit 2 (it said "0 line(s) adopted", exit 0)
     printf '# nothing proposed\n' >"$prop/nan_semantics/qemu-x86_64.tsv"
     run --approve "self-test" --fixtures "$fx" "$prop"

@@ -193,7 +193,7 @@ mo_selftest(NAME native.deviation-gone.SB EXIT 1
 # ci/adopt-known on memory_order proposals: an overlapping entry is refused
 # (ci/selftest/adopt-known.sh; nan.selftest.adopt_* cover the rest).
 # A line for a litmus test the catalogue lacks, or a rate of 0, is refused too.
-foreach(case IN ITEMS overlap no_test zero_rate)
+foreach(case IN ITEMS overlap no_test zero_rate quote)
   bg_add_test(NAME memory_order.selftest.adopt_${case} SUITE memory_order LABELS selftest TIMEOUT 60
               COMMAND ${PROJECT_SOURCE_DIR}/ci/selftest/adopt-known.sh mo_${case} ${PROJECT_SOURCE_DIR}
                       ${CMAKE_CURRENT_BINARY_DIR}/selftest-adopt-mo_${case} $<TARGET_FILE:bg-check>)
