@@ -15,6 +15,8 @@
 #   gone     a check vanished: exit 1, "only before  a.one (pass)"
 #   gate     the after ci/gate fails to report (exit 3): exit 3, one line
 #   badref   an unknown BEFORE_REF: exit 2, one line, nothing checked out
+#   foreign  a before-tree in --work that compare-gate did not make: exit 2, kept
+#   bad_noisy  an invalid --noisy ERE: exit 2 before any ci/gate run
 set -u
 [ $# -ge 3 ] || { echo "buildgate: compare-gate.sh: want BG_CHECK CI_DIR WORK [--mutant]" >&2; exit 2; }
 check=$1 cidir=$2 work=$3 mutant=${4:-}
@@ -79,4 +81,9 @@ case_ verdict 1 "verdict      b.one: pass -> fail" base verdict
 case_ gone 1 "only before  a.one (pass)" base gone
 case_ gate 3 "buildgate: ci/compare-gate: after: ci/gate at gate exited 3 without a results.json to compare (its output above)" base gate
 case_ badref 2 "buildgate: ci/compare-gate: 'nosuch': no such commit in $repo (see ci/compare-gate --help)" nosuch
+# a before-tree of the user's in --work is never removed; a bad --noisy is refused before any gate run
+mkdir -p "$work/w-foreign/before-tree" && echo mine >"$work/w-foreign/before-tree/mine.txt"
+case_ foreign 2 "buildgate: ci/compare-gate: --work $work/w-foreign: $work/w-foreign/before-tree exists and is not a worktree ci/compare-gate made (move it, or pick another --work) (see ci/compare-gate --help)" base rename
+"$check" --suite ci --name "$n.foreign_kept" --expect-equal mine "$(cat "$work/w-foreign/before-tree/mine.txt" 2>/dev/null || echo lost)" || r=1
+case_ bad_noisy 2 "buildgate: ci/compare-gate: --noisy '(': not a valid extended regular expression" --noisy '(' base rename
 exit $r
