@@ -25,6 +25,12 @@
 #                   start (both, or the dpkg frontend lock only): ci/provision
 #                   waits and installs (exit 0); held longer than
 #                   BG_APT_LOCK_TIMEOUT=3: apt's error, non-zero
+#        lock_apt   the same with the real apt-get on a private apt/dpkg folder
+#                   (APT_CONFIG: its own status file, lists, cache; no sources;
+#                   jq "installed" there) and a process holding its
+#                   lock-frontend and lists/lock with fcntl (python3) until 4 s
+#                   after ci/provision's first apt-get call: ci/provision waits,
+#                   exit 0.  Skip (exit 77) without apt-get or python3
 #   PROVISION       the ci/provision to run (beside it: apt.sh, lint/package*.json)
 #   --mutant        CASE against a copy of PROVISION with that fix taken out
 #                   (sed); passes only when some check of CASE fails
@@ -33,8 +39,8 @@
 set -u
 [ $# -ge 4 ] || { echo "buildgate: provision-hosts.sh: want CASE BG_CHECK PROVISION WORK [--mutant]" >&2; exit 2; }
 case_=$1 check=$2 prov=$3 work=$4
-case "$case_" in libc|chromium|arm64_sources|lock) ;; *)
-  echo "buildgate: provision-hosts.sh: unknown case '$case_' (libc, chromium, arm64_sources, lock)" >&2; exit 2 ;;
+case "$case_" in libc|chromium|arm64_sources|lock|lock_apt) ;; *)
+  echo "buildgate: provision-hosts.sh: unknown case '$case_' (libc, chromium, arm64_sources, lock, lock_apt)" >&2; exit 2 ;;
 esac
 n=${BG_TEST_NAME:-ci.selftest.provision_$case_}
 rm -rf "$work" && mkdir -p "$work" || exit 3
@@ -49,7 +55,7 @@ if [ "${5:-}" = --mutant ]; then
     libc) sed 's/ libc6-dev-amd64-cross)/)/' "$prov_dir/provision" >"$m/provision" ;;
     chromium) sed 's/^chromium_plan$/APT_PACKAGES+=(chromium)/' "$prov_dir/provision" >"$m/provision" ;;
     arm64_sources) sed 's/\[ "\$os_id" = ubuntu \]/false/g' "$prov_dir/provision" >"$m/provision" ;;
-    lock) sed -e 's/ -o DPkg::Lock::Timeout="\$wait"//' -e "s/grep -q 'Could not get lock' \"\$err\"/false/" \
+    lock|lock_apt) sed -e 's/ -o DPkg::Lock::Timeout="\$wait"//' -e "s/grep -q 'Could not get lock' \"\$err\"/false/" \
             "$prov_dir/apt.sh" >"$m/apt.sh" ;;
   esac
   cmp -s "$prov_dir/provision" "$m/provision" && cmp -s "$prov_dir/apt.sh" "$m/apt.sh" &&
@@ -62,6 +68,13 @@ if [ "${5:-}" = --mutant ]; then
   exit $?
 fi
 
+if [ "$case_" = lock_apt ]; then
+  real_apt=$(command -v apt-get) && py=$(command -v python3) || {
+    "$check" --suite ci --name "$n.real_apt" --verdict skip --expected "ci/provision waits for a real apt lock" \
+      --observed "no apt-get or no python3 on this host (Debian/Ubuntu only)"
+    exit 77
+  }
+fi
 # The basic tools, and nothing else, from the host (no chromium, no apt).
 mkdir -p "$work/tools" || exit 3
 for t in sh bash sed awk grep tr cat head tail sort cmp mktemp date sleep rm mv cp mkdir dirname basename cut wc env; do
@@ -330,5 +343,41 @@ lock)
   gave_up=no; [ "$t" -ge 3 ] && [ "$t" -lt 60 ] && gave_up=yes
   ck held_long "exit 100; apt-get tried for 3..60 s: yes; apt's lock error shown" \
     "exit $rc; apt-get tried for 3..60 s: $gave_up; $(grep -q 'Could not get lock' "$work/noble_x64_long/err" && echo "apt's lock error shown" || echo "no lock error")" ;;
+lock_apt)
+  h_name=noble_x64; host noble_x64 noble-x64
+  missing jq
+  a=$work/apt
+  mkdir -p "$a/dpkg" "$a/lists/partial" "$a/cache/archives/partial" "$a/state" "$a/parts" && : >"$a/empty.list" || exit 3
+  printf 'Package: jq\nStatus: install ok installed\nPriority: optional\nSection: utils\nMaintainer: stand-in <nobody@invalid>\nArchitecture: all\nVersion: 1.6-2.1\nDescription: stand-in\n' \
+    >"$a/dpkg/status" || exit 3
+  printf 'Dir::State "%s/state";\nDir::State::Lists "%s/lists";\nDir::State::status "%s/dpkg/status";\nDir::Cache "%s/cache";\nDir::Etc::sourcelist "%s/empty.list";\nDir::Etc::sourceparts "%s/parts";\n' \
+    "$a" "$a" "$a" "$a" "$a" "$a" >"$a/apt.conf" || exit 3
+  # the real apt-get, each call logged
+  printf '#!/bin/sh\necho "$*" >>"$BGT_STATE/apt.log"\ndate +%%s >>"$BGT_STATE/apt-times"\nexec %s "$@"\n' "$real_apt" \
+    >"$work/noble_x64/bin/apt-get" || exit 3
+  cat >"$a/hold.py" <<'EOF'
+import fcntl, os, sys, time
+log, after, ready = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+fds = [os.open(p, os.O_RDWR | os.O_CREAT, 0o640) for p in sys.argv[4:]]
+for fd in fds:
+    fcntl.lockf(fd, fcntl.LOCK_EX)
+open(ready, "w").close()
+t0, end = time.time(), None
+while time.time() - t0 < 120 and (end is None or time.time() < end):
+    if end is None and os.path.exists(log):
+        end = time.time() + after
+    time.sleep(0.1)
+EOF
+  "$py" "$a/hold.py" "$work/noble_x64/state/apt.log" 4 "$a/held" "$a/dpkg/lock-frontend" "$a/lists/lock" &
+  hp=$!
+  i=0; while [ ! -f "$a/held" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+  APT_CONFIG=$a/apt.conf; export APT_CONFIG
+  prov noble_x64
+  unset APT_CONFIG
+  kill "$hp" 2>/dev/null; wait "$hp" 2>/dev/null
+  t=$(($(tail -n 1 "$work/noble_x64/state/apt-times") - $(head -n 1 "$work/noble_x64/state/apt-times")))
+  waited=no; [ "$t" -ge 3 ] && waited=yes # from the first apt-get call to the last
+  ck real_apt "exit 0; installs jq; waited yes; apt lock errors shown 0" \
+    "exit $rc; installs $(installs noble_x64); waited $waited; apt lock errors shown $(grep -c 'Could not get lock' "$work/noble_x64/err")" ;;
 esac
 exit $r
