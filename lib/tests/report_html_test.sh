@@ -94,7 +94,7 @@ if [ -z "$chromium" ]; then
 fi
 if [ -z "$chromium" ]; then
     "$check" --suite lib --name report_html.renders --verdict skip --expected "no error in Chromium" \
-        --observed "no Chromium on this host (ci/provision installs Debian's chromium; or set BG_CHROMIUM)"
+        --observed "no Chromium on PATH (chromium, chromium-browser, google-chrome) and no BG_CHROMIUM: ci/provision takes one on PATH, else installs Debian's chromium; Ubuntu has Chromium only as a snap, which ci/provision does not install (GitHub's ubuntu-24.04-arm image has none)"
 else
     # the trap goes first in <head>, before anything of the page runs
     awk -v trapfile="$here/report_html_trap.html" '
