@@ -427,6 +427,11 @@ static int act_upload(job *j, step_io *io)
         die_line(BG_EXIT_PARSE, "actions/upload-artifact: a path list or wildcard ('%s') is not emulated", path);
         return 1;
     }
+    /* the characters upload-artifact refuses in a name */
+    if (!*name || strpbrk(name, "\":<>|*?\r\n\\/")) {
+        fprintf(stderr, "actions/upload-artifact: The artifact name is not valid: %s\n", name);
+        return 1;
+    }
     char src[PATH_MAX], dest[PATH_MAX + 300];
     resolve(j, path, src, sizeof src);
     pf(dest, sizeof dest, "%s/artifacts/%s", j->r->dir, name);
@@ -473,6 +478,10 @@ static int act_download(job *j, step_io *io)
     }
     /* run-id counts only with a github-token (action.yml) */
     const char *run_id = in(io, "github-token", NULL) ? in(io, "run-id", NULL) : NULL;
+    if (run_id && strspn(run_id, "0123456789") != strlen(run_id)) {
+        fprintf(stderr, "actions/download-artifact: run-id '%s' is not a number\n", run_id);
+        return 1;
+    }
     char store[PATH_MAX + 64], dest[PATH_MAX];
     if (run_id)
         pf(store, sizeof store, "%s/runs/%s/artifacts", j->r->work, run_id);
