@@ -17,6 +17,10 @@
 #        lone        gate.yml with one host's report only (three gate jobs stop
 #                    before it): agree fails on agree.hosts with its summary
 #                    (download-artifact put the lone artifact into path itself)
+#        comment     pr (above), then pr-comment.yml twice on its workflow_run
+#                    (stand-in gh api keeping the PR's comments): one comment,
+#                    posted then updated, with agree's report.md, @mentions
+#                    neutralised
 #        baselines   update-baselines.yml: four recordings, then the PR of the
 #                    four baselines/<key>.json (stand-in ci/open-pr)
 #        adopt       a gate run whose two Linux hosts propose known lines, then
@@ -27,8 +31,9 @@
 #   ROOT      the source tree: its .github/ and ci/adopt-known are the ones run
 #   --mutant  CASE against a copy of .github/ with the fix taken out (pr:
 #             gate.yml's `|| rc=$?`; lone: its folder for a lone artifact;
-#             adopt_lone: adopt-known.yml's lone-artifact line): passes only
-#             when the checks of CASE fail
+#             adopt_lone: adopt-known.yml's lone-artifact line; comment:
+#             pr-comment.yml that never finds its earlier comment): passes
+#             only when the checks of CASE fail
 # Records one check <test name> (suite ci): expected vs observed facts.
 # Exit: 0 pass, 1 the check failed, 2 usage, 3 I/O.
 set -u
@@ -48,6 +53,7 @@ if [ "${8:-}" = --mutant ]; then
   case "$case_" in
     pr) f=workflows/gate.yml; sed_script='s/ --expect-hosts "\$HOSTS" || rc=\$?$/ --expect-hosts "$HOSTS"/' ;;
     lone) f=workflows/gate.yml; sed_script='s/if \[ -f "\$hosts\/results.json" \]/if false/' ;;
+    comment) f=workflows/pr-comment.yml; sed_script='s/startswith(\\"\$marker\\")/startswith(\\"x\\")/' ;;
     adopt_lone) f=workflows/adopt-known.yml; sed_script='/^            dirs=("\$run_dir\/proposed-known")$/d' ;;
     *) echo "buildgate: workflow-flows.sh: no mutant of $case_" >&2; exit 2 ;;
   esac
@@ -125,12 +131,43 @@ case "$1" in
     esac ;;
 esac
 EOF
+cat >"$bin/gh" <<'EOF'
+#!/bin/sh
+# stand-in gh api: the PR's comments in $BG_FLOW/comments.json (an array)
+store=$BG_FLOW/comments.json
+[ -f "$store" ] || echo '[]' >"$store"
+[ "$1" = api ] || { echo "stand-in gh: only gh api" >&2; exit 1; }
+shift
+method=GET path="" body="" jqf=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    -X | --method) method=$2; shift 2 ;;
+    --paginate) shift ;;
+    --jq) jqf=$2; shift 2 ;;
+    -F | -f) case $2 in body=@*) body=${2#body=@} ;; esac; shift 2 ;;
+    *) path=$1; shift ;;
+  esac
+done
+echo "$method $path" >>"$BG_FLOW/log/gh"
+case "$method $path" in
+  "GET "*/issues/*/comments) jq -r "${jqf:-.}" "$store" ;;
+  "POST "*/issues/*/comments)
+    n=$(jq length "$store")
+    jq --rawfile b "$body" --argjson id "$((n + 1))" '. + [{id: $id, user: {login: "github-actions[bot]"}, body: $b}]' \
+      "$store" >"$store.new" && mv "$store.new" "$store" ;;
+  "PATCH "*/issues/comments/*)
+    jq --rawfile b "$body" --argjson id "${path##*/}" 'map(if .id == $id then .body = $b else . end)' \
+      "$store" >"$store.new" && mv "$store.new" "$store" ;;
+  *) echo "stand-in gh: $method $path not stood in for" >&2; exit 1 ;;
+esac
+EOF
 cat >"$bin/sudo" <<'EOF'
 #!/bin/sh
 while [ $# -gt 0 ]; do case $1 in -*) shift ;; *) break ;; esac; done
 exec "$@"
 EOF
-chmod +x "$repo/ci/gate" "$repo/ci/provision" "$repo/ci/update-baselines" "$repo/ci/open-pr" "$bin/cmake" "$bin/sudo" || exit 3
+chmod +x "$repo/ci/gate" "$repo/ci/provision" "$repo/ci/update-baselines" "$repo/ci/open-pr" "$bin/cmake" "$bin/sudo" \
+  "$bin/gh" || exit 3
 
 g() { git -C "$repo" -c user.name=flow -c user.email=flow@example.invalid "$@" >/dev/null 2>&1; }
 g init -q -b main && g add -A && g commit -q -m base || exit 3
@@ -171,8 +208,8 @@ bases() {
 }
 
 case "$case_" in
-  pr | push | lone)
-    if [ "$case_" = pr ]; then
+  pr | push | lone | comment)
+    if [ "$case_" = pr ] || [ "$case_" = comment ]; then
       # main moves on after the PR's branch point: the merge-base is the base commit
       g checkout -q -b topic && echo change >"$repo/topic.txt" && g add topic.txt && g commit -q -m topic || exit 3
       head=$(git -C "$repo" rev-parse HEAD)
@@ -183,6 +220,27 @@ case "$case_" in
       # one host's KAT planted to differ (not the reference host, gate-macos-15)
       sed -i.bak 's/"observed":"639183aae1bf/"observed":"00000000e1bf/' "$flow/hosts/ubuntu-24.04-arm/results.json" || exit 3
       emulate 1 gate.yml pull_request --payload "$work/event.json" --sha "$head" --ref refs/pull/7/merge
+    fi
+    if [ "$case_" = comment ]; then
+      # pr-comment.yml on the gate run's workflow_run, twice (a re-run): one
+      # comment, posted then updated, holding agree's report.md, the mention
+      # in it neutralised
+      printf '\n@someone look\n' >>"$work/runner/runs/1/artifacts/agree/report.md"
+      printf '{"workflow_run":{"id":1,"event":"pull_request","conclusion":"failure","head_sha":"%s","head_branch":"topic",%s}}\n' \
+        "$head" '"head_repository":{"full_name":"someone/buildgate","owner":{"login":"someone"}},"pull_requests":[{"number":7}]' \
+        >"$work/wr.json"
+      emulate 2 pr-comment.yml workflow_run --payload "$work/wr.json"
+      j1=$jobs
+      emulate 3 pr-comment.yml workflow_run --payload "$work/wr.json"
+      calls=$(grep -v '^GET' "$flow/log/gh" | sed 's|repos/[^ ]*/issues/|issues/|' | paste -s -d ',' -)
+      body=$(jq -r '.[0].body' "$flow/comments.json")
+      facts=$(printf '%s' "$body" | head -n 1)
+      case $body in *"failure for $head"*) facts="$facts; conclusion and head" ;; esac
+      case $body in *"gate-macos-15 (macos-15-key): KAT 1a"*) facts="$facts; the disagreement" ;; esac
+      case $body in *"@&#8203;someone"*) facts="$facts; mention neutralised" ;; esac
+      expected="comment=success; comment=success; POST issues/7/comments,PATCH issues/comments/1; 1 comment: <!-- buildgate-gate -->; conclusion and head; the disagreement; mention neutralised"
+      observed="$j1; $jobs; $calls; $(jq length "$flow/comments.json") comment: $facts"
+    elif [ "$case_" = pr ]; then
       s=$(summary 1 agree)
       named=no; case $s in *"gate-macos-15 (macos-15-key): KAT 1a"*"gate-ubuntu-24.04-arm (ubuntu-24.04-arm-key): KAT 1a"*) named=yes ;; esac
       art=no; [ -f "$work/runner/runs/1/artifacts/agree/report.md" ] && art=yes
