@@ -722,7 +722,7 @@ static int run_composite(job *j, scope *outer, const char *uses, cJSON *with, cJ
     /* inputs: with: values, else the action's defaults */
     cJSON *inputs = cJSON_CreateObject();
     yaml_node_t *decl = wf_get(&doc, root, "inputs");
-    wf_expr_env ee = {outer->ctx, outer->failed};
+    wf_expr_env ee = {outer->ctx, outer->failed, 0};
     if (decl && decl->type == YAML_MAPPING_NODE)
         for (yaml_node_pair_t *p = decl->data.mapping.pairs.start; p < decl->data.mapping.pairs.top; p++) {
             const char *k = wf_scalar(node(&doc, p->key));
@@ -750,7 +750,7 @@ static int run_composite(job *j, scope *outer, const char *uses, cJSON *with, cJ
     yaml_node_t *outs = wf_get(&doc, root, "outputs");
     set_ctx(sc.ctx, "steps", sc.steps);
     sc.steps = NULL;
-    wf_expr_env ie = {sc.ctx, sc.failed};
+    wf_expr_env ie = {sc.ctx, sc.failed, 0};
     if (outs && outs->type == YAML_MAPPING_NODE)
         for (yaml_node_pair_t *p = outs->data.mapping.pairs.start; p < outs->data.mapping.pairs.top; p++) {
             const char *k = wf_scalar(node(&doc, p->key));
@@ -779,7 +779,7 @@ static int run_step(job *j, scope *sc, const yaml_node_t *st, int idx, int *ran,
     /* the step's env: the job's, then its own */
     cJSON *env = cJSON_Duplicate(cJSON_GetObjectItem(j->ctx, "env"), 1);
     set_ctx(sc->ctx, "env", cJSON_Duplicate(env, 1));
-    wf_expr_env ee = {sc->ctx, sc->failed};
+    wf_expr_env ee = {sc->ctx, sc->failed, 0};
     if (add_env(d, wf_get(d, st, "env"), env, &ee, where) != 0) {
         cJSON_Delete(env);
         return 1;
@@ -912,7 +912,7 @@ static int run_steps(job *j, scope *sc, const yaml_node_t *steps)
         cJSON *outputs = cJSON_CreateObject();
         set_ctx(sc->ctx, "steps", cJSON_Duplicate(sc->steps, 1));
         int ran = 0, failed = run_step(j, sc, st, idx, &ran, outputs);
-        wf_expr_env ee = {sc->ctx, sc->failed};
+        wf_expr_env ee = {sc->ctx, sc->failed, 0};
         char err[300];
         const char *coe = wf_scalar(wf_get(sc->doc, st, "continue-on-error"));
         char *coev = coe ? wf_interpolate(coe, &ee, err, sizeof err) : NULL;
@@ -1003,7 +1003,7 @@ static int run_leg(run *r, const char *id, yaml_node_t *jn, cJSON *needs, cJSON 
     cJSON *runner = cJSON_AddObjectToObject(ctx, "runner");
     j.ctx = ctx;
     j.paths = cJSON_CreateArray();
-    wf_expr_env ee = {ctx, 0};
+    wf_expr_env ee = {ctx, 0, 0};
     const char *ro = wf_scalar(wf_get(&r->doc, jn, "runs-on"));
     char *label = ro ? wf_interpolate(ro, &ee, err, sizeof err) : NULL;
     const char *nm = wf_scalar(wf_get(&r->doc, jn, "name"));
@@ -1013,6 +1013,10 @@ static int run_leg(run *r, const char *id, yaml_node_t *jn, cJSON *needs, cJSON 
     int rc = 1;
     if (!label) {
         die_line(BG_EXIT_PARSE, "job %s: runs-on: %s", id, ro ? err : "missing (a single label is emulated)");
+        goto out;
+    }
+    if (!strncmp(label, "windows", 7) || !strncmp(label, "self-hosted", 11)) {
+        die_line(BG_EXIT_PARSE, "job %s: runs-on: %s is not emulated (GitHub's Linux and macOS images only)", id, label);
         goto out;
     }
     label_facts(label, &j.os, &j.arch, &j.image);
@@ -1066,7 +1070,7 @@ static int run_leg(run *r, const char *id, yaml_node_t *jn, cJSON *needs, cJSON 
     /* outputs: evaluated after the steps, failed or not */
     set_ctx(ctx, "steps", sc.steps);
     const yaml_node_t *outs = wf_get(&r->doc, jn, "outputs");
-    wf_expr_env oe = {ctx, rc};
+    wf_expr_env oe = {ctx, rc, 0};
     if (outs && outs->type == YAML_MAPPING_NODE)
         for (yaml_node_pair_t *p = outs->data.mapping.pairs.start; p < outs->data.mapping.pairs.top; p++) {
             const char *k = wf_scalar(node(&r->doc, p->key)), *v = wf_scalar(node(&r->doc, p->value));
@@ -1127,19 +1131,20 @@ static int run_job(run *r, const char *id, yaml_node_t *jn)
     const char *nl[32];
     int nn = needs_list(r, jn, nl, 32);
     cJSON *needs = cJSON_CreateObject();
-    int all_ok = 1;
+    int all_ok = 1, any_fail = 0;
     for (int i = 0; i < nn; i++) {
         const cJSON *res = cJSON_GetObjectItemCaseSensitive(r->results, nl[i]);
         cJSON_AddItemToObject(needs, nl[i], cJSON_Duplicate(res, 1));
         const char *v = bg_json_str(res, "result");
         all_ok &= v && !strcmp(v, "success");
+        any_fail |= v && !strcmp(v, "failure");
     }
     cJSON *ctx = cJSON_CreateObject();
     cJSON_AddItemToObject(ctx, "github", cJSON_Duplicate(r->github, 1));
     cJSON_AddItemToObject(ctx, "inputs", cJSON_Duplicate(r->inputs, 1));
     cJSON_AddItemToObject(ctx, "needs", cJSON_Duplicate(needs, 1));
     /* a job's success(): every job it needs succeeded; failure(): one failed */
-    wf_expr_env ee = {ctx, !all_ok};
+    wf_expr_env ee = {ctx, any_fail, !all_ok};
     char err[600];
     int go = wf_eval_if(wf_scalar(wf_get(&r->doc, jn, "if")), &ee, err, sizeof err);
     cJSON_Delete(ctx);

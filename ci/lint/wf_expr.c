@@ -136,7 +136,7 @@ static cJSON *call(parser *ps, const char *name, cJSON **args, int n)
 {
     const wf_expr_env *e = ps->env;
     if (!strcasecmp(name, "success") && n == 0)
-        return cJSON_CreateBool(!e->failed);
+        return cJSON_CreateBool(!e->failed && !e->blocked);
     if (!strcasecmp(name, "failure") && n == 0)
         return cJSON_CreateBool(e->failed);
     if (!strcasecmp(name, "always") && n == 0)

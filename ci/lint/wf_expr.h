@@ -11,6 +11,8 @@ typedef struct wf_expr_env {
     const cJSON *contexts; /* object: github, env, inputs, matrix, strategy,
                               steps, needs, runner, job (names without case) */
     int failed;            /* status of the scope: failure() true, success() false */
+    int blocked;           /* success() false too (a job whose needs did not all
+                              succeed: one was skipped), failure() unchanged */
 } wf_expr_env;
 
 /* Evaluates the expression expr[0..n) to a new value (caller deletes), or

@@ -14,7 +14,8 @@
 #   - a failed step skips the next ones, `if: failure()` and `if: always()`
 #     run, continue-on-error keeps the job going (outcome failure,
 #     conclusion success); a job whose needs failed is skipped unless its
-#     if: says otherwise (!cancelled())
+#     if: says otherwise (!cancelled(), failure()); a skipped need is no
+#     failure
 #   - a matrix of two gives two legs with strategy.job-total 2
 #
 # Usage: workflow-emulator.sh BG_CHECK BG_RUN WORK [--mutant]
@@ -103,6 +104,18 @@ jobs:
         id: d
         run: false | true
       - run: echo "default-shell-step=${{ steps.d.outcome }}" >>"$GITHUB_STEP_SUMMARY"
+  on-failure:
+    needs: first
+    if: failure()
+    runs-on: ubuntu-24.04
+    steps:
+      - run: "true"
+  skipped-is-no-failure:
+    needs: skipped
+    if: failure()
+    runs-on: ubuntu-24.04
+    steps:
+      - run: "true"
 EOF
 if [ "${4:-}" = --mutant ]; then
   # the pipefail step without shell: bash
@@ -118,7 +131,7 @@ facts() {
     "$(paste -s -d ';' "$d/first/summary.md")" "$(cat "$d/after-1/summary.md" "$d/after-2/summary.md" | paste -s -d ';' -)"
 }
 observed=$(facts 2>&1)
-expected="exit 1; first=failure skipped=skipped after-1=success after-2=success after=success"
+expected="exit 1; first=failure skipped=skipped after-1=success after-2=success after=success on-failure=success skipped-is-no-failure=skipped"
 expected="$expected; first: pipefail-step=failure/success;env=one|line 1/line 2|one;path=from-path;failure-step-ran;always-step-ran"
 expected="$expected; after: leg=a of 2 word=hello result=failure;default-shell-step=failure;leg=b of 2 word=hello result=failure;default-shell-step=failure"
 echo "expected: $expected"
