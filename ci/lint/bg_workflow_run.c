@@ -72,7 +72,8 @@ static const char usage_text[] =
     "  --sha SHA         github.sha (default: HEAD of --repo)\n"
     "  --ref REF         github.ref (default refs/heads/main)\n"
     "  --input NAME=VAL  inputs.NAME of a workflow_dispatch (repeatable)\n"
-    "  --run-id N        github.run_id (default 1), 1..10^12\n"
+    "  --run-id N        github.run_id (default 1), 1..10^12; WORK/runs/N/ is\n"
+    "                    emptied first (another run's artifacts stay)\n"
     "  --repository O/R  github.repository (default buildgate/buildgate)\n"
     "  -h, --help        this text\n"
     "Each step's output goes to this program's stdout and stderr; each job ends\n"
@@ -1319,7 +1320,8 @@ int main(int argc, char **argv)
         return BG_EXIT_IO;
     }
     pf(r.dir, sizeof r.dir, "%s/runs/%s", r.work, run_id);
-    if (mkdirs(r.dir) != 0) {
+    /* a new run: what an earlier run of this id left (jobs, artifacts) goes */
+    if (sh_c(NULL, "rm -rf \"$1\"", r.dir, NULL) != 0 || mkdirs(r.dir) != 0) {
         bg_errorf(TOOL, "%s: cannot create: %s", r.dir, strerror(errno));
         return BG_EXIT_IO;
     }
