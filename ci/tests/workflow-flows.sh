@@ -21,6 +21,8 @@
 #                    (stand-in gh api keeping the PR's comments): one comment,
 #                    posted then updated, with agree's report.md, @mentions
 #                    neutralised
+#        none        gate.yml where no gate job leaves a report: agree fails, its
+#                    summary says so (no artifact matched: nothing downloaded)
 #        baselines   update-baselines.yml: four recordings, then the PR of the
 #                    four baselines/<key>.json (stand-in ci/open-pr)
 #        adopt       a gate run whose two Linux hosts propose known lines, then
@@ -31,6 +33,7 @@
 #   ROOT      the source tree: its .github/ and ci/adopt-known are the ones run
 #   --mutant  CASE against a copy of .github/ with the fix taken out (pr:
 #             gate.yml's `|| rc=$?`; lone: its folder for a lone artifact;
+#             none: its summary line without a report;
 #             adopt_lone: adopt-known.yml's lone-artifact line; comment:
 #             pr-comment.yml that never finds its earlier comment): passes
 #             only when the checks of CASE fail
@@ -52,6 +55,7 @@ if [ "${8:-}" = --mutant ]; then
     exit 3
   case "$case_" in
     pr) f=workflows/gate.yml; sed_script='s/ --expect-hosts "\$HOSTS" || rc=\$?$/ --expect-hosts "$HOSTS"/' ;;
+    none) f=workflows/gate.yml; sed_script='/no report: no gate job left a results.json/d' ;;
     lone) f=workflows/gate.yml; sed_script='s/if \[ -f "\$hosts\/results.json" \]/if false/' ;;
     comment) f=workflows/pr-comment.yml; sed_script='s/startswith(\\"\$marker\\")/startswith(\\"x\\")/' ;;
     adopt_lone) f=workflows/adopt-known.yml; sed_script='/^            dirs=("\$run_dir\/proposed-known")$/d' ;;
@@ -208,7 +212,7 @@ bases() {
 }
 
 case "$case_" in
-  pr | push | lone | comment)
+  pr | push | lone | none | comment)
     if [ "$case_" = pr ] || [ "$case_" = comment ]; then
       # main moves on after the PR's branch point: the merge-base is the base commit
       g checkout -q -b topic && echo change >"$repo/topic.txt" && g add topic.txt && g commit -q -m topic || exit 3
@@ -251,6 +255,12 @@ case "$case_" in
       verdict=$(summary 2 agree | grep -m 1 '^# buildgate cross-host agreement' | sed 's/.*: //')
       expected="exit 0; gate=success asan=skipped agree=success; agree's summary says PASS; $(for h in $hosts; do printf '%s: no --base; ' "$h"; done)"
       observed="exit $rc; $jobs; agree's summary says $verdict; $(bases)"
+    elif [ "$case_" = none ]; then
+      for h in $hosts; do : >"$flow/hosts/$h/no-report"; done
+      emulate 3 gate.yml push --ref refs/heads/main
+      seen=no; case $(summary 3 agree) in *"no gate job left a results.json"*) seen=yes ;; esac
+      expected="exit 1; gate=failure asan=skipped agree=failure; agree's summary says no gate job left a results.json: yes"
+      observed="exit $rc; $jobs; agree's summary says no gate job left a results.json: $seen"
     else
       for h in ubuntu-24.04-arm macos-15 macos-15-intel; do : >"$flow/hosts/$h/no-report"; done
       emulate 3 gate.yml push --ref refs/heads/main
