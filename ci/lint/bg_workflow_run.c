@@ -8,7 +8,10 @@
  * `shell: bash` is `bash --noprofile --norc -eo pipefail {0}`, `sh` is
  * `sh -e {0}`; defaults.run; needs; strategy.matrix; outputs), "Workflow
  * commands for GitHub Actions" (GITHUB_ENV, GITHUB_OUTPUT, GITHUB_PATH,
- * GITHUB_STEP_SUMMARY, the NAME<<DELIMITER form), "Evaluate expressions"
+ * GITHUB_STEP_SUMMARY, the NAME<<DELIMITER form) with the runner's own
+ * parser (actions/runner src/Runner.Worker/FileCommandManager.cs: a line is
+ * NAME=VALUE when its '=' comes before any "<<"; the last GITHUB_PATH line
+ * comes first in PATH; a step summary over 1 MiB is not added), "Evaluate expressions"
  * (wf_expr.c), and the actions' own sources: actions/download-artifact
  * v8.0.1 src/download-artifact.ts (a download by name, with merge-multiple,
  * or of a pattern matching exactly one artifact extracts into `path`
@@ -672,7 +675,7 @@ static int take_files(job *j, const char *files, cJSON *outputs)
     text = NULL;
     if (bg_file_read(f, TOOL, &text, &len) == BG_OK && len) {
         if (len > 1024 * 1024) {
-            fprintf(stderr, "Warning: $GITHUB_STEP_SUMMARY is %zu bytes, over the 1 MiB a step may add: not added\n",
+            fprintf(stderr, "Error: $GITHUB_STEP_SUMMARY is %zu bytes, over the 1 MiB a step may add: not added\n",
                     len);
         } else {
             char sum[PATH_MAX + 16];
