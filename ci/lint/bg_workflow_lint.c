@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "buildgate/bg_check.h"
-#include "buildgate/bg_file.h"
 #include "buildgate/bg_help.h"
 #include "wf_rules.h"
+#include "wf_yaml.h"
 
 static const char usage_text[] =
     "Usage: bg-workflow-lint FILE...\n"
@@ -32,6 +32,9 @@ static const char usage_text[] =
     "                        workflow that pull requests (forks) trigger\n"
     "  comment-workflow-run  a job posting PR comments runs only on workflow_run\n"
     "                        and checks out no code\n"
+    "  comment-concurrency   a job posting PR comments runs in a concurrency group\n"
+    "                        (its own or the workflow's), so two runs finishing\n"
+    "                        close together do not both post\n"
     "  --extract-runs DIR    instead, write the script of every bash/sh run:\n"
     "                        step to DIR/<file>.<job>.<n>.sh for shellcheck\n"
     "                        (line 2 names its file and first line; ${{ }}\n"
@@ -59,28 +62,10 @@ static void stem(const char *path, char *out, size_t n)
     snprintf(out, n, "%.*s", (int)strcspn(b, "."), b);
 }
 
-/* Reads and parses path into *doc and *src (the caller frees both with
- * yaml_document_delete / free).  Returns 0, or BG_EXIT_IO / BG_EXIT_PARSE with
- * one error line printed. */
+/* Reads and parses path (wf_yaml.h). */
 static int load(const char *path, yaml_document_t *doc, char **src, size_t *len)
 {
-    bg_status st = bg_file_read(path, "bg-workflow-lint", src, len);
-    if (st != BG_OK)
-        return bg_exit_code(st);
-    yaml_parser_t parser;
-    yaml_parser_initialize(&parser);
-    yaml_parser_set_input_string(&parser, (const unsigned char *)*src, *len);
-    int ok = yaml_parser_load(&parser, doc);
-    if (!ok)
-        bg_errorf("bg-workflow-lint", "%s:%lu: not YAML: %s", path, (unsigned long)parser.problem_mark.line + 1,
-                  parser.problem ? parser.problem : "parse error");
-    yaml_parser_delete(&parser);
-    if (!ok) {
-        free(*src);
-        *src = NULL;
-        return BG_EXIT_PARSE;
-    }
-    return 0;
+    return wf_load(path, "bg-workflow-lint", doc, src, len);
 }
 
 /* Checks one file; records its checks.  Returns an exit code. */

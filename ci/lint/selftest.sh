@@ -10,7 +10,7 @@
 #   GITHUB_DIR  the repository's .github folder (the workflows to mutate)
 #   WORK_DIR    scratch folder (created): the mutant and the lint's output
 #   RULE        permissions, pinned, pull-request-target, run-expressions,
-#               fork-secrets or comment-workflow-run
+#               fork-secrets, comment-workflow-run or comment-concurrency
 # Records pass only when the mutation applied (the copy differs from the
 # original), LINT exited 1 and printed "<file>:<line>: RULE: ...".
 # Exit: 0 pass, 1 the check failed, 2 usage, 3 I/O.
@@ -30,6 +30,7 @@ case "$rule" in
   fork-secrets)         wf=gate.yml; script='/EVENT: \${{ github.event_name }}/a\
           TOKEN: ${{ secrets.GITHUB_TOKEN }}' ;;
   comment-workflow-run) wf=pr-comment.yml; script='s/^  workflow_run:$/  pull_request:/' ;;
+  comment-concurrency)  wf=pr-comment.yml; script='/^concurrency:$/,/^$/d' ;;
   *) echo "buildgate: selftest.sh: unknown rule '$rule'" >&2; exit 2 ;;
 esac
 

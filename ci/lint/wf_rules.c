@@ -5,6 +5,7 @@
  * Actions and workflows secure: Preventing pwn requests" (pull_request_target,
  * workflow_run for commenting on untrusted pull requests). */
 #include "wf_rules.h"
+#include "wf_yaml.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,7 +15,7 @@
 
 static const char *const rule_names[WF_RULE_COUNT] = {
     "permissions", "pinned", "pull-request-target", "run-expressions", "fork-secrets",
-    "comment-workflow-run"};
+    "comment-workflow-run", "comment-concurrency"};
 
 const char *wf_rule_name(wf_rule r)
 {
@@ -27,6 +28,7 @@ typedef struct ctx {
     const char *src;
     size_t len;
     wf_findings *f;
+    const yaml_node_t *root;
     int on_pr, on_prt, on_wr, n_events;
     const char *other_event; /* first trigger that is not workflow_run */
 } ctx;
@@ -38,20 +40,13 @@ static yaml_node_t *node(ctx *c, int id)
 
 static const char *scalar(const yaml_node_t *n)
 {
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+    return wf_scalar(n);
 }
 
 /* The value of key in mapping map, or NULL. */
 static yaml_node_t *get(ctx *c, const yaml_node_t *map, const char *key)
 {
-    if (!map || map->type != YAML_MAPPING_NODE)
-        return NULL;
-    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-        const char *k = scalar(node(c, p->key));
-        if (k && !strcmp(k, key))
-            return node(c, p->value);
-    }
-    return NULL;
+    return wf_get(c->doc, map, key);
 }
 
 static void add(ctx *c, wf_rule r, const yaml_node_t *n, const char *fmt, ...)
@@ -382,6 +377,17 @@ static void check_job(ctx *c, const char *id, const yaml_node_t *job)
         if (checkout)
             add(c, WF_COMMENT, checkout,
                 "job %s posts comments and checks out code: the commenting job reads the artifact only", id);
+        /* Two runs finishing close together would both find no comment and
+         * both post one: the job (or its workflow) needs a concurrency group,
+         * so they run one after the other and the second updates. */
+        const yaml_node_t *cc = get(c, job, "concurrency");
+        if (!cc)
+            cc = get(c, c->root, "concurrency");
+        const char *group = cc && cc->type == YAML_MAPPING_NODE ? scalar(get(c, cc, "group")) : scalar(cc);
+        if (!group || !*group)
+            add(c, WF_COMMENT_CONCURRENCY, cs.at,
+                "job %s posts a pull-request comment outside a concurrency group: two runs finishing "
+                "close together both find no comment and post two (add concurrency: group:)", id);
     }
 }
 
@@ -390,6 +396,7 @@ int wf_check(const char *path, yaml_document_t *doc, const char *src, size_t len
     memset(out, 0, sizeof *out);
     ctx c = {.path = path, .doc = doc, .src = src, .len = len, .f = out};
     yaml_node_t *root = yaml_document_get_root_node(doc);
+    c.root = root;
     if (!root || root->type != YAML_MAPPING_NODE)
         return -1;
     const yaml_node_t *jobs = get(&c, root, "jobs");
@@ -408,6 +415,7 @@ int wf_check(const char *path, yaml_document_t *doc, const char *src, size_t len
     if (runs && runs->type == YAML_MAPPING_NODE) {
         /* a composite action: its steps, as a job's, for the rules that apply */
         out->applies[WF_PINNED] = out->applies[WF_RUN_EXPRESSIONS] = 1;
+        c.root = NULL; /* a composite action has no concurrency of its own */
         check_job(&c, "(composite action)", runs);
         return 0;
     }

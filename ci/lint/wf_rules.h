@@ -1,7 +1,7 @@
 /* wf_rules.h — the security rules buildgate holds its GitHub Actions
  * workflows to (docs/ci.md "Security rules"), checked on a libyaml document.
  *
- * A workflow (a mapping with `jobs:`) is checked against all six rules; a
+ * A workflow (a mapping with `jobs:`) is checked against all seven rules; a
  * composite action (`runs: using: composite`) against the two that apply to
  * its steps (pinned, run-expressions).  Each finding is one line,
  *     <file>:<line>: <rule>: <what>
@@ -20,6 +20,7 @@ typedef enum wf_rule {
     WF_RUN_EXPRESSIONS,   /* no attacker-controllable ${{ }} inside run: */
     WF_FORK_SECRETS,      /* no secrets in jobs a fork's pull request runs */
     WF_COMMENT,           /* PR comments only from workflow_run, without checkout */
+    WF_COMMENT_CONCURRENCY, /* a commenting job runs in a concurrency group */
     WF_RULE_COUNT
 } wf_rule;
 
