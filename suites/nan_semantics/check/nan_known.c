@@ -423,17 +423,17 @@ static bg_status load(const char *path, const char *file, const char *version, c
                                        "pthread, signal_raise, ..., see docs/nan_semantics.md)");
             break;
         }
-        char obad[200];
-        if (observed_bad(observed, col[1], obad, sizeof obad)) {
-            st = bad(kd->path, lineno, obad);
-            break;
-        }
         char item[64];
         if (ops_unknown(ops, item, sizeof item)) {
             char why[300];
             snprintf(why, sizeof why, "ops column: '%s' is no op, op family or phase name "
                      "(nan_ops.def, nan_family.h; an empty item or a pattern is not allowed)", item);
             st = bad(kd->path, lineno, why);
+            break;
+        }
+        char obad[200]; /* after the other columns: their errors come first, as before */
+        if (observed_bad(observed, col[1], obad, sizeof obad)) {
+            st = bad(kd->path, lineno, obad);
             break;
         }
         /* a column cut to its field would cover other ops than the line lists
@@ -462,10 +462,10 @@ static bg_status load(const char *path, const char *file, const char *version, c
         }
         /* lines of other contexts are dropped; of other versions kept until
            the measured history is known (select_lines) */
-        measured_add(kd, observed);
         any_range |= in == 1;
         if (version && !context_matches(col[2], context))
             continue;
+        measured_add(kd, observed); /* measured in this context (all lines without a version) */
         nan_known_line *nl = realloc(kd->lines, (size_t)(kd->n + 1) * sizeof *nl);
         if (!nl) {
             st = BG_E_NOMEM;

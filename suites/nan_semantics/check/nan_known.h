@@ -29,7 +29,9 @@
  *             line without it (7 columns) is measured nowhere: it applies by
  *             its range only and brackets nothing
  * Brackets (docs/nan_semantics.md "Runner versions"): the measured versions
- * of a file are every version its lines' observed columns name.  A runner
+ * of a context are every version the observed columns of the file's lines of
+ * that context name (a version measured in other contexts only, e.g. without
+ * nan-seq's sequences, neither brackets nor breaks a bracket there).  A runner
  * version V that is not measured and that no line's range holds lies between
  * the nearest measured versions lo < V < hi (when both exist).  Then the
  * lines of context C observed at lo or hi apply *inferred*: a deviation group
@@ -82,7 +84,8 @@ typedef struct nan_known {
     nan_known_line *lines;
     int n;
     /* set by nan_known_load for a version given: */
-    char measured[512]; /* every observed version of the file, ascending, comma-separated */
+    char measured[512]; /* every observed version of the context's lines (all lines:
+                           nan_known_load_all), ascending, comma-separated */
     int inferred;       /* 1: the version is not measured, no range holds it, and the lines
                            kept are those of its bracket lo..hi */
     char lo[32], hi[32]; /* the nearest measured versions below / above it ("" none) */

@@ -369,8 +369,8 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
         /* one cause per runner version (bg-report groups the tests by it) */
         char bracket[200], cause[700], act[700];
         nan_known_bracket_text(kd, ri->version, bracket, sizeof bracket);
-        snprintf(cause, sizeof cause, "%s %s: verdicts inferred from the bracket of measured versions, "
-                 "not measured", ri->known_list, bracket);
+        snprintf(cause, sizeof cause, "%s %s: its verdicts are inferred from that bracket",
+                 ri->known_list, bracket);
         snprintf(act, sizeof act, "measure and adopt it: this run's lines are proposed in "
                  "proposed-known/nan_semantics/%s.tsv; review them, then " BG_PROPOSED_ADOPT
                  " (docs/nan_semantics.md#runner-versions)", ri->known_list);
