@@ -23,8 +23,8 @@ record() {
   case "$1" in pass) exit 0 ;; skip) exit 77 ;; *) exit 1 ;; esac
 }
 fail() { record fail "$*"; }
-rm -rf "$work" && mkdir -p "$work/bin" || fail "cannot make $work"
-real=$(BG_X86_RUNNERS= "$bg_runner" --resolve qemu-x86_64-trixie 2>/dev/null) ||
+{ rm -rf "$work" && mkdir -p "$work/bin"; } || fail "cannot make $work"
+real=$(BG_X86_RUNNERS='' "$bg_runner" --resolve qemu-x86_64-trixie 2>/dev/null) ||
   record skip "runner qemu-x86_64-trixie is not fetched here (ci/provision --trixie-runners)"
 qdir=$(dirname "$(printf '%s\n' "$real" | sed -n 's/^command: //p' | cut -d' ' -f1)")
 case "$case_" in
@@ -49,7 +49,7 @@ EOS
 chmod +x "$work/bin/$tool"
 out=$work/out.txt checks=$work/checks.jsonl
 # shellcheck disable=SC2086 # extra is an option list
-(cd "$work" && PATH="$work/bin:$PATH" BG_X86_RUNNERS= BG_FIXTURES_DIR="$fixtures" BG_CHECKS_FILE="$checks" \
+(cd "$work" && PATH="$work/bin:$PATH" BG_X86_RUNNERS='' BG_FIXTURES_DIR="$fixtures" BG_CHECKS_FILE="$checks" \
   "$litmus" --test "$test" --access "$access" --runner "$tool" --arch "$arch" --probe "$probe" \
   --iterations 200000 --timeout 200 $extra) >"$out" 2>&1
 rc=$?

@@ -28,10 +28,10 @@ record() { # verdict observed
   case "$1" in pass) exit 0 ;; skip) exit 77 ;; *) exit 1 ;; esac
 }
 fail() { record fail "$*"; }
-rm -rf "$work" && mkdir -p "$work/bin" || fail "cannot make $work"
+{ rm -rf "$work" && mkdir -p "$work/bin"; } || fail "cannot make $work"
 tool=qemu-x86_64 row=qemu-x86_64-trixie ver=8.2.2 ctx=main_thread
 case "$case_" in valgrind_*) tool=valgrind row=valgrind-trixie ver=3.22.0 ;; esac
-real=$(BG_X86_RUNNERS= "$bg_runner" --resolve "$row" 2>/dev/null) ||
+real=$(BG_X86_RUNNERS='' "$bg_runner" --resolve "$row" 2>/dev/null) ||
   record skip "runner $row is not fetched here (ci/provision --trixie-runners)"
 cmd=$(printf '%s\n' "$real" | sed -n 's/^command: //p' | cut -d' ' -f1)
 env=$(printf '%s\n' "$real" | sed -n 's/^env: //p')
@@ -52,7 +52,7 @@ $run
 EOS
 chmod +x "$work/bin/$tool"
 out=$work/out.txt
-(cd "$work" && PATH="$work/bin:$PATH" BG_X86_RUNNERS= BG_FIXTURES_DIR="$fixtures" BG_CHECKS_FILE="$work/checks.jsonl" \
+(cd "$work" && PATH="$work/bin:$PATH" BG_X86_RUNNERS='' BG_FIXTURES_DIR="$fixtures" BG_CHECKS_FILE="$work/checks.jsonl" \
   "$nan_check" --runner "$tool" --context "$ctx" --probe "$probe" --timeout 600 --name "sel.$tool.$ctx") >"$out" 2>&1
 rc=$?
 checks=$work/checks.jsonl
@@ -77,7 +77,7 @@ case "$case_" in
     record pass "exit 1: $nx xfail (inferred), the FMA pd/sd operand-priority group fails naming its ops" ;;
   *_inferred)
     [ "$rc" = 0 ] || fail "exit $rc, want 0 (inferred xfails): $(grep -m3 -E '^(fail|xpass) ' "$out")"
-    [ "$nf" = 0 ] && [ "$nxp" = 0 ] || fail "$nf fail / $nxp xpass checks, want none"
+    { [ "$nf" = 0 ] && [ "$nxp" = 0 ]; } || fail "$nf fail / $nxp xpass checks, want none"
     grep -q '"inferred":"'"$ver"' is between measured [0-9.]* and [0-9.]*; not measured"' "$checks" ||
       fail "no xfail check saying '$ver is between measured A and B; not measured'"
     [ "$ncause" = 1 ] || fail "$ncause cause: lines, want 1"
