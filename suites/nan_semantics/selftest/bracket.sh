@@ -5,7 +5,8 @@
 # (QEMU 8.2.2 or valgrind 3.22.0, Ubuntu 24.04's) and runs a measured one (the
 # trixie rows' QEMU 10.0.13 / valgrind 3.24.0, ci/provision --trixie-runners).
 # The stand-in is first in PATH, so the registry's qemu-x86_64 / valgrind row
-# (known list qemu-x86_64.tsv / valgrind.tsv) resolves to it.  Cases:
+# (known list qemu-x86_64.tsv / valgrind.tsv) resolves to it; each case runs the
+# context signal_raise (every group of main_thread, and a handler: the fastest).  Cases:
 #   qemu_inferred  exit 0: inferred xfails whose check says "between measured A
 #       and B; not measured", one `cause:` line, no fail or xpass, and a proposed
 #       line observed at the stand-in's version
@@ -29,7 +30,7 @@ record() { # verdict observed
 }
 fail() { record fail "$*"; }
 { rm -rf "$work" && mkdir -p "$work/bin"; } || fail "cannot make $work"
-tool=qemu-x86_64 row=qemu-x86_64-trixie ver=8.2.2 ctx=main_thread
+tool=qemu-x86_64 row=qemu-x86_64-trixie ver=8.2.2 ctx=signal_raise
 case "$case_" in valgrind_*) tool=valgrind row=valgrind-trixie ver=3.22.0 ;; esac
 real=$(BG_X86_RUNNERS='' "$bg_runner" --resolve "$row" 2>/dev/null) ||
   record skip "runner $row is not fetched here (ci/provision --trixie-runners)"
