@@ -333,6 +333,8 @@ static void group_report_layout(const char *exe, const char *dir, const char *ou
                file_contains(md, "| no power: valgrind serialises threads | 2 |"));
     expect_int("report.md_cause_oversubscribed", 1, file_contains(md, "| oversubscribed: "));
     expect_int("report.md_cannot_decide", 1, file_contains(md, "## What this host cannot decide (3 inconclusive)"));
+    expect_int("report.html_inferred_section", 1,
+               file_contains(html, "<h2>Verdicts inferred, not measured (1 runner version)</h2>"));
     expect_int("report.md_inferred_section", 1,
                file_contains(md, "## Verdicts inferred, not measured (1 runner version)"));
     expect_int("report.md_inferred_once", 1,

@@ -6,7 +6,8 @@
 # trixie rows' QEMU 10.0.13 / valgrind 3.24.0, ci/provision --trixie-runners).
 # The stand-in is first in PATH, so the registry's qemu-x86_64 / valgrind row
 # (known list qemu-x86_64.tsv / valgrind.tsv) resolves to it; each case runs the
-# context signal_raise (every group of main_thread, and a handler: the fastest).  Cases:
+# context signal_raise (the operand-priority, status-flag, FMA and handler groups;
+# faster than main_thread).  Cases:
 #   qemu_inferred  exit 0: inferred xfails whose check says "between measured A
 #       and B; not measured", one `cause:` line, no fail or xpass, and a proposed
 #       line observed at the stand-in's version
