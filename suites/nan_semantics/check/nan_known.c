@@ -296,8 +296,17 @@ static bg_status select_lines(nan_known *kd, const char *version, int any_range)
     return BG_OK;
 }
 
-/* Adds the versions of an observed column to the file's measured list
- * (ascending, each once). */
+/* Appends ",t" (or "t" first) to out[n] at *o; a list that would not fit stops growing. */
+static void list_append(char *out, size_t n, size_t *o, const char *t)
+{
+    size_t need = strlen(t) + (*o ? 1 : 0);
+    if (*o + need + 1 > n)
+        return;
+    *o += (size_t)snprintf(out + *o, n - *o, "%s%s", *o ? "," : "", t);
+}
+
+/* Adds the versions of an observed column to the measured list (ascending,
+ * each once; a list longer than the field keeps its first versions). */
 static void measured_add(nan_known *kd, const char *observed)
 {
     for (const char *p = observed; *p;) {
@@ -319,16 +328,15 @@ static void measured_add(nan_known *kd, const char *observed)
             int x[3];
             snprintf(u, sizeof u, "%.*s", (int)(l2 < sizeof u ? l2 : sizeof u - 1), q);
             if (!put && bg_version_parse(u, x) && bg_version_cmp(w, x) < 0) {
-                o += (size_t)snprintf(out + o, sizeof out - o, "%s%s", o ? "," : "", t);
+                list_append(out, sizeof out, &o, t);
                 put = 1;
             }
-            if (o < sizeof out)
-                o += (size_t)snprintf(out + o, sizeof out - o, "%s%s", o ? "," : "", u);
+            list_append(out, sizeof out, &o, u);
             q += l2;
             q += *q == ',';
         }
-        if (!put && o < sizeof out)
-            snprintf(out + o, sizeof out - o, "%s%s", o ? "," : "", t);
+        if (!put)
+            list_append(out, sizeof out, &o, t);
         snprintf(kd->measured, sizeof kd->measured, "%s", out);
     }
 }
