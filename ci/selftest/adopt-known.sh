@@ -16,6 +16,9 @@
 #   adopt        two nan lines differing only in context -> joined into one line
 #                with the provenance; a memory_order line -> a new
 #                known_deviations entry, the rest of expectations.json unchanged
+#   observed     proposed lines with the observed column (the run's version), the
+#                same group proposed twice (main_thread and main_thread_all_modes)
+#                -> one nan line ending in 99.1.0, an entry with "observed"
 #   mo_overlap   a memory_order line overlapping an adopted entry -> exit 6
 #   unknown_runner a list named after no runner -> exit 4, the known runners
 #                listed once each (qemu-x86_64 and valgrind were listed twice)
@@ -84,6 +87,16 @@ case "$case" in
     exp="exit 0; one nan line added (contexts main_thread,pthread and ops addss,subss joined, provenance with the reason); one known_deviations entry {SB: 12}; no existing line removed or changed"
     obs="exit $rc; nan lines added $added, joined $joined; memory_order entry $entry, json lines removed/changed $removed; $out"
     [ "$rc" = 0 ] && [ "$added" = 1 ] && [ "$joined" = 1 ] && [ "$entry" = '{"SB":12}' ] && [ "$removed" -le 1 ] && ok=1 ;;
+  observed)  # the measured version rides along; two tests of one run proposing the same group
+    P2=${P/test t/test t_all_modes}
+    printf 'qemu-x86_64\t>=99.1,<99.2\tmain_thread\taddss\tdefault-nan\t-\t%s\t99.1.0\n' "$P" "$P2" >"$prop/nan_semantics/qemu-x86_64.tsv"
+    printf 'qemu-x86_64\t>=99.1,<99.2\tsc\tSB\t12\t%s\t99.1.0\n' "$P" >"$prop/memory_order/qemu-x86_64.tsv"
+    run --approve "self-test reason" --fixtures "$fx" "$prop"
+    line=$(grep -c $'^qemu-x86_64\t>=99.1,<99.2\tmain_thread\taddss\tdefault-nan\t-\tadopted [^\t]*\t99.1.0$' "$fx/nan_semantics/known/qemu-x86_64.tsv")
+    entry=$(jq -c '.known_deviations[] | select(.runner == "qemu-x86_64" and .versions == ">=99.1,<99.2") | .observed' "$fx/memory_order/expectations.json" 2>&1)
+    exp="exit 0; one nan line ending in the observed column 99.1.0 (the same group proposed by two tests adopted once); a known_deviations entry with observed [\"99.1.0\"]"
+    obs="exit $rc; nan lines $line; memory_order observed $entry; $out"
+    [ "$rc" = 0 ] && [ "$line" = 1 ] && [ "$entry" = '["99.1.0"]' ] && ok=1 ;;
   mo_overlap)
     printf 'qemu-x86_64\t>=99.1,<99.2\tsc\tSB\t12\t%s\n' "$P" >"$prop/memory_order/qemu-x86_64.tsv"
     run --approve "first" --fixtures "$fx" "$prop"; rc1=$rc

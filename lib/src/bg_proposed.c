@@ -23,6 +23,15 @@ void bg_proposed_range(const char *version, char *out, unsigned n)
         snprintf(out, n, ">=%d.%d,<%d.%d", v[0], v[1], v[0], v[1] + 1);
 }
 
+void bg_proposed_observed(const char *version, char *out, unsigned n)
+{
+    int v[3];
+    if (!bg_version_parse(version, v))
+        snprintf(out, n, "%s", "");
+    else
+        snprintf(out, n, "%d.%d.%d", v[0], v[1], v[2]);
+}
+
 void bg_proposed_reference(const char *version, const char *extra, char *out, unsigned n)
 {
     bg_host h;

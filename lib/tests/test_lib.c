@@ -313,7 +313,16 @@ static void group_report_layout(const char *exe, const char *dir, const char *ou
                "CPUs, so ...\",\"details\":null}\n"
                "{\"suite\":\"perf_budgets\",\"name\":\"perf.ab.synth/chain\",\"verdict\":\"pass\","
                "\"expected\":\"e\",\"observed\":\"o\",\"details\":{\"ratio\":1.01,\"interval\":"
-               "[0.99,1.02],\"band\":0.01}}\n");
+               "[0.99,1.02],\"band\":0.01}}\n"
+               /* two tests of one runner version judged by its bracket: one cause row */
+               "{\"suite\":\"nan_semantics\",\"name\":\"nan.q.main_thread\",\"test\":\"nan.q.main_thread\","
+               "\"verdict\":\"xfail\",\"expected\":\"e\",\"observed\":\"o\",\"details\":{\"inferred\":"
+               "{\"cause\":\"qemu-x86_64 8.2.2 is between measured 7.2.22 and 10.0.2; not measured: its "
+               "verdicts are inferred from that bracket\",\"action\":\"measure and adopt it\"}}}\n"
+               "{\"suite\":\"nan_semantics\",\"name\":\"nan.q.pthread\",\"test\":\"nan.q.pthread\","
+               "\"verdict\":\"xfail\",\"expected\":\"e\",\"observed\":\"o\",\"details\":{\"inferred\":"
+               "{\"cause\":\"qemu-x86_64 8.2.2 is between measured 7.2.22 and 10.0.2; not measured: its "
+               "verdicts are inferred from that bracket\",\"action\":\"measure and adopt it\"}}}\n");
     /* no baselines: the source tree's may hold one for this host (CI runners) */
     expect_int("report.layout_exit", 0, run_report_with(exe, dir, out, "--baselines /nonexistent"));
     /* | `s.a\|b``...` | pass | observed |: 4 cell borders, the name's '|' escaped */
@@ -324,6 +333,13 @@ static void group_report_layout(const char *exe, const char *dir, const char *ou
                file_contains(md, "| no power: valgrind serialises threads | 2 |"));
     expect_int("report.md_cause_oversubscribed", 1, file_contains(md, "| oversubscribed: "));
     expect_int("report.md_cannot_decide", 1, file_contains(md, "## What this host cannot decide (3 inconclusive)"));
+    expect_int("report.html_inferred_section", 1,
+               file_contains(html, "<h2>Verdicts inferred, not measured (1 runner version)</h2>"));
+    expect_int("report.md_inferred_section", 1,
+               file_contains(md, "## Verdicts inferred, not measured (1 runner version)"));
+    expect_int("report.md_inferred_once", 1,
+               file_contains(md, "| 1 | qemu-x86\\_64 8.2.2 is between measured 7.2.22 and 10.0.2; not measured: "
+                                 "its verdicts are inferred from that bracket | 2 | "));
     expect_int("report.md_aa_line", 1, file_contains(md, "A/A self-check only: this run has no base"));
     expect_int("report.html_aa_line", 1, file_contains(html, "A/A self-check only: this run has no base"));
     expect_int("report.md_mermaid", 1, file_contains(md, "```mermaid\nxychart-beta"));
@@ -364,7 +380,8 @@ static void group_report_layout(const char *exe, const char *dir, const char *ou
     expect_int("report.base_exit", 1, run_report_with(exe, dir, out, opts));
     expect_int("report.md_no_aa_line", 0, file_contains(md, "A/A self-check only"));
     expect_int("report.md_base_commit", 1, file_contains(md, "Against base `abc123`"));
-    expect_int("report.md_base_counts", 1, file_contains(md, ": 1 new, 4 vanished, 1 changed verdict."));
+    /* vanished: the three power checks, s.a|b... and the two inferred nan checks */
+    expect_int("report.md_base_counts", 1, file_contains(md, ": 1 new, 6 vanished, 1 changed verdict."));
     expect_int("report.md_changed", 1, file_contains(md, "| `perf.ab.synth/chain` | pass | **FAIL** |"));
     remove(keep);
     expect_int("report.base_missing_exit", BG_EXIT_IO, run_report_with(exe, dir, out, opts));

@@ -94,26 +94,26 @@ static void cause_of(const cJSON *c, char *key, size_t kn, char *text, size_t tn
     snprintf(text, tn, "%s: %s", suite, obs);
 }
 
-static bg_status add_cause(bg_report_model *m, const cJSON *c)
+/* Check c into the cause of list *list (*n causes) with this key, created
+ * with text and host on first use. */
+static bg_status cause_add(bg_rep_cause **list, int *n, const char *key, const char *text, int host,
+                           const cJSON *c)
 {
-    char key[200], text[400];
-    int host;
-    cause_of(c, key, sizeof key, text, sizeof text, &host);
     int i = 0;
-    while (i < m->ncauses && strcmp(m->causes[i].key, key))
+    while (i < *n && strcmp((*list)[i].key, key))
         i++;
-    if (i == m->ncauses) {
-        bg_rep_cause *bigger = realloc(m->causes, (size_t)(m->ncauses + 1) * sizeof *bigger);
+    if (i == *n) {
+        bg_rep_cause *bigger = realloc(*list, (size_t)(*n + 1) * sizeof *bigger);
         if (!bigger)
             return BG_E_NOMEM;
-        m->causes = bigger;
-        bg_rep_cause *nc = &m->causes[m->ncauses++];
+        *list = bigger;
+        bg_rep_cause *nc = &(*list)[(*n)++];
         memset(nc, 0, sizeof *nc);
         snprintf(nc->key, sizeof nc->key, "%s", key);
         snprintf(nc->text, sizeof nc->text, "%s", text);
         nc->host = host;
     }
-    bg_rep_cause *cs = &m->causes[i];
+    bg_rep_cause *cs = &(*list)[i];
     if (cs->n == cs->cap) {
         int cap = cs->cap ? cs->cap * 2 : 16;
         const cJSON **bigger = realloc(cs->checks, (size_t)cap * sizeof *bigger);
@@ -123,8 +123,27 @@ static bg_status add_cause(bg_report_model *m, const cJSON *c)
         cs->cap = cap;
     }
     cs->checks[cs->n++] = c;
-    m->nhost_inconclusive += host;
     return BG_OK;
+}
+
+static bg_status add_cause(bg_report_model *m, const cJSON *c)
+{
+    char key[200], text[400];
+    int host;
+    cause_of(c, key, sizeof key, text, sizeof text, &host);
+    bg_status st = cause_add(&m->causes, &m->ncauses, key, text, host, c);
+    m->nhost_inconclusive += st == BG_OK && host;
+    return st;
+}
+
+/* A check whose verdicts were inferred from a bracket of measured runner
+ * versions (details.inferred.cause: nan-check's summary, litmus-check's
+ * forbidden check): grouped per cause, i.e. per runner version. */
+static bg_status add_inferred(bg_report_model *m, const cJSON *c)
+{
+    const cJSON *inf = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "details"), "inferred");
+    const char *cause = bg_json_str(inf, "cause");
+    return cause ? cause_add(&m->inferred, &m->ninferred, cause, cause, 0, c) : BG_OK;
 }
 
 /* Host-limited causes first, then by count (most first). */
@@ -510,6 +529,8 @@ bg_status bg_report_model_build(bg_report_model *m, const cJSON *doc, const cJSO
             m->bad[m->nbad++] = c;
         if (v && strcmp(v, "inconclusive") == 0)
             st = add_cause(m, c);
+        if (!st)
+            st = add_inferred(m, c);
         m->nperf += perf_of(c, &m->perf[m->nperf]);
         m->nrates += rate_of(c, &m->rates[m->nrates]);
     }
@@ -540,6 +561,9 @@ void bg_report_model_free(bg_report_model *m)
         free(m->mx[i].row_cause);
     }
     free(m->causes);
+    for (int i = 0; i < m->ninferred; i++)
+        free(m->inferred[i].checks);
+    free(m->inferred);
     free(m->mx);
     free(m->bad);
     free(m->perf);

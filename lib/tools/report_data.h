@@ -78,6 +78,9 @@ typedef struct bg_report_model {
     const cJSON **bad;      /* the nbad fail/xpass checks, in results order */
     bg_rep_cause *causes;   /* inconclusive checks grouped by cause */
     int ncauses, nhost_inconclusive;
+    bg_rep_cause *inferred; /* checks whose verdicts a bracket of measured runner versions
+                               inferred (details.inferred.cause), one cause per runner version */
+    int ninferred;
     bg_rep_perf *perf;
     int nperf;
     const char *perf_base;  /* run.perf_base (the base commit), NULL: A/A self-check only */

@@ -190,6 +190,30 @@ static void causes(FILE *f, const bg_report_model *m)
     }
 }
 
+/* Runner versions judged by their bracket of measured versions (report.md's
+ * "Verdicts inferred, not measured"): one row per runner version. */
+static void inferred(FILE *f, const bg_report_model *m)
+{
+    if (!m->ninferred)
+        return;
+    fprintf(f, "<section><h2>Verdicts inferred, not measured (%d runner version%s)</h2>\n"
+               "<p class=\"muted\">Never measured here: their known deviations were inferred from the "
+               "measured versions around them; measuring one records it.</p><table><tr><th>#</th>"
+               "<th>cause</th><th>checks</th><th>measure and adopt</th></tr>\n",
+            m->ninferred, m->ninferred == 1 ? "" : "s");
+    for (int i = 0; i < m->ninferred; i++) {
+        const bg_rep_cause *cs = &m->inferred[i];
+        const cJSON *inf = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(cs->checks[0], "details"), "inferred");
+        fprintf(f, "<tr><td>%d</td><td>", i + 1);
+        esc(f, cs->text);
+        fprintf(f, "</td><td class=\"n\">%d</td><td>", cs->n);
+        esc(f, bg_json_str(inf, "action") ? bg_json_str(inf, "action") : "");
+        fprintf(f, "</td></tr>\n");
+    }
+    fprintf(f, "</table></section>\n");
+}
+
 static void change_table(FILE *f, const char *title, const bg_rep_change *c, int n)
 {
     if (!n)
@@ -527,6 +551,7 @@ bg_status bg_report_html(const bg_report_model *m, const char *path)
     header(f, m);
     failures(f, m);
     causes(f, m);
+    inferred(f, m);
     against_base(f, m);
     perf(f, m);
     suites(f, m);

@@ -273,6 +273,34 @@ static void inconclusive(FILE *f, const bg_report_model *m)
     }
 }
 
+/* Runner versions nobody measured, judged by their bracket (nan_known.h
+ * "Brackets", docs/nan_semantics.md "Runner versions"): one row per runner
+ * version, with what measures and adopts it. */
+static void inferred(FILE *f, const bg_report_model *m)
+{
+    if (!m->ninferred)
+        return;
+    fprintf(f, "## Verdicts inferred, not measured (%d runner version%s)\n\n"
+               "These runner versions were never measured here: their known deviations were inferred "
+               "from the measured versions around them (xfail), and a bracketed deviation they did not "
+               "show is a note, not an xpass. Measuring one records it.\n\n"
+               "| # | cause | checks | tests | measure and adopt |\n|---|---|---:|---|---|\n",
+            m->ninferred, m->ninferred == 1 ? "" : "s");
+    for (int i = 0; i < m->ninferred; i++) {
+        const bg_rep_cause *cs = &m->inferred[i];
+        const cJSON *inf = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(cs->checks[0], "details"), "inferred");
+        fprintf(f, "| %d | ", i + 1);
+        bg_md_text(f, cs->text, 300);
+        fprintf(f, " | %d | ", cs->n);
+        cause_tests(f, cs);
+        fprintf(f, " | ");
+        bg_md_text(f, bg_json_str(inf, "action") ? bg_json_str(inf, "action") : "", 400);
+        fprintf(f, " |\n");
+    }
+    fprintf(f, "\n");
+}
+
 static void change_rows(FILE *f, const bg_rep_change *c, int n, int from, int to)
 {
     for (int i = from; i < n && i < to; i++) {
@@ -835,6 +863,7 @@ bg_status bg_report_markdown(const bg_report_model *m, const char *checks_dir, c
         header(o, m);
         failures(o, m);
         inconclusive(o, m);
+        inferred(o, m);
         against_base(o, m);
         perf(o, m);
         suites(o, m);

@@ -23,6 +23,10 @@
  * are scoped), or "*" when no number can be read from it. */
 void bg_proposed_range(const char *version, char *out, unsigned n);
 
+/* Observed column (the measured history, nan_known.h): the version read
+ * from `version` as "X.Y.Z", or "" when no number can be read from it. */
+void bg_proposed_observed(const char *version, char *out, unsigned n);
+
 /* Reference column: "proposed, not reviewed; observed <YYYY-MM-DD> on
  * <host key> with <version>; <extra>" (tabs and newlines replaced by spaces). */
 void bg_proposed_reference(const char *version, const char *extra, char *out, unsigned n);

@@ -184,17 +184,35 @@ bg_status litmus_expect_get(const cJSON *doc, const char *test, const char *arch
     return BG_OK;
 }
 
+/* 1 when the "observed" array of entry d holds a version equal to v. */
+static int observed_has(const cJSON *d, const int v[3])
+{
+    const cJSON *o;
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(d, "observed")) {
+        int w[3];
+        if (cJSON_IsString(o) && bg_version_parse(o->valuestring, w) && bg_version_cmp(v, w) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int litmus_expect_deviation(const cJSON *doc, const char *runner, const char *version,
                             const char *access, const char *test, double *rate_pm,
-                               const char **why)
+                            const char **why, char *bracket, size_t bracket_n)
 {
     const cJSON *d;
+    if (bracket_n)
+        *bracket = '\0';
+    int any_range = 0;
     cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(doc, "known_deviations")) {
         const char *r = bg_json_str(d, "runner"), *m = bg_json_str(d, "access");
         const cJSON *rates = cJSON_GetObjectItemCaseSensitive(d, "rate_per_million");
         const cJSON *rate = cJSON_GetObjectItemCaseSensitive(rates, test);
         const char *vr = bg_json_str(d, "versions");
-        if (!r || !m || strcmp(r, runner) || strcmp(m, access) || !cJSON_IsNumber(rate))
+        if (!r || strcmp(r, runner))
+            continue;
+        any_range |= !vr || bg_version_in_range(version, vr) == 1;
+        if (!m || strcmp(m, access) || !cJSON_IsNumber(rate))
             continue;
         if (vr && bg_version_in_range(version, vr) != 1)
             continue;
@@ -202,5 +220,49 @@ int litmus_expect_deviation(const cJSON *doc, const char *runner, const char *ve
         *why = bg_json_str(d, "why");
         return 1;
     }
-    return 0;
+    /* a version no entry's range holds and nobody measured: its bracket, the
+       nearest measured versions (the runner's "observed") below and above,
+       both showing this deviation (docs/memory_order.md "Runner versions") */
+    int v[3], lo[3], hi[3], have_lo = 0, have_hi = 0, measured = 0;
+    if (any_range || !bg_version_parse(version, v))
+        return 0;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(doc, "known_deviations")) {
+        const char *r = bg_json_str(d, "runner");
+        const cJSON *o;
+        if (!r || strcmp(r, runner))
+            continue;
+        cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(d, "observed")) {
+            int w[3];
+            if (!cJSON_IsString(o) || !bg_version_parse(o->valuestring, w))
+                continue;
+            int c = bg_version_cmp(w, v);
+            measured |= c == 0;
+            if (c < 0 && (!have_lo || bg_version_cmp(w, lo) > 0))
+                memcpy(lo, w, sizeof lo), have_lo = 1;
+            if (c > 0 && (!have_hi || bg_version_cmp(w, hi) < 0))
+                memcpy(hi, w, sizeof hi), have_hi = 1;
+        }
+    }
+    if (measured || !have_lo || !have_hi)
+        return 0;
+    const cJSON *at_lo = NULL, *at_hi = NULL;
+    double r_lo = 0, r_hi = 0;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(doc, "known_deviations")) {
+        const char *r = bg_json_str(d, "runner"), *m = bg_json_str(d, "access");
+        const cJSON *rate = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "rate_per_million"), test);
+        if (!r || !m || strcmp(r, runner) || strcmp(m, access) || !cJSON_IsNumber(rate))
+            continue;
+        if (!at_lo && observed_has(d, lo))
+            at_lo = d, r_lo = rate->valuedouble;
+        if (!at_hi && observed_has(d, hi))
+            at_hi = d, r_hi = rate->valuedouble;
+    }
+    if (!at_lo || !at_hi)
+        return 0;
+    *rate_pm = r_lo < r_hi ? r_lo : r_hi; /* the rarer end: gone only when even it predicts many */
+    *why = bg_json_str(at_lo, "why");
+    if (bracket_n)
+        snprintf(bracket, bracket_n, "%d.%d.%d is between measured %d.%d.%d and %d.%d.%d; not measured",
+                 v[0], v[1], v[2], lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
+    return 1;
 }

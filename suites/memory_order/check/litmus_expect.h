@@ -20,6 +20,7 @@
 #define LITMUS_EXPECT_H
 
 #include <cjson/cJSON.h>
+#include <stddef.h>
 
 #include "buildgate/bg_error.h"
 #include "litmus_catalog.h"
@@ -65,10 +66,17 @@ bg_status litmus_expect_get(const cJSON *doc, const char *test, const char *arch
  * version string, access and test: 1 and *rate_pm (the recorded rate,
  * 0 when unknown) and *why set, else 0.  "versions" is a range of
  * bg_version_in_range ("*" or ">=10.0,<10.1"); an entry without it applies to
- * every version.  Mutant access names never match. */
+ * every version.  Mutant access names never match.  An entry's "observed"
+ * (["7.2.22"]) lists the versions it was measured on.  When no entry of the
+ * runner has a range holding version and no "observed" names it, the nearest
+ * measured versions lo < version < hi (over the runner's entries) bracket it:
+ * when an entry observed at lo and one observed at hi both list this
+ * access/test, 1 with the smaller rate and bracket[bracket_n] = "<version> is
+ * between measured <lo> and <hi>; not measured" (an inferred deviation: the
+ * caller makes a run without it a pass note, not an xpass); else "" there. */
 int litmus_expect_deviation(const cJSON *doc, const char *runner, const char *version,
                             const char *access, const char *test, double *rate_pm,
-                               const char **why);
+                            const char **why, char *bracket, size_t bracket_n);
 
 /* Outcome index of a key such as "0:r0=0; 1:r0=0;", or -1. */
 int litmus_outcome_parse(const litmus_test *t, const char *key);

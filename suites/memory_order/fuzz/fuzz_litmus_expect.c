@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     const char *name = tests[t].name, *why;
                     double rate;
                     litmus_expect_get(doc, name, archs[a], access[m], &e);
-                    litmus_expect_deviation(doc, "qemu-aarch64", "qemu-aarch64 version 7.2.22", access[m], name, &rate, &why);
+                    litmus_expect_deviation(doc, "qemu-aarch64", "qemu-aarch64 version 7.2.22", access[m], name, &rate, &why, NULL, 0);
                 }
     }
     cJSON_Delete(doc);

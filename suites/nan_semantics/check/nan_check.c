@@ -28,7 +28,7 @@ typedef struct opts {
     const char *runner, *context, *probe, *modes, *fixtures, *reason, *validate;
     const char *name; /* --name: the check-name prefix (CMake passes the test's name) */
     double timeout;
-    int write_fixture, replace, regen, migrate, check_fixture;
+    int write_fixture, replace, regen, migrate, check_fixture, require_observed;
     char **files;   /* --regen-known-ops: the check files */
     int n_files;
 } opts;
@@ -39,6 +39,7 @@ static const char usage_text[] =
     "       nan-check --write-fixture --reason TEXT [--replace] [--probe PATH]\n"
     "                 [--fixtures DIR]\n"
     "       nan-check --check-fixture [--fixtures DIR] [--probe PATH]\n"
+    "       nan-check --validate-known FILE [--require-observed]\n"
     "\n"
     "Runs the NaN probe under one runner in one context and checks every record\n"
     "against the golden fixture and the OS's context rule.\n"
@@ -68,10 +69,17 @@ static const char usage_text[] =
     "  --check-fixture    only load the golden fixture: one check (test nan.fixture),\n"
     "                     fail naming what to do next; a runner/context test that\n"
     "                     cannot load it records a skip pointing there (77)\n"
+    "  --validate-known FILE  parse a known-deviation list (exit 5 and one line on a\n"
+    "                     malformed line); prints its measured versions\n"
+    "  --require-observed with --validate-known: every line must have its observed\n"
+    "                     column (the versions it was measured on; nan_known.h)\n"
     "  -h, --help         this text\n"
     "\n"
     "Checks (suite nan_semantics): one per deviation group (fail / xfail), one\n"
     "xpass per known deviation no longer seen, one summary named after the test.\n"
+    "A version no line's range holds, between two measured ones (the lines'\n"
+    "observed columns), is judged by that bracket: inferred xfail, a pass note\n"
+    "for a bracketed deviation it does not show, a `cause:` line.\n"
     "A fail no known line covers also proposes a line in\n"
     "<checks-dir>/proposed-known/nan_semantics/TOOL.tsv, to adopt after review\n"
     "with ci/adopt-known --approve \"<reason>\" <dir>.\n"
@@ -574,6 +582,7 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--validate-known") == 0 && more) o.validate = argv[++i];
         else if (strcmp(a, "--regen-known-ops") == 0) o.regen = 1;
         else if (strcmp(a, "--migrate") == 0) o.migrate = 1;
+        else if (strcmp(a, "--require-observed") == 0) o.require_observed = 1;
         else if (strcmp(a, "--check-fixture") == 0) o.check_fixture = 1;
         else if (o.regen && a[0] != '-') {
             o.files = &argv[i];
@@ -587,8 +596,13 @@ int main(int argc, char **argv)
     if (o.validate) {
         nan_known kd;
         bg_status vs = nan_known_load_all(o.validate, &kd);
+        int unobserved = vs == BG_OK && o.require_observed ? nan_known_unobserved(&kd) : 0;
+        if (unobserved) /* a committed line carries its measured history (nan_known.h) */
+            vs = bg_fail(BG_E_FIXTURE, "nan-check", "known deviations %s:%d: no observed column (the "
+                         "versions the line was measured on, e.g. 7.2.22,10.0.13)", o.validate, unobserved);
         if (vs == BG_OK)
-            printf("nan-check: %s: %d known-deviation line(s) valid\n", o.validate, kd.n);
+            printf("nan-check: %s: %d known-deviation line(s) valid; measured versions: %s\n", o.validate,
+                   kd.n, *kd.measured ? kd.measured : "none");
         nan_known_free(&kd);
         return bg_exit_code(vs);
     }

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "nan_known.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -172,6 +173,191 @@ static void keys_free(line_keys *ks)
     free(ks->lineno);
 }
 
+/* NULL-free check of an observed column: "" (none), or comma-separated
+ * versions of digits and dots, each inside the line's range.  Returns 1 and
+ * why[n] when it is malformed. */
+static int observed_bad(const char *observed, const char *range, char *why, size_t n)
+{
+    for (const char *p = observed; *p;) {
+        size_t len = strcspn(p, ",");
+        char v[40];
+        snprintf(v, sizeof v, "%.*s", (int)(len < sizeof v ? len : sizeof v - 1), p);
+        int parts[3];
+        if (!len || len >= sizeof v || strspn(v, "0123456789.") != len || !isdigit((unsigned char)v[0]) ||
+            v[len - 1] == '.' || strstr(v, "..") || !bg_version_parse(v, parts)) {
+            snprintf(why, n, "observed column: '%.40s' is no version (want e.g. 7.2.22,10.0.13: "
+                     "the versions the line was measured on)", v);
+            return 1;
+        }
+        if (bg_version_in_range(v, range) != 1) {
+            snprintf(why, n, "observed column: %s is outside the line's versions %.60s", v, range);
+            return 1;
+        }
+        p += len;
+        p += *p == ',';
+    }
+    if (strlen(observed) >= sizeof ((nan_known_line *)0)->observed) {
+        snprintf(why, n, "observed column longer than %zu characters",
+                 sizeof ((nan_known_line *)0)->observed - 1);
+        return 1;
+    }
+    return 0;
+}
+
+/* 1 when the comma-separated versions of list hold one equal to v. */
+static int observed_has(const char *list, const int v[3])
+{
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        char t[40];
+        int w[3];
+        snprintf(t, sizeof t, "%.*s", (int)(len < sizeof t ? len : sizeof t - 1), p);
+        if (bg_version_parse(t, w) && bg_version_cmp(v, w) == 0)
+            return 1;
+        p += len;
+        p += *p == ',';
+    }
+    return 0;
+}
+
+/* 1 when the comma-separated items of a and b share one. */
+static int items_overlap(const char *a, const char *b)
+{
+    for (const char *p = a; *p;) {
+        size_t len = strcspn(p, ",");
+        char t[64];
+        snprintf(t, sizeof t, "%.*s", (int)(len < sizeof t ? len : sizeof t - 1), p);
+        if (in_list(b, t))
+            return 1;
+        p += len;
+        p += *p == ',';
+    }
+    return 0;
+}
+
+/* kd holds the lines of the context, each with side = 1 when its range holds
+ * version.  Keeps the ones that apply (nan_known.h "Brackets"): by range, or,
+ * when the version is not measured and no range of the file holds it, by its
+ * bracket (side = 1 lo / 2 hi / 3 both).  Fills measured, lo, hi, inferred. */
+static bg_status select_lines(nan_known *kd, const char *version, int any_range)
+{
+    int v[3], have_v = bg_version_parse(version, v);
+    int is_measured = 0, lo[3] = {0}, hi[3] = {0}, have_lo = 0, have_hi = 0;
+    for (const char *p = kd->measured; *p;) {
+        size_t len = strcspn(p, ",");
+        char t[40];
+        int w[3];
+        snprintf(t, sizeof t, "%.*s", (int)(len < sizeof t ? len : sizeof t - 1), p);
+        if (bg_version_parse(t, w) && have_v) {
+            int d = bg_version_cmp(w, v);
+            is_measured |= d == 0;
+            if (d < 0 && (!have_lo || bg_version_cmp(w, lo) > 0))
+                memcpy(lo, w, sizeof lo), have_lo = 1;
+            if (d > 0 && (!have_hi || bg_version_cmp(w, hi) < 0))
+                memcpy(hi, w, sizeof hi), have_hi = 1;
+        }
+        p += len;
+        p += *p == ',';
+    }
+    if (have_lo)
+        snprintf(kd->lo, sizeof kd->lo, "%d.%d.%d", lo[0], lo[1], lo[2]);
+    if (have_hi)
+        snprintf(kd->hi, sizeof kd->hi, "%d.%d.%d", hi[0], hi[1], hi[2]);
+    kd->inferred = have_v && !is_measured && !any_range && have_lo && have_hi;
+    int k = 0;
+    for (int i = 0; i < kd->n; i++) {
+        nan_known_line *l = &kd->lines[i];
+        if (!kd->inferred) {
+            if (l->side)
+                kd->lines[k++] = *l;
+            continue;
+        }
+        l->side = (observed_has(l->observed, lo) ? 1 : 0) | (observed_has(l->observed, hi) ? 2 : 0);
+    }
+    if (!kd->inferred) {
+        kd->n = k;
+        for (int i = 0; i < kd->n; i++)
+            kd->lines[i].side = 0;
+        return BG_OK;
+    }
+    /* a side's line needs a partner on the other side: same rule, detail and a shared op */
+    for (int i = 0; i < kd->n; i++) {
+        nan_known_line *l = &kd->lines[i];
+        int partner = l->side == 3;
+        for (int j = 0; j < kd->n && !partner && l->side; j++) {
+            const nan_known_line *m = &kd->lines[j];
+            partner = (m->side & (3 - l->side)) && strcmp(m->rule, l->rule) == 0 &&
+                      strcmp(m->detail, l->detail) == 0 && items_overlap(l->ops, m->ops);
+        }
+        if (partner)
+            kd->lines[k++] = *l;
+    }
+    kd->n = k;
+    return BG_OK;
+}
+
+/* Appends ",t" (or "t" first) to out[n] at *o; a list that would not fit stops growing. */
+static void list_append(char *out, size_t n, size_t *o, const char *t)
+{
+    size_t need = strlen(t) + (*o ? 1 : 0);
+    if (*o + need + 1 > n)
+        return;
+    *o += (size_t)snprintf(out + *o, n - *o, "%s%s", *o ? "," : "", t);
+}
+
+/* Adds the versions of an observed column to the measured list (ascending,
+ * each once; a list longer than the field keeps its first versions). */
+static void measured_add(nan_known *kd, const char *observed)
+{
+    for (const char *p = observed; *p;) {
+        size_t len = strcspn(p, ",");
+        char t[40];
+        int w[3];
+        snprintf(t, sizeof t, "%.*s", (int)(len < sizeof t ? len : sizeof t - 1), p);
+        p += len;
+        p += *p == ',';
+        if (!bg_version_parse(t, w) || observed_has(kd->measured, w))
+            continue;
+        /* insert before the first greater one */
+        char out[sizeof kd->measured] = "";
+        size_t o = 0;
+        int put = 0;
+        for (const char *q = kd->measured; *q;) {
+            size_t l2 = strcspn(q, ",");
+            char u[40];
+            int x[3];
+            snprintf(u, sizeof u, "%.*s", (int)(l2 < sizeof u ? l2 : sizeof u - 1), q);
+            if (!put && bg_version_parse(u, x) && bg_version_cmp(w, x) < 0) {
+                list_append(out, sizeof out, &o, t);
+                put = 1;
+            }
+            list_append(out, sizeof out, &o, u);
+            q += l2;
+            q += *q == ',';
+        }
+        if (!put)
+            list_append(out, sizeof out, &o, t);
+        snprintf(kd->measured, sizeof kd->measured, "%s", out);
+    }
+}
+
+void nan_known_bracket_text(const nan_known *kd, const char *version, char *out, size_t n)
+{
+    int v[3];
+    char vs[40] = "?";
+    if (bg_version_parse(version, v))
+        snprintf(vs, sizeof vs, "%d.%d.%d", v[0], v[1], v[2]);
+    snprintf(out, n, "%s is between measured %s and %s; not measured", vs, kd->lo, kd->hi);
+}
+
+int nan_known_unobserved(const nan_known *kd)
+{
+    for (int i = 0; i < kd->n; i++)
+        if (!kd->lines[i].observed[0])
+            return kd->lines[i].lineno;
+    return 0;
+}
+
 /* Reads path; lines applying to version/context are kept (all of them when
  * version is NULL). */
 static bg_status load(const char *path, const char *file, const char *version, const char *context,
@@ -193,14 +379,15 @@ static bg_status load(const char *path, const char *file, const char *version, c
     int lineno = 0;
     line_keys ks = {0};
     bg_status st = BG_OK;
+    int any_range = 0; /* a line (of any context) whose range holds the version */
     while (st == BG_OK && getline(&line, &cap, f) > 0) {
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '#' || line[0] == '\0')
             continue;
-        char *col[NAN_KNOWN_COLUMNS];
+        char *col[NAN_KNOWN_COLUMNS + 1];
         int nc = 0;
-        for (char *p = line; nc < NAN_KNOWN_COLUMNS; nc++) {
+        for (char *p = line; nc < NAN_KNOWN_COLUMNS + 1; nc++) {
             col[nc] = p;
             char *tab = strchr(p, '\t');
             if (!tab) {
@@ -210,12 +397,13 @@ static bg_status load(const char *path, const char *file, const char *version, c
             *tab = '\0';
             p = tab + 1;
         }
-        if (nc != NAN_KNOWN_COLUMNS || strchr(col[NAN_KNOWN_COLUMNS - 1], '\t')) {
-            st = bad(kd->path, lineno, "needs 7 tab-separated columns: runner versions contexts ops "
-                                       "rule detail reference (a 6-column line of the old format: "
-                                       "nan-check --regen-known-ops --migrate)");
+        if (nc < NAN_KNOWN_COLUMNS || strchr(col[nc - 1], '\t')) {
+            st = bad(kd->path, lineno, "needs 7 tab-separated columns and an 8th: runner versions contexts "
+                                       "ops rule detail reference observed (a 6-column line of the old "
+                                       "format: nan-check --regen-known-ops --migrate)");
             break;
         }
+        const char *observed = nc > NAN_KNOWN_COLUMNS ? col[NAN_KNOWN_COLUMNS] : "";
         char *ops = col[3];
         memmove(&col[3], &col[4], 3 * sizeof col[0]); /* col[3..5] = rule detail reference */
         if (strlen(col[0]) != stem || strncmp(col[0], file, stem) != 0) {
@@ -251,6 +439,11 @@ static bg_status load(const char *path, const char *file, const char *version, c
             st = bad(kd->path, lineno, why);
             break;
         }
+        char obad[200]; /* after the other columns: their errors come first, as before */
+        if (observed_bad(observed, col[1], obad, sizeof obad)) {
+            st = bad(kd->path, lineno, obad);
+            break;
+        }
         /* a column cut to its field would cover other ops than the line lists
            (an ops column of regenerated lines outgrew 2048 characters) */
         const char *const cols[] = {col[1], col[2], ops, col[3], col[4], col[5]};
@@ -275,8 +468,12 @@ static bg_status load(const char *path, const char *file, const char *version, c
             st = seen < 0 ? BG_E_NOMEM : bad(kd->path, lineno, why);
             break;
         }
-        if (version && (!in || !context_matches(col[2], context)))
+        /* lines of other contexts are dropped; of other versions kept until
+           the measured history is known (select_lines) */
+        any_range |= in == 1;
+        if (version && !context_matches(col[2], context))
             continue;
+        measured_add(kd, observed); /* measured in this context (all lines without a version) */
         nan_known_line *nl = realloc(kd->lines, (size_t)(kd->n + 1) * sizeof *nl);
         if (!nl) {
             st = BG_E_NOMEM;
@@ -292,6 +489,8 @@ static bg_status load(const char *path, const char *file, const char *version, c
         snprintf(l->rule, sizeof l->rule, "%s", col[3]);
         snprintf(l->detail, sizeof l->detail, "%s", strcmp(col[4], "-") == 0 ? "" : col[4]);
         snprintf(l->reference, sizeof l->reference, "%s", col[5]);
+        snprintf(l->observed, sizeof l->observed, "%s", observed);
+        l->side = in; /* select_lines: 1 = the range holds the version */
     }
     /* a read error (a directory given as the file: EISDIR) is no empty list */
     if (st == BG_OK && ferror(f))
@@ -299,6 +498,8 @@ static bg_status load(const char *path, const char *file, const char *version, c
     free(line);
     keys_free(&ks);
     fclose(f);
+    if (st == BG_OK && version)
+        st = select_lines(kd, version, any_range);
     if (st != BG_OK)
         nan_known_free(kd);
     return st;
@@ -364,12 +565,15 @@ int nan_known_cover(nan_known *kd, const char *rule, const char *detail, const c
             l->used = nan_known_ops_cover(l->ops, items[j]);
     }
     for (int j = 0; j < n_items; j++) {
-        int covered = 0;
-        for (int i = 0; i < kd->n && !covered; i++) {
+        /* by range: one line lists it; inferred: a line of each side of the bracket */
+        int sides = 0;
+        for (int i = 0; i < kd->n && sides != 3; i++) {
             nan_known_line *l = &kd->lines[i];
-            covered = strcmp(l->rule, rule) == 0 && fnmatch(l->detail, detail, 0) == 0 &&
-                      nan_known_ops_cover(l->ops, items[j]);
+            if (strcmp(l->rule, rule) == 0 && fnmatch(l->detail, detail, 0) == 0 &&
+                nan_known_ops_cover(l->ops, items[j]))
+                sides |= kd->inferred ? l->side : 3;
         }
+        int covered = sides == 3;
         if (!covered && len + strlen(items[j]) + 2 < n)
             len += (size_t)snprintf(missing + len, n - len, "%s%s", len ? "," : "", items[j]);
     }

@@ -10,7 +10,10 @@
  * nan_family_compress), the group's rule, its detail (fnmatch(3)
  * metacharacters escaped; "-" when none) and the reference "proposed, not
  * reviewed; observed <date> on <host key> with <version>; <n> cases; test
- * <test>".
+ * <test>", then the observed column: the runner's version "X.Y.Z" (the
+ * measurement this line records; none when no number can be read).  An
+ * inferred xfail (nan_known.h "Brackets") is proposed too: the run measured
+ * that version, and adopting its lines records it.
  */
 #ifndef NAN_PROPOSE_H
 #define NAN_PROPOSE_H

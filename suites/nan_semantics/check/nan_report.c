@@ -176,7 +176,7 @@ static void write_fragment(const nan_run_info *ri, const nan_groups *gs, const b
 bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, nan_known *kd)
 {
     bg_status st = BG_OK;
-    int fails = 0, xfails = 0, proposals = 0;
+    int fails = 0, xfails = 0, proposals = 0, inferred = 0;
     bg_verdict *v = calloc((size_t)gs->n + 1, sizeof *v);
     if (!v)
         return BG_E_NOMEM;
@@ -189,6 +189,7 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
         nan_known_line *kl = nm > 0 && !*missing ? ml[0] : NULL;
         v[i] = kl ? BG_XFAIL : BG_FAIL;
         kl ? xfails++ : fails++;
+        inferred += kl && kd->inferred;
         char name[512], ds[100];
         slug(g->detail, ds, sizeof ds);
         snprintf(name, sizeof name, "%s.%s%s%s", ri->test, g->rule, *ds ? "." : "", ds);
@@ -259,6 +260,19 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
             cJSON_AddStringToObject(d, "known", where);
             cJSON_AddStringToObject(d, "reference", kl->reference);
         }
+        if (kl && kd->inferred) {
+            /* known at both ends of the bracket, not measured here: the verdict
+               is inferred, and this run's measurement is proposed for adoption */
+            char bracket[200], pline[NAN_KNOWN_OPS_MAX + 2048], ppath[400], ops_all[NAN_KNOWN_OPS_MAX];
+            nan_known_bracket_text(kd, ri->version, bracket, sizeof bracket);
+            cJSON_AddStringToObject(d, "inferred", bracket);
+            if (nan_family_compress((const char *const *)g->items, g->n_items, ops_all, sizeof ops_all))
+                ops_all[0] = '\0';
+            if (*ops_all && nan_propose(ri, g, ops_all, ppath, sizeof ppath, pline, sizeof pline) != BG_OK)
+                st = BG_E_IO;
+            if (*ops_all && *pline)
+                cJSON_AddStringToObject(d, "proposed_line", pline);
+        }
         const char *rep = bg_json_str(g->example, "reproducer");
         if (rep) /* report.md prints it in the failure entry (lib/tools/report_md.c) */
             cJSON_AddStringToObject(d, "reproducer", rep);
@@ -270,11 +284,36 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
                           cJSON_CreateString(g->observed), d) != BG_OK)
             st = BG_E_IO;
     }
-    int unjudged = 0;
+    int unjudged = 0, differs = 0;
     for (int i = 0; i < kd->n; i++) {
         nan_known_line *l = &kd->lines[i];
         if (l->used)
             continue;
+        if (kd->inferred) { /* an inferred line that did not happen: information, no xpass */
+            int told = 0;
+            for (int j = 0; j < i && !told; j++)
+                told = !kd->lines[j].used && strcmp(kd->lines[j].rule, l->rule) == 0 &&
+                       strcmp(kd->lines[j].detail, l->detail) == 0;
+            if (told || !ri->probe_ok)
+                continue;
+            differs++;
+            char name[512], exp[400], obs[400], where[1100], ds[100], bracket[200];
+            slug(l->detail, ds, sizeof ds);
+            nan_known_bracket_text(kd, ri->version, bracket, sizeof bracket);
+            snprintf(name, sizeof name, "%s.bracket.%s%s%s", ri->test, l->rule, *ds ? "." : "", ds);
+            snprintf(exp, sizeof exp, "deviation %s (%s), seen at measured %s and %s", l->rule,
+                     *l->detail ? l->detail : "-", kd->lo, kd->hi);
+            snprintf(obs, sizeof obs, "not seen: %s differs from its bracket here (information, not "
+                     "an xpass: %s)", ri->version, bracket);
+            snprintf(where, sizeof where, "%s:%d", kd->path, l->lineno);
+            cJSON *d = cJSON_CreateObject();
+            add_identity(d, ri);
+            cJSON_AddStringToObject(d, "known", where);
+            cJSON_AddStringToObject(d, "inferred", bracket);
+            if (bg_check_emit(c, name, BG_PASS, cJSON_CreateString(exp), cJSON_CreateString(obs), d) != BG_OK)
+                st = BG_E_IO;
+            continue;
+        }
         if (ri->known_unjudged) { /* not run where it was measured: no verdict on it */
             unjudged++;
             continue;
@@ -296,7 +335,7 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
     }
     int stale = 0;
     for (int i = 0; i < kd->n; i++)
-        stale += !kd->lines[i].used && ri->probe_ok && !ri->known_unjudged;
+        stale += !kd->lines[i].used && ri->probe_ok && !ri->known_unjudged && !kd->inferred;
     if (unjudged) {
         char t[500];
         snprintf(t, sizeof t, "%d known line(s) not judged: %s", unjudged, ri->known_unjudged);
@@ -326,6 +365,29 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
         cJSON_AddStringToObject(d, "action", "unexpected deviations: proposed known lines were "
                                 "written; review them, then " BG_PROPOSED_ADOPT
                                 " (docs/nan_semantics.md#runner-versions)");
+    if (kd->inferred && (inferred || differs)) {
+        /* one cause per runner version (bg-report groups the tests by it) */
+        char bracket[200], cause[700], act[700];
+        nan_known_bracket_text(kd, ri->version, bracket, sizeof bracket);
+        snprintf(cause, sizeof cause, "%s %s: its verdicts are inferred from that bracket",
+                 ri->known_list, bracket);
+        snprintf(act, sizeof act, "measure and adopt it: this run's lines are proposed in "
+                 "proposed-known/nan_semantics/%s.tsv; review them, then " BG_PROPOSED_ADOPT
+                 " (docs/nan_semantics.md#runner-versions)", ri->known_list);
+        cJSON *inf = cJSON_AddObjectToObject(d, "inferred");
+        cJSON_AddStringToObject(inf, "cause", cause);
+        cJSON_AddStringToObject(inf, "bracket", bracket);
+        cJSON_AddNumberToObject(inf, "xfail_groups", inferred);
+        cJSON_AddNumberToObject(inf, "differs_from_bracket", differs);
+        cJSON_AddStringToObject(inf, "action", act);
+        printf("cause:       %s (%d inferred xfail, %d differ); %s\n", cause, inferred, differs, act);
+    } else if (!kd->inferred && fails && *kd->measured && (!*kd->lo || !*kd->hi)) {
+        char t[700];
+        snprintf(t, sizeof t, "%s %s is outside every measured bracket (measured: %s): no verdict "
+                 "can be inferred", ri->known_list, ri->version, kd->measured);
+        gs->notes = gs->notes ? gs->notes : cJSON_CreateArray();
+        cJSON_AddItemToArray(gs->notes, cJSON_CreateString(t));
+    }
     if (gs->notes) {
         cJSON_AddItemToObject(d, "notes", gs->notes);
         gs->notes = NULL;
