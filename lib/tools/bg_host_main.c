@@ -19,7 +19,7 @@ static const char usage_text[] =
     "  -h, --help   this text\n"
     "\n"
     "Exit: 0; 2 usage; 8 out of memory.\n"
-    "Doc: lib/include/buildgate/bg_host.h, README.md.\n";
+    "Doc: lib/include/buildgate/bg_host.h, docs/usage.md.\n";
 
 int main(int argc, char **argv)
 {

@@ -46,7 +46,7 @@ static const char usage_text[] =
     "\n"
     "Exit: the command's own (0, 1, 77, ...); 1 when bg-run added a fail;\n"
     "      2 usage; 3 I/O (checks file, fork).\n"
-    "Doc: README.md, docs/writing-a-suite.md, cmake/BuildgateTest.cmake\n"
+    "Doc: docs/usage.md, docs/writing-a-suite.md, cmake/BuildgateTest.cmake\n"
     "     (bg_add_test).\n";
 
 static void usage_exit(const char *why)

@@ -1,5 +1,6 @@
 /* report_esc.c — see report_esc.h. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include "report_esc.h"
 
 #include <errno.h>
@@ -135,6 +136,23 @@ void bg_html_text(FILE *f, const char *s, size_t max)
         case '\'': fputs("&#39;", f); break;
         default: fputc(s[i], f);
         }
+    }
+    ellipsis(f, s, n);
+}
+
+void bg_html_text_wbr(FILE *f, const char *s, size_t max)
+{
+    if (!s)
+        s = "?";
+    size_t n = bg_utf8_cut(s, max);
+    char one[2] = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        one[0] = s[i];
+        bg_html_text(f, one, 1);
+        int digits = i > 0 && i + 1 < n && isdigit((unsigned char)s[i - 1]) &&
+                     isdigit((unsigned char)s[i + 1]); /* 1.0M, 0/201k: one number */
+        if (strchr("._/+,", s[i]) && i + 1 < n && !digits)
+            fputs("<wbr>", f);
     }
     ellipsis(f, s, n);
 }

@@ -34,6 +34,11 @@ void bg_mermaid_str(FILE *f, const char *s, size_t max);
 
 /* Writes s HTML-escaped (& < > " '), at most max bytes then "…". */
 void bg_html_text(FILE *f, const char *s, size_t max);
+/* As bg_html_text, with a <wbr> after each '.', '_', '/', '+' and ',' that is
+ * not between two digits: a table header or cell then breaks between the parts
+ * of a name (after_handler, qemu-x86_64.plain) when it must, never inside a word
+ * or a number such as 1.0M (issue 25 item 5). */
+void bg_html_text_wbr(FILE *f, const char *s, size_t max);
 
 /* Writes s HTML-escaped with its Markdown code spans (`…`) as <code>…</code>
  * (the next-step sentences of report_data.c carry commands that way). */

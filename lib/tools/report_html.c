@@ -28,9 +28,11 @@ static const char css[] =
     "th,td{border:1px solid #d0d7de;padding:3px 7px;text-align:left;vertical-align:top}"
     "th{background:#f6f8fa;font-weight:600}td.n{text-align:right}"
     ".scroll{overflow-x:auto;max-width:100%}"
-    ".mx td{font-size:11px;text-align:center;max-width:120px;overflow-wrap:anywhere}"
+    ".mx td{font-size:11px;text-align:center;max-width:120px;overflow-wrap:normal}"
     ".mx td:first-child{text-align:left;white-space:nowrap;max-width:none}"
-    ".mx th{font-size:11px;max-width:90px;overflow-wrap:anywhere}"
+    ".mx th{font-size:11px;max-width:90px;overflow-wrap:normal}"
+    ".mx td.none{color:#57606a;font-style:italic}"
+    "svg.chart{max-width:100%;height:auto}"
     ".v-pass{background:#dafbe1}.v-fail{background:#ffebe9;color:#a40e26;font-weight:600}"
     ".v-xfail{background:#fff8c5}.v-xpass{background:#ffd8b5;font-weight:600}"
     ".v-inconclusive{background:#eaeef2}.v-skip{background:#f6f8fa;color:#57606a}"
@@ -91,9 +93,9 @@ static void header(FILE *f, const bg_report_model *m)
 {
     const cJSON *host = cJSON_GetObjectItemCaseSensitive(m->doc, "host");
     int pass = strcmp(m->verdict, "PASS") == 0;
-    fprintf(f, "<header class=\"%s\"><h1>buildgate: %s</h1><p>%d checks: %d fail/xpass, %d "
+    fprintf(f, "<header class=\"%s\"><h1>buildgate: %s</h1><p>%d check%s: %d fail/xpass, %d "
                "inconclusive (%d from this host), %d skip</p><p>",
-            pass ? "pass" : "fail", m->verdict, m->ntotal, m->nbad,
+            pass ? "pass" : "fail", m->verdict, m->ntotal, m->ntotal == 1 ? "" : "s", m->nbad,
             (int)bg_json_num(m->summary, "inconclusive", 0), m->nhost_inconclusive,
             (int)bg_json_num(m->summary, "skip", 0));
     const cJSON *x;
@@ -177,8 +179,8 @@ static void causes(FILE *f, const bg_report_model *m)
                 continue;
             fprintf(f, "<tr><td>%d</td><td>", i + 1);
             esc(f, cs->text);
-            fprintf(f, "</td><td class=\"n\">%d</td><td><details><summary>%d checks</summary>", cs->n,
-                    cs->n);
+            fprintf(f, "</td><td class=\"n\">%d</td><td><details><summary>%d check%s</summary>", cs->n,
+                    cs->n, cs->n == 1 ? "" : "s");
             for (int k = 0; k < cs->n; k++) {
                 fprintf(f, "%s<code>", k ? "<br>" : "");
                 esc(f, bg_json_str(cs->checks[k], "name"));
@@ -268,21 +270,26 @@ static void perf_svg(FILE *f, const bg_report_model *m)
         hi = fmax(hi, fmax(p->hi, 1 + p->band));
     }
     double span = fmax(hi - 1, 1 - lo) * 1.1 + 0.002; /* symmetric around 1 */
+    if (!isfinite(span))
+        span = 1;
+    /* ticks at 1 ± k·step, step the round value giving at most 3 per side; the
+     * axis ends on the outermost ticks, beyond every band and interval drawn */
+    static const double steps[] = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5};
+    double step = steps[0];
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0] && span / steps[k] > 3; k++)
+        step = k + 1 < sizeof steps / sizeof steps[0] ? steps[k + 1] : steps[k];
+    int nticks = (int)ceil(span / step - 1e-9);
+    span = nticks * step;
     lo = 1 - span;
     hi = 1 + span;
     const int W = 1000, L = 340, R = 80, rowh = 20, top = 28;
     int H = top + rowh * m->nperf + 8;
     double pw = W - L - R;
 #define X(v) (L + ((v) - lo) / (hi - lo) * pw)
-    fprintf(f, "<svg role=\"img\" aria-label=\"perf ratios with intervals\" width=\"%d\" "
-               "height=\"%d\" viewBox=\"0 0 %d %d\">\n",
+    fprintf(f, "<svg class=\"chart\" role=\"img\" aria-label=\"perf ratios with intervals\" "
+               "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
             W, H, W, H);
-    /* ticks at 1 ± k·step, step the round value giving at most 3 per side */
-    static const double steps[] = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5};
-    double step = steps[0];
-    for (size_t k = 0; k < sizeof steps / sizeof steps[0] && span / steps[k] > 3; k++)
-        step = k + 1 < sizeof steps / sizeof steps[0] ? steps[k + 1] : steps[k];
-    for (int t = -(int)(span / step); t <= (int)(span / step); t++) {
+    for (int t = -nticks; t <= nticks; t++) {
         double v = 1 + step * t;
         fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#d0d7de\"/>"
                    "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
@@ -320,10 +327,10 @@ static void perf_svg(FILE *f, const bg_report_model *m)
 
 static void perf_table(FILE *f, const bg_report_model *m)
 {
-    fprintf(f, "<details><summary>Perf table (%d benchmarks)</summary><table><tr><th>check</th>"
+    fprintf(f, "<details><summary>Perf table (%d benchmark%s)</summary><table><tr><th>check</th>"
                "<th>source</th><th>base</th><th>head</th><th>ratio</th><th>interval</th><th>band</th>"
                "<th>verdict</th></tr>\n",
-            m->nperf);
+            m->nperf, m->nperf == 1 ? "" : "s");
     for (int i = 0; i < m->nperf; i++) {
         const bg_rep_perf *p = &m->perf[i];
         fprintf(f, "<tr><td><code>");
@@ -447,7 +454,7 @@ static void matrix(FILE *f, const bg_rep_matrix *x)
     fprintf(f, "</h3><div class=\"scroll\"><table class=\"mx\"><tr><th></th>");
     for (int j = 0; j < x->nc; j++) {
         fprintf(f, "<th>");
-        esc(f, x->cols[j]);
+        bg_html_text_wbr(f, x->cols[j], 100000);
         fprintf(f, "</th>");
     }
     fprintf(f, "</tr>\n");
@@ -457,8 +464,13 @@ static void matrix(FILE *f, const bg_rep_matrix *x)
         fprintf(f, "</code></td>");
         for (int j = 0; j < x->nc; j++) {
             const bg_rep_cell *c = &x->cells[i * x->nc + j];
-            if (!c->verdict) {
-                fprintf(f, "<td></td>");
+            if (!c->verdict) { /* no check of this row and column: say so, never a blank */
+                fprintf(f, "<td class=\"none\" title=\"no check of ");
+                esc(f, x->rows[i]);
+                fprintf(f, " &#215; ");
+                esc(f, x->cols[j]);
+                fprintf(f, " in this run: no such test on this host, or it was left out "
+                           "(--label, -R) or did not run (see the CTest log)\">no check</td>");
                 continue;
             }
             const char *shown_v = c->decided ? c->decided : c->verdict;
@@ -466,7 +478,7 @@ static void matrix(FILE *f, const bg_rep_matrix *x)
              * not be decided (never drawn as a plain green pass) */
             const char *cls = c->cause && strcmp(vclass(shown_v), "pass") == 0 ? "limited" : vclass(shown_v);
             fprintf(f, "<td class=\"v-%s\" title=\"%s\">", cls, c->verdict);
-            bg_html_text(f, c->text ? c->text : c->verdict, 60);
+            bg_html_text_wbr(f, c->text ? c->text : c->verdict, 60);
             if (c->cause)
                 fprintf(f, " <b>†%d</b>", c->cause);
             fprintf(f, "</td>");

@@ -92,7 +92,7 @@ static void counts_line(FILE *f, const cJSON *summary)
             (int)bg_json_num(summary, "skip", 0));
 }
 
-/* A repository path (docs/x.md#anchor): a link to the commit's file when
+/* A repository path (docs/<page>.md#anchor): a link to the commit's file when
  * GitHub Actions' variables say where it lives, otherwise the bare path
  * (relative to the repository root). */
 static void doc_link(FILE *f, const char *path)

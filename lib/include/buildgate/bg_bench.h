@@ -27,7 +27,7 @@
  *
  * All functions that take a bg_bench * accept what bg_bench_register returned
  * and return it, so calls can be chained.  Names must be unique.
- * Source of the semantics: google/benchmark 1.7 "docs/user_guide.md".
+ * Source of the semantics: google/benchmark 1.7, the user guide in its docs folder.
  */
 #ifndef BG_BENCH_H
 #define BG_BENCH_H

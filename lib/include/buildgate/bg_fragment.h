@@ -1,7 +1,7 @@
 /* bg_fragment.h — the Markdown fragment a test adds to report.md.
  *
  * bg-report includes every file $(dirname $BG_CHECKS_FILE)/<suite>--<name>.md
- * in the suite's section (docs/writing-a-suite.md "Report hooks"), e.g. a
+ * in the suite's section (docs/writing-a-suite.md "Checks (interface)", its report hooks), e.g. a
  * phase table or a histogram.
  */
 #ifndef BG_FRAGMENT_H
