@@ -116,7 +116,7 @@ fi
 
 # ---- every tool script: --help and an unknown option
 tools=$(cd "$root" && for f in ci/* ci/lint/* suites/*/gate/*.sh suites/*/study/*.sh; do
-          case "$f" in ci/*.sh) continue ;; esac # ci/'s *.sh are sourced libraries and test drivers
+          case "$f" in (ci/*.sh) continue ;; esac # ci/'s *.sh are sourced libraries and test drivers
           [ -f "$f" ] && [ -x "$f" ] && head -n 1 "$f" | grep -q '^#!.*bash' && echo "$f"; done)
 for t in $tools; do
   id=$(echo "$t" | sed 's|^ci/||; s|[^A-Za-z0-9_]|_|g')
@@ -125,6 +125,34 @@ for t in $tools; do
     --expected "$t --help prints its usage" --observed "nothing on stdout"; r=1; }
   expect "tool.$id.bad_option" 2 "buildgate: " "$root/$t" --bg-no-such-option
 done
+
+# ---- every shell script of the tree (and the workflows' run: scripts, when
+# bg-workflow-lint is built): parsed by bash 3.2 (bash -n: |&, ;& ...), and no
+# bash-4-only builtin or expansion outside comments (what no run above reaches)
+scripts=$(cd "$root" && find ci lib/sh suites fixtures .ci -type f 2>/dev/null | while IFS= read -r f; do
+            case "$f" in (*.sh) echo "$f"; continue ;; esac
+            head -n 1 "$f" | grep -q '^#!.*sh' && echo "$f" || { grep -q 'shellcheck shell=bash' "$f" && echo "$f"; }
+          done | sort)
+runs=$work/runs
+rm -rf "$runs" && mkdir -p "$runs" || exit 3
+[ -x "$build/ci/lint/bg-workflow-lint" ] && [ -d "$root/.github" ] &&
+  (cd "$root" && "$build/ci/lint/bg-workflow-lint" --extract-runs "$runs" .github/workflows/*.yml .github/actions/*/action.yml) >/dev/null 2>&1
+nsyn=0 synbad="" b4bad=""
+for f in $scripts $(ls "$runs"/*.sh 2>/dev/null); do
+  case "$f" in /*) p=$f ;; *) p=$root/$f ;; esac
+  nsyn=$((nsyn + 1))
+  if ! bash -n "$p" 2>"$work/syn.err"; then
+    [ -n "$synbad" ] || synbad="$f: $(head -n 1 "$work/syn.err" | sed 's/^[^:]*: //')"
+  fi
+  [ -n "$b4bad" ] && continue
+  hit=$(grep -n -E '(^|[;&|({ ]|\$\()(mapfile|readarray|coproc|wait -n)( |$)|(declare|local|typeset) -[a-zA-Z]*[An]|\$\{[A-Za-z_][A-Za-z_0-9]*(\[[^]]*\])?(,,?|\^\^?|@[QEPAaUuLK])\}|\[\[ -v |EPOCH(SECONDS|REALTIME)|\[-[0-9]+\]\}' "$p" |
+        grep -v -E '^[0-9]+:[[:space:]]*#' | head -n 1)
+  [ -z "$hit" ] || b4bad="$f:${hit%%:*}: $(echo "${hit#*:}" | sed 's/^[[:space:]]*//' | cut -c1-100)"
+done
+"$check" --suite ci --name "$n.syntax" --expect-equal "every script parses" \
+  "${synbad:-every script parses}" >/dev/null || { echo "bash32: syntax: $synbad"; r=1; }
+"$check" --suite ci --name "$n.bash4_constructs" --expect-equal "none in $nsyn scripts" \
+  "${b4bad:-none in $nsyn scripts}" >/dev/null || { echo "bash32: bash4_constructs: $b4bad"; r=1; }
 
 # ---- usage paths that stop before any work (the table)
 never=$work/never
@@ -198,7 +226,7 @@ driver() {
   (cd "$work" && BG_CHECKS_FILE="$work/$name.jsonl" BG_TEST_NAME="$n.$name" "$@") >"$work/$name.out" 2>&1 </dev/null
   got=$?
   fails=$(grep -cE '"verdict": *"(fail|xpass)"' "$work/$name.jsonl" 2>/dev/null)
-  firstfail=$(grep -m 1 -E '"verdict": *"(fail|xpass)"' "$work/$name.jsonl" 2>/dev/null | sed 's/.*"name": *"\([^"]*\)".*"observed": *"\(.\{0,160\}\).*/\1: \2/')
+  firstfail=$(grep -m 1 -E '"verdict": *"(fail|xpass)"' "$work/$name.jsonl" 2>/dev/null | sed 's/.*"name": *"\([^"]*\)".*"observed": *"\([^"]\{0,160\}\).*/\1: \2/')
   bad=$(shell_error "$work/$name.out")
   "$check" --suite ci --name "$n.selftest.$name" --expect-equal "exit 0, 0 failing checks, no bash error" \
     "exit $got, ${fails:-0} failing checks${firstfail:+ (first: $firstfail)}, ${bad:+bash error: }${bad:-no bash error}" >/dev/null || {
