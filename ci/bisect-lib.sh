@@ -217,7 +217,8 @@ bisect_summary() {
     while IFS= read -r ref; do g+=("^$ref"); done < <(git -C "$src" for-each-ref --format='%(objectname)' 'refs/bisect/good-*')
     local b; b=$(git -C "$src" rev-parse -q --verify refs/bisect/bad || echo "$bad_sha")
     [ ${#g[@]} -gt 0 ] || g=("^$good_sha")
-    mapfile -t left < <(git -C "$src" rev-list "$b" "${g[@]}")
+    # a read loop, not mapfile (bash 4; macOS has 3.2)
+    while IFS= read -r ref; do left+=("$ref"); done < <(git -C "$src" rev-list "$b" "${g[@]}")
   fi
   local fsubj=""
   [ -n "$first" ] && fsubj=$(git -C "$src" log -1 --format=%s "$first")

@@ -59,7 +59,7 @@ for r in $(seq -f %03g 0 $((n - 1))); do
     # bg-perf's exit (1: its one-pair verdict) is not the recorder's concern; no JSON is
     rc=0
     "$bgperf" ab --duet --base-exe "$exe" --head-exe "$exe" --filter "$filter" --rounds 1 --reps "$reps" \
-      "${mtopt[@]}" --seed "$((7919 * 10#$r + RANDOM))" --budgets "$out/budgets-noreruns.json" \
+      ${mtopt[@]+"${mtopt[@]}"} --seed "$((7919 * 10#$r + RANDOM))" --budgets "$out/budgets-noreruns.json" \
       --work-dir "$out/w" >>"$out/bg-perf.log" 2>&1 || rc=$?
     ls "$out"/w/base-000-*.json >/dev/null 2>&1 ||
       { echo "buildgate: aa-raw: round $r: bg-perf wrote no JSON (exit $rc): $out/bg-perf.log" >&2; exit 3; }

@@ -33,7 +33,7 @@ dirs=(); for d in "$@"; do dirs+=(--dir "$d"); done
 reruns=$(jq '.defaults.max_reruns // 2' "$src/budgets.json")
 for b in $bands; do
   jq --arg k "$key" --argjson b "$b" '.benchmarks[$k].band = $b' "$src/budgets.json" >"$w/budgets-$b.json"
-  run=("$bin/perf-aa-resample" "${paired[@]}" "${dirs[@]}" --k "$k" --draws "$draws" --reps 3 --reruns "$reruns" --budgets "$w/budgets-$b.json")
+  run=("$bin/perf-aa-resample" ${paired[@]+"${paired[@]}"} "${dirs[@]}" --k "$k" --draws "$draws" --reps 3 --reruns "$reruns" --budgets "$w/budgets-$b.json")
   line="band $b: A/A suite $("${run[@]}" | sed -n 's/^  suite fail rate: //p')"
   for x in $scales; do
     hit=$("${run[@]}" --head-scale "$x" --scale-only "$re" | grep -E "^  [^ ]+: fail " |
