@@ -34,7 +34,9 @@ typedef struct rx_session {
 /* Opens a session for key with flags.  Errors (one line printed):
  *   BG_E_UNSUPPORTED  the host cannot run these flags (no JIT, no AES, no
  *                     SSSE3/AVX2 for Argon2, no large pages, too little memory)
- *   BG_E_IO / BG_E_FIXTURE  the dataset file is missing or has the wrong size
+ *                     or the dataset file is missing (the dataset setup did not
+ *                     make it: failed, or stopped as too slow for this host)
+ *   BG_E_IO / BG_E_FIXTURE  the dataset file cannot be read or has the wrong size
  *   BG_E_USAGE        empty key
  *                     or forbids W+X memory (bg_wx.h) for a JIT variant:
  *                     "this host forbids W+X memory; the JIT cannot run (...)"
