@@ -7,9 +7,13 @@
  *       stored chain of chains.json.  Checks <test>.kat.<id>, <test>.dataset.<i>,
  *       <test>.chain (with the first diverging checkpoint on a mismatch).
  *   bg-digest-check --make-datasets DIR [--init-threads T] [--key K] [--kat F]
+ *                   [--dataset-cache CDIR --dataset-cache-id ID] [--items N]
  *       Builds, once, the full-memory datasets every full-memory variant
  *       needs (the chain key and each KAT key), checks their items against
- *       the known answers, and saves them to DIR for --dataset-dir.
+ *       the known answers, and saves them to DIR for --dataset-dir.  With
+ *       --dataset-cache: reuses the host cache's verified entries, builds the
+ *       others into it, and links them into DIR (dataset_cache.h).  Reports
+ *       its progress in $BG_PROGRESS_FILE (bg-run --stall, bg_progress.h).
  *   bg-digest-check --remove-datasets DIR
  *       Deletes the .rxds files in DIR (the fixture cleanup after the full-memory tests).
  * Options: rx_opts.h.  Exit: 0 pass, 1 a check failed, 2 usage, 5 fixture
@@ -46,12 +50,14 @@ static const rx_tool tool = {
     "bg-digest-check", RX_TOOL_DIGEST,
     "--flags LIST [--n N --k K] [--dataset-dir DIR] [--kat FILE] [--chains FILE]\n"
     "       bg-digest-check --make-datasets DIR [--init-threads T] [--key TEXT] [--kat FILE]\n"
+    "                       [--dataset-cache CDIR --dataset-cache-id ID] [--items N]\n"
     "       bg-digest-check --remove-datasets DIR",
     "Checks one RandomX runtime variant: every known answer of kat.json, the\n"
     "dataset items in full-memory mode, and the stored chain of chains.json\n"
     "(checks <test>.kat.<id>, <test>.dataset.<i>, <test>.chain, recorded in\n"
     "$BG_CHECKS_FILE).  --make-datasets builds and checks the shared full-memory\n"
-    "datasets once; --remove-datasets deletes them.\n",
+    "datasets once (reusing the host's dataset cache with --dataset-cache);\n"
+    "--remove-datasets deletes them.\n",
     "Exit: 0 pass; 1 a check failed; 2 usage (one line \"buildgate: bg-digest-check:\n"
     "      ...\"); 5 fixture missing, corrupt or for another version (also a fail\n"
     "      check); 7 RandomX failed (also a fail check); 77 this host cannot run\n"
