@@ -3,9 +3,14 @@
 #   progress_step.sh <bg-check> <steps> <seconds-per-step> [stuck-after]
 # Reports "<i> <steps> steps done" in $BG_PROGRESS_FILE (bg_progress.h) after
 # each step; with stuck-after it stops reporting after that many steps and
-# sleeps (the mutant: a step that makes no progress).  Records one pass check.
+# sleeps (the mutant: a step that makes no progress).  Records one pass check
+# at the end; with BG_STEP_FAIL_FIRST=1 also a fail check <test>.early first.
 set -u
 check=$1 steps=$2 per=$3 stuck=${4:-}
+if [ "${BG_STEP_FAIL_FIRST:-}" = 1 ]; then
+  "$check" --suite lib --name "$BG_TEST_NAME.early" --verdict fail --expected "no early fail" \
+    --observed "a fail recorded before the cap" >/dev/null  # exits 1: a fail
+fi
 i=0
 while [ "$i" -lt "$steps" ]; do
   sleep "$per"
