@@ -231,9 +231,17 @@ int rx_dscache_verify(const char *entry, const char *id, randomx_flags flags, co
     size_t cap = (size_t)8 << 20;
     unsigned char *buf = malloc(cap);
     uint64_t h = RX_DATASET_CHECKSUM_SEED;
-    size_t k;
-    while (buf && (k = fread(buf, 1, cap, f)) > 0)
+    size_t k, read = 0;
+    while (buf && (k = fread(buf, 1, cap, f)) > 0) {
         h = rx_dataset_checksum(h, buf, k);
+        read += k;
+        if ((read & (((size_t)64 << 20) - 1)) == 0 || read == bytes) { /* a long read is progress */
+            char phase[96];
+            snprintf(phase, sizeof phase, "verifying the cache entry: %zu of %llu MiB read",
+                     read >> 20, bytes >> 20);
+            rx_dataset_progress(0, rx_dataset_items(), phase);
+        }
+    }
     free(buf);
     fclose(f);
     if (h != want_sum) {

@@ -317,11 +317,14 @@ static int variant_run(ctx *x, const rx_opts *o)
 /* Progress of the dataset builds, for bg-run --stall (bg_progress.h):
  * items built over every key; key progress_key is being built. */
 static int progress_key;
-static void build_progress(void *arg, unsigned long done, unsigned long total)
+static void build_progress(void *arg, unsigned long done, unsigned long total, const char *phase)
 {
     int nk = *(const int *)arg;
+    char unit[160] = "dataset items built";
+    if (phase)
+        snprintf(unit, sizeof unit, "dataset items built (%s)", phase);
     bg_progress_report((unsigned long long)progress_key * total + done,
-                       (unsigned long long)nk * total, "dataset items built", 1.0);
+                       (unsigned long long)nk * total, unit, 1.0);
 }
 
 /* While another tree holds the cache entry's lock: waiting is progress here
@@ -395,7 +398,7 @@ static int make_datasets(ctx *x, const rx_opts *o)
             }
         }
         if (reused) {
-            build_progress(&nk, rx_dataset_items(), rx_dataset_items());
+            build_progress(&nk, rx_dataset_items(), rx_dataset_items(), "reused");
             check_dataset_items(x, NULL, entry, &kats, key);
             st = rx_dscache_link(entry, o->make_datasets, keys[i], lens[i]);
             snprintf(obs, sizeof obs,

@@ -35,6 +35,12 @@ void rx_dataset_build_options(unsigned long items, rx_progress_fn fn, void *arg)
     build_progress_arg = arg;
 }
 
+void rx_dataset_progress(unsigned long done, unsigned long total, const char *phase)
+{
+    if (build_progress)
+        build_progress(build_progress_arg, done, total, phase);
+}
+
 unsigned long rx_dataset_items(void)
 {
     unsigned long all = randomx_dataset_item_count();
@@ -187,8 +193,7 @@ static void build_dataset(rx_session *s)
     }
     for (;;) {
         unsigned long d = atomic_load(&done);
-        if (build_progress)
-            build_progress(build_progress_arg, d, items);
+        rx_dataset_progress(d, items, NULL);
         if (d >= items)
             break;
         struct timespec ts = {0, 200000000L};
@@ -372,6 +377,9 @@ bg_status rx_dataset_write(const rx_session *s, const char *path, uint64_t *chec
         size_t k = n - at < chunk ? n - at : chunk;
         ok = fwrite(mem + at, 1, k, f) == k;
         h = rx_dataset_checksum(h, mem + at, k);
+        char phase[64];
+        snprintf(phase, sizeof phase, "saving: %zu of %zu MiB written", (at + k) >> 20, n >> 20);
+        rx_dataset_progress(rx_dataset_items(), rx_dataset_items(), phase);
     }
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) {

@@ -66,8 +66,14 @@ bg_status rx_dataset_write(const rx_session *s, const char *path, uint64_t *chec
 #define RX_DATASET_CHECKSUM_SEED 0xcbf29ce484222325ULL
 uint64_t rx_dataset_checksum(uint64_t h, const void *p, size_t n);
 
-/* Progress of a dataset build: items built of total (rx_dataset_items()). */
-typedef void (*rx_progress_fn)(void *arg, unsigned long done, unsigned long total);
+/* Progress of a dataset build: items built of total (rx_dataset_items());
+ * phase NULL while building, else what is going on once they are built, e.g.
+ * "saving: 512 of 2080 MiB written" (so a long write is progress too). */
+typedef void (*rx_progress_fn)(void *arg, unsigned long done, unsigned long total,
+                               const char *phase);
+
+/* Calls the progress function of rx_dataset_build_options, if any. */
+void rx_dataset_progress(unsigned long done, unsigned long total, const char *phase);
 
 /* For every later dataset build of this process: build only the first items
  * (0: all, randomx_dataset_item_count(); a self-test's small stand-in, the

@@ -38,7 +38,7 @@ check built.observed 3 "$(count '"name":"ds.build.[123]","test":"ds","verdict":"
 check built.stamps 3 "$(ls "$cache"/*.rxds.stamp | wc -l | tr -d ' ')"
 check built.link "$(entry $k000)" "$(readlink "$work/t1/$k000.rxds")"
 # the build reported its progress for bg-run --stall (bg_progress.h)
-check built.progress "12288 12288 dataset items built" "$(cat "$work/t1.progress")"
+check built.progress 1 "$(count '^12288 12288 dataset items built' "$work/t1.progress")"
 
 make t2
 check reused.exit 0 "$?"
