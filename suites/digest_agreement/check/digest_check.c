@@ -331,10 +331,12 @@ static void build_progress(void *arg, unsigned long done, unsigned long total, c
  * (that tree's own bg-run stops it when it stalls, which frees the lock). */
 static void lock_wait(void *arg, int seconds)
 {
+    const char *name = strrchr((const char *)arg, '/') ? strrchr((const char *)arg, '/') + 1
+                                                        : (const char *)arg;
+    size_t len = strlen(name); /* the end names the key: entries share their start */
     char note[160];
     snprintf(note, sizeof note, "dataset items built (waiting %d s for another tree's build of "
-             "%.60s)", seconds, strrchr((const char *)arg, '/') ? strrchr((const char *)arg, '/') + 1
-                                                                  : (const char *)arg);
+             "%s%s)", seconds, len > 60 ? "..." : "", len > 60 ? name + len - 57 : name);
     bg_progress_report(0, 0, note, 0);
 }
 
