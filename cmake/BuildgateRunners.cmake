@@ -36,7 +36,7 @@ endif()
 
 set(_bg_rdir "${PROJECT_BINARY_DIR}/host")
 set(_bg_runner "${_bg_rdir}/bg-runner")
-set(_bg_rsrc tools/bg_runner_main.c src/bg_runner.c src/bg_proc.c src/bg_cpu.c src/bg_error.c src/bg_help.c)
+set(_bg_rsrc tools/bg_runner_main.c src/bg_runner.c src/bg_proc.c src/bg_progress.c src/bg_cpu.c src/bg_error.c src/bg_help.c)
 list(TRANSFORM _bg_rsrc PREPEND "${PROJECT_SOURCE_DIR}/lib/")
 set(_bg_rcc "${CMAKE_C_COMPILER}")
 if(CMAKE_CROSSCOMPILING)

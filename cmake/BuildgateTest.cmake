@@ -1,6 +1,6 @@
 # bg_add_test(NAME <suite>.<group>.<case> SUITE <suite>
 #             COMMAND <exe-or-target> [args...]
-#             [LABELS l...] [TIMEOUT seconds] [ENVIRONMENT VAR=value...]
+#             [LABELS l...] [TIMEOUT seconds] [STALL seconds] [ENVIRONMENT VAR=value...]
 #             [FIXTURES_SETUP f...] [FIXTURES_REQUIRED f...] [FIXTURES_CLEANUP f...]
 #             [RUN_SERIAL])
 #
@@ -8,6 +8,12 @@
 # (${BG_CHECKS_DIR}/<NAME>.jsonl) and BG_TEST_NAME, enforces TIMEOUT (default
 # 600 s) and records a fail check when the command crashes, hangs or records
 # nothing.  Exit code 77 is a skip (interface: docs/architecture.md "Interfaces").
+# STALL (a long step whose duration follows the host's load, e.g. building
+# RandomX's dataset): bg-run --stall, the limit follows progress: the command
+# reports it through $BG_PROGRESS_FILE (bg_progress.h), is killed (fail) after
+# STALL seconds without progress, may run past TIMEOUT while progress comes,
+# and is stopped at 4 x TIMEOUT as a skip naming the load and the progress
+# (docs/architecture.md "Progress of long steps").
 #
 # Sanitizer builds (asan preset, cmake/BuildgateSanitizers.cmake): every test
 # gets the sanitizers' options and BG_SANITIZER_TIMEOUT_FACTOR times its
@@ -44,7 +50,7 @@ if(CMAKE_CROSSCOMPILING)
 endif()
 
 function(bg_add_test)
-  cmake_parse_arguments(T "RUN_SERIAL" "NAME;SUITE;TIMEOUT"
+  cmake_parse_arguments(T "RUN_SERIAL" "NAME;SUITE;TIMEOUT;STALL"
                         "COMMAND;LABELS;ENVIRONMENT;FIXTURES_SETUP;FIXTURES_REQUIRED;FIXTURES_CLEANUP" ${ARGN})
   if(NOT T_NAME OR NOT T_SUITE OR NOT T_COMMAND)
     message(FATAL_ERROR "bg_add_test: NAME, SUITE and COMMAND are required")
@@ -69,6 +75,15 @@ function(bg_add_test)
   endif()
   if(BG_SANITIZE)
     math(EXPR T_TIMEOUT "${T_TIMEOUT} * ${BG_SANITIZER_TIMEOUT_FACTOR}")
+    if(T_STALL)
+      math(EXPR T_STALL "${T_STALL} * ${BG_SANITIZER_TIMEOUT_FACTOR}")
+    endif()
+  endif()
+  set(stall_args "")
+  set(cap ${T_TIMEOUT})
+  if(T_STALL)
+    set(stall_args --stall ${T_STALL})
+    math(EXPR cap "${T_TIMEOUT} * 4")  # bg-run's default --cap
   endif()
   bg_no_asan_reason(no_asan ${T_NAME})
   if(no_asan)
@@ -93,8 +108,8 @@ function(bg_add_test)
   endif()
   add_test(NAME ${T_NAME}
            COMMAND ${runner} --checks "${BG_CHECKS_DIR}/${T_NAME}.jsonl" --suite ${T_SUITE}
-                   --test ${T_NAME} --timeout ${T_TIMEOUT} -- ${exe} ${T_COMMAND})
-  math(EXPR ctest_timeout "${T_TIMEOUT} + 30")
+                   --test ${T_NAME} --timeout ${T_TIMEOUT} ${stall_args} -- ${exe} ${T_COMMAND})
+  math(EXPR ctest_timeout "${cap} + 30")
   # the user runners this configure listed (BuildgateRunners.cmake) reach the
   # tools that resolve them at run time, even when empty: a value in ctest's
   # own environment never replaces them; ';' escaped inside the list

@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "buildgate/bg_proc.h"
+#include "buildgate/bg_progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -133,6 +134,7 @@ bg_status bg_proc_spawn(char *const argv[], const bg_proc_opts *opts, bg_proc_re
             if (kill_at > 0)
                 break; /* SIGKILL below */
             r->timed_out = 1;
+            bg_host_load_describe(r->load, sizeof r->load);
             signal_child(pid, o->same_group, SIGTERM);
             kill_at = now_s() + 2;
             continue;
@@ -214,7 +216,7 @@ void bg_proc_describe(const bg_proc_result *r, double timeout_s, char *buf, size
     if (r->spawn_failed)
         snprintf(buf, n, "%s", r->err ? r->err : "cannot run");
     else if (r->timed_out)
-        snprintf(buf, n, "timed out after %.0f s", timeout_s);
+        snprintf(buf, n, "timed out after %.0f s%s%s", timeout_s, r->load[0] ? " at " : "", r->load);
     else if (r->signaled)
         snprintf(buf, n, "killed by signal %d", r->sig);
     else

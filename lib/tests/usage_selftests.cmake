@@ -48,3 +48,12 @@ bg_add_selftest(NAME lib.selftest.junit_suite_name SUITE lib
   EXPECT --exit 0 --contains "<testsuite name=\"buildgate: unit selftest\""
   COMMAND sh -c "cp \"$2/ctest-junit.xml\" \"$2/junit.xml\" && \"$0\" --checks-dir \"$2/checks\" --out-dir \"$2/out\" --junit \"$2/junit.xml\" --meta \"labels=$1\" >/dev/null && grep -o '<testsuite name=\"[^\"]*\"' \"$2/junit.xml\""
           $<TARGET_FILE:bg-report> "unit selftest" ${junit_work})
+# bg-run's progress limit: --cap needs --stall; --stall takes seconds.
+bg_add_selftest(NAME lib.selftest.run_cap_without_stall SUITE lib
+  EXPECT --exit 2 --stderr "buildgate: bg-run: --cap only applies with --stall (see bg-run --help)"
+  COMMAND bg-run --checks ${CMAKE_CURRENT_BINARY_DIR}/work-run-cap.jsonl --suite lib --test t
+          --cap 10 -- true)
+bg_add_selftest(NAME lib.selftest.run_stall_not_seconds SUITE lib
+  EXPECT --exit 2 --stderr "buildgate: bg-run: --stall takes a positive number of seconds (see bg-run --help)"
+  COMMAND bg-run --checks ${CMAKE_CURRENT_BINARY_DIR}/work-run-stall.jsonl --suite lib --test t
+          --stall 0 -- true)

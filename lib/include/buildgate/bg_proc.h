@@ -29,6 +29,8 @@ typedef struct bg_proc_result {
     double wall_s;    /* elapsed wall-clock seconds */
     double cpu_s;     /* user + system CPU seconds of the child and the
                          descendants it waited for (getrusage RUSAGE_CHILDREN) */
+    char load[48];    /* timed_out: the host's load when it was killed,
+                         "load 12.31 on 2 CPUs" (bg_progress.h) */
 } bg_proc_result;
 
 typedef struct bg_proc_opts {
@@ -58,7 +60,8 @@ bg_status bg_proc_run(char *const argv[], char *const env[], double timeout_s, s
 void bg_proc_result_free(bg_proc_result *r);
 
 /* One-line description of how the child ended: "exit status 3",
- * "killed by signal 11", "timed out after 5 s", "cannot run 'x': ...". */
+ * "killed by signal 11", "timed out after 5 s at load 12.31 on 2 CPUs",
+ * "cannot run 'x': ...". */
 void bg_proc_describe(const bg_proc_result *r, double timeout_s, char *buf, size_t n);
 
 /* The last `lines` non-empty lines of the child's captured stderr (the

@@ -77,9 +77,15 @@ endforeach()
 bg_digest_variant(jit hard light ref large-pages)
 bg_digest_variant(jit hard full "" large-pages)
 
-# One dataset build per key (all CPUs), shared by every full-memory variant.
-bg_add_test(NAME digest.runtime.dataset SUITE digest_agreement LABELS digest TIMEOUT 900
+# One dataset build per key (all CPUs), shared by every full-memory variant,
+# through the host's dataset cache (a second tree reuses it: docs/digest_agreement.md
+# "Dataset cache").  Its duration follows the host's load: the limit follows
+# the build's progress (STALL: bg-run --stall, cmake/BuildgateTest.cmake).
+include(BuildgateRandomXDataset)
+bg_randomx_dataset_id(bg_dataset_id)
+bg_add_test(NAME digest.runtime.dataset SUITE digest_agreement LABELS digest TIMEOUT 900 STALL 300
             COMMAND bg-digest-check --flags auto --make-datasets ${bg_dataset_dir}
+                    --dataset-cache ${BG_RANDOMX_DATASET_CACHE} --dataset-cache-id ${bg_dataset_id}
             FIXTURES_SETUP bg_rx_datasets)
 bg_add_test(NAME digest.runtime.dataset_cleanup SUITE digest_agreement LABELS digest TIMEOUT 60
             COMMAND bg-digest-check --remove-datasets ${bg_dataset_dir}
@@ -112,6 +118,11 @@ add_custom_target(bg-digest-bins ALL
 bg_add_test(NAME digest.selftest.corrupt_chain SUITE digest_agreement LABELS selftest TIMEOUT 300
             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/corrupt_chain.sh ${bg_digest_bins}
                     ${CMAKE_CURRENT_BINARY_DIR}/selftest-corrupt-chain)
+# The dataset cache on a 4096-item stand-in: built, reused, damaged entries
+# rebuilt (selftest/dataset_cache.sh).
+bg_add_test(NAME digest.selftest.dataset_cache SUITE digest_agreement LABELS selftest TIMEOUT 600
+            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/dataset_cache.sh ${bg_digest_bins}
+                    ${CMAKE_CURRENT_BINARY_DIR}/selftest-dataset-cache)
 bg_add_test(NAME digest.selftest.bad_input SUITE digest_agreement LABELS selftest TIMEOUT 120
             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/bad_input.sh ${bg_digest_bins})
 # A host that forbids W+X memory, simulated with an LD_PRELOAD library (Linux only;

@@ -7,9 +7,13 @@
  *       stored chain of chains.json.  Checks <test>.kat.<id>, <test>.dataset.<i>,
  *       <test>.chain (with the first diverging checkpoint on a mismatch).
  *   bg-digest-check --make-datasets DIR [--init-threads T] [--key K] [--kat F]
+ *                   [--dataset-cache CDIR --dataset-cache-id ID] [--items N]
  *       Builds, once, the full-memory datasets every full-memory variant
  *       needs (the chain key and each KAT key), checks their items against
- *       the known answers, and saves them to DIR for --dataset-dir.
+ *       the known answers, and saves them to DIR for --dataset-dir.  With
+ *       --dataset-cache: reuses the host cache's verified entries, builds the
+ *       others into it, and links them into DIR (dataset_cache.h).  Reports
+ *       its progress in $BG_PROGRESS_FILE (bg-run --stall, bg_progress.h).
  *   bg-digest-check --remove-datasets DIR
  *       Deletes the .rxds files in DIR (the fixture cleanup after the full-memory tests).
  * Options: rx_opts.h.  Exit: 0 pass, 1 a check failed, 2 usage, 5 fixture
@@ -20,7 +24,7 @@
  * a skip check with the reason, e.g. "this host forbids W+X memory; the JIT
  * cannot run" for a JIT variant on a host that forbids W+X memory, bg_wx.h).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,6 +36,8 @@
 #include "buildgate/bg_fixtures.h"
 #include "buildgate/bg_hex.h"
 #include "build_matrix.h"
+#include "dataset_cache.h"
+#include "buildgate/bg_progress.h"
 #include "rx_chain.h"
 #include "rx_fixture.h"
 #include "rx_flags.h"
@@ -44,12 +50,14 @@ static const rx_tool tool = {
     "bg-digest-check", RX_TOOL_DIGEST,
     "--flags LIST [--n N --k K] [--dataset-dir DIR] [--kat FILE] [--chains FILE]\n"
     "       bg-digest-check --make-datasets DIR [--init-threads T] [--key TEXT] [--kat FILE]\n"
+    "                       [--dataset-cache CDIR --dataset-cache-id ID] [--items N]\n"
     "       bg-digest-check --remove-datasets DIR",
     "Checks one RandomX runtime variant: every known answer of kat.json, the\n"
     "dataset items in full-memory mode, and the stored chain of chains.json\n"
     "(checks <test>.kat.<id>, <test>.dataset.<i>, <test>.chain, recorded in\n"
     "$BG_CHECKS_FILE).  --make-datasets builds and checks the shared full-memory\n"
-    "datasets once; --remove-datasets deletes them.\n",
+    "datasets once (reusing the host's dataset cache with --dataset-cache);\n"
+    "--remove-datasets deletes them.\n",
     "Exit: 0 pass; 1 a check failed; 2 usage (one line \"buildgate: bg-digest-check:\n"
     "      ...\"); 5 fixture missing, corrupt or for another version (also a fail\n"
     "      check); 7 RandomX failed (also a fail check); 77 this host cannot run\n"
@@ -168,16 +176,24 @@ static bg_status run_kats(ctx *x, rx_session *s, const rx_kat_set *kats)
     return BG_OK;
 }
 
-static void check_dataset_items(ctx *x, rx_session *s, const rx_kat_set *kats, const char *key)
+/* The known dataset items of key: from s's dataset memory, or (s NULL) from
+ * the dataset file path (a reused cache entry); items past rx_dataset_items()
+ * (a partial stand-in build) are not there to check. */
+static void check_dataset_items(ctx *x, rx_session *s, const char *path, const rx_kat_set *kats,
+                                const char *key)
 {
-    const uint8_t *mem = randomx_get_dataset_memory(s->dataset);
+    const uint8_t *mem = s ? randomx_get_dataset_memory(s->dataset) : NULL;
     for (int i = 0; i < kats->nitems; i++) {
         const rx_dataset_kat *d = &kats->items[i];
-        if (strcmp(d->key, key))
+        if (strcmp(d->key, key) || d->item >= rx_dataset_items())
             continue;
         uint64_t got = 0;
-        for (int b = 7; b >= 0; b--) /* item words are little-endian (RandomX specs 7.3) */
-            got = got << 8 | mem[(size_t)d->item * 64 + (size_t)b];
+        if (mem) {
+            for (int b = 7; b >= 0; b--) /* item words are little-endian (RandomX specs 7.3) */
+                got = got << 8 | mem[(size_t)d->item * 64 + (size_t)b];
+        } else if (rx_dscache_item_word(path, d->item, &got) != BG_OK) {
+            got = 0; /* said as the observed value; the checksum passed, so unlikely */
+        }
         char name[400], w[24], g[24];
         snprintf(name, sizeof name, "%s.dataset.%lu", x->test, d->item);
         snprintf(w, sizeof w, "0x%016" PRIx64, d->first_u64);
@@ -280,7 +296,7 @@ static int variant_run(ctx *x, const rx_opts *o)
                 st = rx_session_rekey(&s, kats.vectors[i].key, kats.vectors[i].key_len);
                 if (st)
                     break;
-                check_dataset_items(x, &s, &kats, kats.vectors[i].key);
+                check_dataset_items(x, &s, NULL, &kats, kats.vectors[i].key);
             }
     if (!st)
         st = rx_session_rekey(&s, o->key, o->key_len);
@@ -298,7 +314,34 @@ static int variant_run(ctx *x, const rx_opts *o)
     return bg_checks_close(x->c);
 }
 
-/* digest.runtime.dataset: one build per key, shared through files. */
+/* Progress of the dataset builds, for bg-run --stall (bg_progress.h):
+ * items built over every key; key progress_key is being built. */
+static int progress_key;
+static void build_progress(void *arg, unsigned long done, unsigned long total, const char *phase)
+{
+    int nk = *(const int *)arg;
+    char unit[160] = "dataset items built";
+    if (phase)
+        snprintf(unit, sizeof unit, "dataset items built (%s)", phase);
+    bg_progress_report((unsigned long long)progress_key * total + done,
+                       (unsigned long long)nk * total, unit, 1.0);
+}
+
+/* While another tree holds the cache entry's lock: waiting is progress here
+ * (that tree's own bg-run stops it when it stalls, which frees the lock). */
+static void lock_wait(void *arg, int seconds)
+{
+    const char *name = strrchr((const char *)arg, '/') ? strrchr((const char *)arg, '/') + 1
+                                                        : (const char *)arg;
+    size_t len = strlen(name); /* the end names the key: entries share their start */
+    char note[160];
+    snprintf(note, sizeof note, "dataset items built (waiting %d s for another tree's build of "
+             "%s%s)", seconds, len > 60 ? "..." : "", len > 60 ? name + len - 57 : name);
+    bg_progress_report(0, 0, note, 0);
+}
+
+/* digest.runtime.dataset: one build per key, shared through files; with
+ * --dataset-cache, through the host's dataset cache (dataset_cache.h). */
 static int make_datasets(ctx *x, const rx_opts *o)
 {
     rx_kat_set kats;
@@ -324,29 +367,84 @@ static int make_datasets(ctx *x, const rx_opts *o)
     }
     if ((st = rx_dataset_dir_check(o->make_datasets)) != BG_OK)
         return stop(x, "dataset", st); /* before minutes of dataset building */
+    rx_dataset_build_options(o->items, build_progress, &nk);
+    char cache_dir[4096] = "", cache_note[700] = "";
+    if (o->dataset_cache) { /* an unusable cache is said, and the tree builds its own */
+        if (rx_dscache_mkdir(o->dataset_cache) != BG_OK || !realpath(o->dataset_cache, cache_dir)) {
+            snprintf(cache_note, sizeof cache_note, "; dataset cache not used: %s",
+                     bg_last_error());
+            cache_dir[0] = '\0';
+        }
+    }
     randomx_flags f = (randomx_flags)((int)o->flags | RANDOMX_FLAG_FULL_MEM);
     rx_session s;
     memset(&s, 0, sizeof s);
+    int opened = 0;
     for (int i = 0; i < nk && !st; i++) {
-        fprintf(stderr, "bg-digest-check: building dataset %d/%d (%d threads)\n", i + 1, nk,
-                o->init_threads);
-        st = i == 0 ? rx_session_open(&s, f, keys[i], lens[i], o->init_threads, NULL)
-                    : rx_session_rekey(&s, keys[i], lens[i]);
-        if (st)
-            break;
-        char key[130];
+        progress_key = i;
+        char key[130], entry[4600] = "", why[600] = "", obs[1600];
         snprintf(key, sizeof key, "%.*s", (int)lens[i], keys[i]);
-        check_dataset_items(x, &s, &kats, key);
-        st = rx_dataset_save(&s, o->make_datasets, keys[i], lens[i]);
-        char name[400], obs[96];
+        int lock = -1, reused = 0;
+        double t0 = rx_now();
+        if (cache_dir[0]) {
+            rx_dscache_entry(cache_dir, o->dataset_cache_id, f, keys[i], lens[i], entry,
+                             sizeof entry);
+            lock = rx_dscache_lock(entry, lock_wait, entry);
+            int v = rx_dscache_verify(entry, o->dataset_cache_id, f, keys[i], lens[i], why,
+                                      sizeof why);
+            reused = v == 0;
+            if (v == 2) { /* never used: said, removed, rebuilt */
+                fprintf(stderr, "bg-digest-check: dataset cache entry %s not used: %s: rebuilding it\n",
+                        entry, why);
+                rx_dscache_remove(entry);
+            }
+        }
+        if (reused) {
+            build_progress(&nk, rx_dataset_items(), rx_dataset_items(), "reused");
+            check_dataset_items(x, NULL, entry, &kats, key);
+            st = rx_dscache_link(entry, o->make_datasets, keys[i], lens[i]);
+            snprintf(obs, sizeof obs,
+                     "reused from the dataset cache %s in %.1f s (verified: checksum and %d "
+                     "items re-derived)", entry, rx_now() - t0, RX_DSCACHE_SAMPLES);
+        } else {
+            fprintf(stderr, "bg-digest-check: building dataset %d/%d (%d threads)\n", i + 1, nk,
+                    o->init_threads);
+            st = !opened ? rx_session_open(&s, f, keys[i], lens[i], o->init_threads, NULL)
+                         : rx_session_rekey(&s, keys[i], lens[i]);
+            opened = !st;
+            if (st)
+                break;
+            check_dataset_items(x, &s, NULL, &kats, key);
+            if (entry[0]) {
+                st = rx_dscache_publish(&s, entry, o->dataset_cache_id, keys[i], lens[i]);
+                if (!st)
+                    st = rx_dscache_link(entry, o->make_datasets, keys[i], lens[i]);
+            } else {
+                st = rx_dataset_save(&s, o->make_datasets, keys[i], lens[i]);
+            }
+            int k = snprintf(obs, sizeof obs, "built in %.1f s with %d threads, saved", s.init_seconds,
+                             o->init_threads);
+            if (entry[0] && k > 0 && (size_t)k < sizeof obs)
+                snprintf(obs + k, sizeof obs - (size_t)k, " in the dataset cache %s%s%s", entry,
+                         strcmp(why, "absent") ? " (the entry there was not used: " : "",
+                         strcmp(why, "absent") ? why : "");
+            if (entry[0] && strcmp(why, "absent") && strlen(obs) + 2 < sizeof obs)
+                strcat(obs, ")");
+            else if (!entry[0] && strlen(obs) + strlen(cache_note) < sizeof obs)
+                strcat(obs, cache_note);
+        }
+        rx_dscache_unlock(lock);
+        char name[400];
         snprintf(name, sizeof name, "%s.build.%d", x->test, i + 1);
-        snprintf(obs, sizeof obs, "saved in %.1f s with %d threads", s.init_seconds,
-                 o->init_threads);
         cJSON *d = cJSON_CreateObject();
         cJSON_AddStringToObject(d, "key", key);
-        cJSON_AddNumberToObject(d, "init_seconds", s.init_seconds);
+        cJSON_AddStringToObject(d, "dataset_cache", reused ? "reused" : entry[0] ? "built" : "not used");
+        if (!reused)
+            cJSON_AddNumberToObject(d, "init_seconds", s.init_seconds);
         if (!st)
-            bg_check_emit_str(x->c, name, BG_PASS, "dataset built and saved", obs, d);
+            bg_check_emit_str(x->c, name, BG_PASS,
+                              reused ? "dataset reused and verified" : "dataset built and saved",
+                              obs, d);
         else
             cJSON_Delete(d);
     }

@@ -47,6 +47,14 @@ static const opt_row rows[] = {
      "stored chains\n(default $BG_FIXTURES_DIR/randomx/chains.json)"},
     {"--make-datasets", "DIR", RX_TOOL_DIGEST | RX_TOOL_OTHER,
      "build the shared full-memory datasets, check\nthem, save them in DIR"},
+    {"--dataset-cache", "DIR", RX_TOOL_DIGEST | RX_TOOL_OTHER,
+     "with --make-datasets: the host's dataset cache,\nreused when verified, else built into it\n"
+     "(docs/digest_agreement.md \"Dataset cache\")"},
+    {"--dataset-cache-id", "ID", RX_TOOL_DIGEST | RX_TOOL_OTHER,
+     "with --dataset-cache: the RandomX library's identity\n"
+     "([0-9a-z.-], CMake's bg_randomx_dataset_id)"},
+    {"--items", "N", RX_TOOL_DIGEST | RX_TOOL_OTHER,
+     "with --make-datasets: build only the first N items,\n1..all (a self-test's stand-in; default all)"},
     {"--remove-datasets", "DIR", RX_TOOL_DIGEST | RX_TOOL_OTHER,
      "delete the .rxds files in DIR (the fixture cleanup)"},
     {"--record", "FILE", RX_TOOL_CHAIN | RX_TOOL_OTHER,
@@ -174,6 +182,16 @@ bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts
             o->remove_datasets = v;
         } else if (!strcmp(a, "--make-datasets")) {
             o->make_datasets = v;
+        } else if (!strcmp(a, "--dataset-cache")) {
+            o->dataset_cache = v;
+        } else if (!strcmp(a, "--dataset-cache-id")) {
+            if (!*v || strspn(v, "0123456789abcdefghijklmnopqrstuvwxyz.-") != strlen(v))
+                return bg_fail(BG_E_USAGE, "--dataset-cache-id",
+                               "expected letters a-z, digits, '.' and '-', got '%s'", v);
+            o->dataset_cache_id = v;
+        } else if (!strcmp(a, "--items")) {
+            st = parse_u64("--items", v, 1, randomx_dataset_item_count(), &u);
+            o->items = (unsigned long)u;
         } else if (!strcmp(a, "--kat")) {
             o->kat = v;
         } else if (!strcmp(a, "--chains")) {
@@ -200,6 +218,13 @@ bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts
     if ((o->replace || o->reason) && !o->record)
         return bg_fail(BG_E_USAGE, o->replace ? "--replace" : "--reason",
                        "only applies with --record FILE");
+    if ((o->dataset_cache || o->dataset_cache_id || o->items) && !o->make_datasets)
+        return bg_fail(BG_E_USAGE,
+                       o->dataset_cache ? "--dataset-cache" : o->items ? "--items" : "--dataset-cache-id",
+                       "only applies with --make-datasets DIR");
+    if (!o->dataset_cache != !o->dataset_cache_id)
+        return bg_fail(BG_E_USAGE, o->dataset_cache ? "--dataset-cache" : "--dataset-cache-id",
+                       "--dataset-cache and --dataset-cache-id go together");
     const char *fx = bg_fixtures_root();
     if (!o->kat) {
         snprintf(o->kat_buf, sizeof o->kat_buf, "%s/randomx/kat.json", fx);

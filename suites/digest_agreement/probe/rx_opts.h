@@ -10,6 +10,9 @@
  *   --record FILE                bg-chain: store the chain in a chains.json fixture
  *   --replace --reason TEXT      allow --record to replace an entry, saying why
  *   --make-datasets DIR          bg-digest-check: build and save the shared datasets
+ *   --dataset-cache DIR, --dataset-cache-id ID  bg-digest-check --make-datasets: the
+ *                                host's dataset cache (check/dataset_cache.h)
+ *   --items N                    bg-digest-check --make-datasets: build the first N items only
  *   --remove-datasets DIR        bg-digest-check: delete the .rxds files in DIR (fixture cleanup)
  *   --progress                   progress lines on stderr about once a second
  *   --variant NAME               the build variant the probe was built for (build_matrix.h)
@@ -38,6 +41,8 @@ typedef struct rx_opts {
     int k_given;
     int init_threads;
     const char *dataset_dir, *make_datasets, *remove_datasets;
+    const char *dataset_cache, *dataset_cache_id; /* --dataset-cache, --dataset-cache-id */
+    unsigned long items;                          /* --items; 0: all */
     const char *kat, *chains;
     const char *record, *reason;
     const char *variant; /* --variant: the build variant, NULL outside one */

@@ -135,7 +135,7 @@ mo_bad_fixture(NAME tso-sb-forbidden ACCESS plain CONTAINS "T1 ld x=0 (memory)"
 #    (user runners of BG_X86_RUNNERS, resolved by the registry like any other;
 #    x86-64 guests by definition: the probe is never started).
 mo_selftest(NAME runner.hang EXIT 1
-  CHECK .probe VERDICT fail CONTAINS "timed out after 2 s" "under runner hang"
+  CHECK .probe VERDICT fail CONTAINS "timed out after 2 s at load " "under runner hang"
   COMMAND env "BG_X86_RUNNERS=hang=sh -c 'sleep 60' --"
           $<TARGET_FILE:litmus-check> --test SB --access plain --runner hang --arch x86_64
           --probe ${probe} --timeout 2)
