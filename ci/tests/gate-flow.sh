@@ -20,6 +20,13 @@
 #        build_fail  the build fails on a compile error: the output still on the
 #                    console, kept in <build-dir>/build.log; the one line and
 #                    report.md name the "error:" line and build.log
+#        lock        two runs in one tree: while a ci/gate run is in its tests, a
+#                    second ci/gate in its build tree, one with another build tree
+#                    but its report folder, and a ci/test in its build tree are
+#                    each refused in one line naming the first run's pid and
+#                    command (exit 6), and the first run's report is its own
+#                    (PASS, one check); a run killed with SIGKILL leaves its lock,
+#                    which the next run takes over (said in one line, exit 0)
 #   BG_REPORT        the real bg-report (the stand-in build tree runs it)
 #   --mutant         run CASE against a copy of GATE with the fix taken out
 #                    (sed); passes only when the checks of CASE fail
@@ -50,6 +57,9 @@ if [ "${6:-}" = --mutant ]; then
     interrupt)
       sed -e "/^trap 'on_signal/d" -e '/^printf .# buildgate: INCOMPLETE/d' \
           -e 's|^rm -rf "$report_dir/results.json"|: |' "$gate" >"$work/mutant/ci/gate" ;;
+    lock)  # no lock: the second run goes ahead
+      sed '/^bg_lock_tree /d' "$gate" >"$work/mutant/ci/gate"
+      sed '/^bg_lock_tree /d' "$(dirname "$gate")/test" >"$work/mutant/ci/test" && chmod +x "$work/mutant/ci/test" ;;
   esac
   chmod +x "$work/mutant/ci/gate"
   BG_CHECKS_FILE="$work/mutant.jsonl" BG_TEST_NAME=mutant "$0" "$case_" "$check" "$report" \
@@ -179,6 +189,45 @@ interrupt)
       "$(head -1 "$work/out/report.md"); results.json $([ -e "$work/out/results.json" ] && echo present || echo absent)" || ok=1
   done
   ;;
-*) echo "buildgate: gate-flow.sh: unknown case '$case_' (report_dir, interrupt, configure_fail, build_fail)" >&2; exit 2 ;;
+lock)
+  set -m  # each run in its own process group: the killed run's stand-in ctest goes with it
+  STUB_SLEEP=20 "$gate" --no-provision --build-dir "$work/b" --report-dir "$work/out" >"$work/log" 2>"$work/err" &
+  first=$!
+  for _ in $(seq 1 600); do [ -s "$work/b/stub-ctest.pid" ] && break; sleep 0.1; done
+  cmdline="ci/gate --no-provision --build-dir $work/b --report-dir $work/out"
+  "$gate" --no-provision --build-dir "$work/b" --report-dir "$work/out2" >"$work/log2" 2>"$work/err2"
+  rc=$?
+  "$check" --suite ci --name "$n.same_build_tree" \
+    --expect-equal "exit 6; 1 line; buildgate: ci/gate: build tree $work/b is in use by another run (pid $first: $cmdline); wait for it to end or use another folder" \
+    "exit $rc; $(wc -l <"$work/err2" | tr -d ' ') line; $(head -c 600 "$work/err2")" || ok=1
+  "$gate" --no-provision --build-dir "$work/b2" --report-dir "$work/out" >"$work/log3" 2>"$work/err3"
+  rc=$?
+  "$check" --suite ci --name "$n.same_report_folder" \
+    --expect-equal "exit 6; buildgate: ci/gate: report folder $work/out is in use by another run (pid $first: $cmdline); wait for it to end or use another folder" \
+    "exit $rc; $(head -c 600 "$work/err3")" || ok=1
+  "$(dirname "$gate")/test" --no-provision --build-dir "$work/b" >"$work/log4" 2>"$work/err4"
+  rc=$?
+  "$check" --suite ci --name "$n.ci_test" \
+    --expect-equal "exit 6; buildgate: ci/test: build tree $work/b is in use by another run (pid $first: $cmdline); wait for it to end or use another folder" \
+    "exit $rc; $(head -c 600 "$work/err4")" || ok=1
+  wait "$first"
+  rc=$?
+  "$check" --suite ci --name "$n.first_report" --expect-equal "exit 0; # buildgate report: PASS ✅; 1 checks in results.json" \
+    "exit $rc; $(head -1 "$work/out/report.md"); $(grep -o '"name"' "$work/out/results.json" 2>/dev/null | wc -l | tr -d ' ') checks in results.json" || ok=1
+  # a killed run (SIGKILL to its group: nothing of it left) leaves its lock behind
+  rm -f "$work/b/stub-ctest.pid"
+  STUB_SLEEP=20 "$gate" --no-provision --build-dir "$work/b" --report-dir "$work/out" >"$work/log5" 2>"$work/err5" &
+  killed=$!
+  for _ in $(seq 1 600); do [ -s "$work/b/stub-ctest.pid" ] && break; sleep 0.1; done
+  kill -KILL -- "-$killed"
+  wait "$killed" 2>/dev/null
+  left=$([ -s "$work/b/.buildgate.lock/owner" ] && echo left || echo "not left")
+  "$gate" --no-provision --build-dir "$work/b" --report-dir "$work/out" >"$work/log6" 2>"$work/err6"
+  rc=$?
+  "$check" --suite ci --name "$n.stale_taken_over" \
+    --expect-equal "lock left; exit 0; buildgate: ci/gate: build tree $work/b: taking over the lock of a run that is gone (pid $killed: $cmdline)" \
+    "lock $left; exit $rc; $(head -1 "$work/err6")" || ok=1
+  ;;
+*) echo "buildgate: gate-flow.sh: unknown case '$case_' (report_dir, interrupt, configure_fail, build_fail, lock)" >&2; exit 2 ;;
 esac
 exit $ok
