@@ -205,3 +205,43 @@ $BG_LOCKS
 EOF
   BG_LOCKS=""
 }
+
+# bg_runner_list <build-dir>: the build's runner registry as its tests see it:
+# <build-dir>/host/bg-runner --list (lines "name<TAB>guest<TAB>ok|unavailable
+# <TAB>traits<TAB>known<TAB>version-or-reason", '#' comments), run with the
+# BG_X86_RUNNERS and BG_RUNNER_DIR of its CMakeCache.txt (the tests are pinned
+# to those).  Status 1, nothing printed, when the build has no bg-runner.
+bg_runner_list() {
+  local runner="$1/host/bg-runner" cache="$1/CMakeCache.txt" x86 rdir
+  [ -x "$runner" ] || return 1
+  x86=$(sed -n 's/^BG_X86_RUNNERS:[A-Z]*=//p' "$cache" 2>/dev/null)
+  rdir=$(sed -n 's/^BG_RUNNER_DIR:[A-Z]*=//p' "$cache" 2>/dev/null)
+  BG_X86_RUNNERS="$x86" BG_RUNNER_DIR="${rdir:-${BG_RUNNER_DIR:-}}" "$runner" --list 2>/dev/null
+}
+
+# bg_runner_gaps: bg_runner_list's lines on stdin; prints the runners this host
+# cannot run, one line "<name><TAB><cause>" each (registry order).  The cause
+# is one phrase with its fix: "not installed → ci/provision", "not installed →
+# install box64 yourself", else bg-runner's reason without its "runner
+# '<name>'" prefix ("exists only on macOS (arm64 with Rosetta 2)").
+bg_runner_gaps() {
+  awk -F'\t' '!/^#/ && $3 == "unavailable" {
+      why = $6
+      if (why ~ /is not installed/) {
+        fix = ""
+        if (match(why, /\(install it: [^)]*\)/)) fix = substr(why, RSTART + 13, RLENGTH - 14)
+        else if (match(why, /\(ci\/provision does not install it: [^)]*\)/)) fix = substr(why, RSTART + 35, RLENGTH - 36)
+        why = "not installed" (fix != "" ? " → " fix : "")
+      } else {
+        sub(/^runner '\''[^'\'']*'\'':? */, "", why)
+      }
+      print $1 "\t" why
+    }'
+}
+
+# bg_group_gaps: bg_runner_gaps lines on stdin as one phrase, each cause once:
+# "valgrind, qemu-x86_64 (not installed → ci/provision); rosetta (exists only on macOS ...)"
+bg_group_gaps() {
+  awk -F'\t' '{ if (!($2 in n)) order[++k] = $2; n[$2]++; names[$2] = names[$2] (n[$2] > 1 ? ", " : "") $1 }
+              END { for (i = 1; i <= k; i++) printf "%s%s (%s)", (i > 1 ? "; " : ""), names[order[i]], order[i] }'
+}

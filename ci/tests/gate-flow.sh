@@ -27,6 +27,14 @@
 #                    command (exit 6), and the first run's report is its own
 #                    (PASS, one check); a run killed with SIGKILL leaves its lock,
 #                    which the next run takes over (said in one line, exit 0)
+#        coverage    a host without valgrind and qemu-x86_64 (a stand-in bg-runner
+#                    --list says so): locally ci/gate --label nan passes and says
+#                    "not checked: qemu-x86_64, valgrind (not installed →
+#                    ci/provision)" in report.md's first 10 lines, report.html's
+#                    header and the console's last lines, with each suite's share
+#                    that ran; with BG_REQUIRE_RUNNERS (gate.yml's matrix column)
+#                    naming them it fails naming them (exit 1, FAIL report); an
+#                    unknown or malformed --require-runners is one line, exit 2
 #   BG_REPORT        the real bg-report (the stand-in build tree runs it)
 #   --mutant         run CASE against a copy of GATE with the fix taken out
 #                    (sed); passes only when the checks of CASE fail
@@ -57,6 +65,8 @@ if [ "${6:-}" = --mutant ]; then
     interrupt)
       sed -e "/^trap 'on_signal/d" -e '/^printf .# buildgate: INCOMPLETE/d' \
           -e 's|^rm -rf "$report_dir/results.json"|: |' "$gate" >"$work/mutant/ci/gate" ;;
+    coverage)  # the old gate: nothing said, nothing required
+      sed -e '/^not_checked=/d' -e 's|^  BG_CHECKS_FILE="$checks/gate.required_runners.jsonl"|  BG_CHECKS_FILE=/dev/null|' "$gate" >"$work/mutant/ci/gate" ;;
     lock)  # no lock: the second run goes ahead
       sed '/^bg_lock_tree /d' "$gate" >"$work/mutant/ci/gate"
       sed '/^bg_lock_tree /d' "$(dirname "$gate")/test" >"$work/mutant/ci/test" && chmod +x "$work/mutant/ci/test" ;;
@@ -228,6 +238,43 @@ lock)
     --expect-equal "lock left; exit 0; buildgate: ci/gate: build tree $work/b: taking over the lock of a run that is gone (pid $killed: $cmdline)" \
     "lock $left; exit $rc; $(head -1 "$work/err6")" || ok=1
   ;;
-*) echo "buildgate: gate-flow.sh: unknown case '$case_' (report_dir, interrupt, configure_fail, build_fail, lock)" >&2; exit 2 ;;
+coverage)
+  mkdir -p "$work/b/host" || exit 3
+  printf '#!/bin/sh\nexec "%s" "$@"\n' "$check" >"$work/b/lib/bg-check" && chmod +x "$work/b/lib/bg-check" || exit 3
+  {
+    printf '#!/bin/sh\ncat <<"EOF"\n'
+    printf '# name\tguest\tstatus\ttraits\tknown\tversion-or-reason\n'
+    printf 'native\thost\tok\t-\tnative.tsv\tLinux 6.1\n'
+    printf "qemu-x86_64\tx86_64\tunavailable\t-\tqemu-x86_64.tsv\trunner 'qemu-x86_64' is not installed: 'qemu-x86_64' not found in PATH (install it: ci/provision)\n"
+    printf "valgrind\tx86_64\tunavailable\tserial\tvalgrind.tsv\trunner 'valgrind' is not installed: 'valgrind' not found in PATH (install it: ci/provision)\n"
+    printf "rosetta\tx86_64\tunavailable\t-\trosetta.tsv\trunner 'rosetta' exists only on macOS (arm64 with Rosetta 2)\n"
+    printf 'EOF\n'
+  } >"$work/b/host/bg-runner" && chmod +x "$work/b/host/bg-runner" || exit 3
+  want="not checked: qemu-x86_64, valgrind (not installed → ci/provision); rosetta (exists only on macOS (arm64 with Rosetta 2))"
+  env -u CI -u BG_REQUIRE_RUNNERS "$gate" --no-provision --label nan --build-dir "$work/b" --report-dir "$work/out" >"$work/log" 2>"$work/err"
+  rc=$?
+  "$check" --suite ci --name "$n.local_passes" --expect-equal "exit 0" "exit $rc$(head -c 300 "$work/err")" || ok=1
+  # report.md as rendered: Markdown's escapes (qemu-x86\_64) taken out
+  sed 's/\\\([_*<>|#~&]\)/\1/g' "$work/out/report.md" >"$work/report.txt"
+  "$check" --suite ci --name "$n.report_md_top" --expect-equal "in report.md's first 10 lines" \
+    "$(head -n 10 "$work/report.txt" | grep -qF "$want" && echo "in report.md's first 10 lines" || head -n 10 "$work/report.txt")" || ok=1
+  "$check" --suite ci --name "$n.suite_share" --expect-equal "Ran: ci 1 of 1 check ran" \
+    "$(head -n 10 "$work/report.txt" | grep -o 'Ran: [^.]*')" || ok=1
+  "$check" --suite ci --name "$n.report_html" --expect-equal "in report.html's header" \
+    "$(sed -n '/<header/,/<\/header>/p' "$work/out/report.html" | grep -qF "$want" && echo "in report.html's header" || echo "not in report.html's header")" || ok=1
+  "$check" --suite ci --name "$n.console" --expect-equal "in the console's last 3 lines" \
+    "$(tail -n 3 "$work/log" | grep -qF "$want" && echo "in the console's last 3 lines" || tail -n 3 "$work/log")" || ok=1
+  BG_REQUIRE_RUNNERS="native,qemu-x86_64 valgrind" "$gate" --no-provision --label nan --build-dir "$work/b" --report-dir "$work/out" >"$work/log2" 2>"$work/err2"
+  rc=$?
+  "$check" --suite ci --name "$n.required_fails" \
+    --expect-equal "exit 1; buildgate: ci/gate: declared runners did not run: qemu-x86_64 (not installed → ci/provision), valgrind (not installed → ci/provision) (--require-runners / BG_REQUIRE_RUNNERS); # buildgate report: FAIL ❌" \
+    "exit $rc; $(grep '^buildgate:' "$work/err2" | tail -n 1); $(head -n 1 "$work/out/report.md")" || ok=1
+  "$gate" --no-provision --label nan --require-runners native,bogus --build-dir "$work/b" --report-dir "$work/out" >"$work/log3" 2>"$work/err3"
+  rc=$?
+  "$check" --suite ci --name "$n.unknown_runner" \
+    --expect-equal "exit 2; buildgate: ci/gate: --require-runners: unknown runner 'bogus' (this build's runners: native qemu-x86_64 valgrind rosetta)" \
+    "exit $rc; $(cat "$work/err3")" || ok=1
+  ;;
+*) echo "buildgate: gate-flow.sh: unknown case '$case_' (report_dir, interrupt, configure_fail, build_fail, lock, coverage)" >&2; exit 2 ;;
 esac
 exit $ok
