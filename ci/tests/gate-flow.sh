@@ -3,7 +3,11 @@
 # build, seconds): what a user sees of the report folder (label selftest).
 #
 # Usage: gate-flow.sh CASE BG_CHECK BG_REPORT GATE WORK [--mutant]
-#   CASE report_dir  ci/gate --report-dir out/ run from another directory:
+#   CASE report_dir  ci/gate --report-dir out/ run from another directory: the
+#                    previous run's proposed known lines kept in
+#                    out/proposed-known.<UTC time>/ (two more runs with
+#                    BG_KEEP_PROPOSALS=2: the two newest kept, the oldest removed
+#                    and said by name);
 #                    junit.xml lands in the caller's out/ (not the build tree's),
 #                    results.json names it relative to the report dir, no '//'
 #                    in what ci/gate prints, the configure log inside the build
@@ -138,7 +142,16 @@ report_dir)
   (cd "$work" && "$gate" --no-provision --build-dir b --report-dir out/ >"$work/log" 2>"$work/err")
   rc=$?
   "$check" --suite ci --name "$n.proposals_kept" --expect-equal "line under review; said" \
-    "$(cat "$work/out/proposed-known.previous/nan_semantics/valgrind.tsv" 2>/dev/null || echo lost); $(grep -q 'proposed-known.previous' "$work/log" && echo said || echo "not said")" || ok=1
+    "$(cat "$work"/out/proposed-known.2*/nan_semantics/valgrind.tsv 2>/dev/null || echo lost); $(grep -q 'moved to .*/proposed-known\.2' "$work/log" && echo said || echo "not said")" || ok=1
+  # a history, never silently replaced: the newest BG_KEEP_PROPOSALS, an older one removed by name
+  for nth in second third; do
+    mkdir -p "$work/out/proposed-known/nan_semantics" && echo "$nth" >"$work/out/proposed-known/nan_semantics/valgrind.tsv"
+    sleep 1  # the history's names are the UTC second of the move
+    (cd "$work" && BG_KEEP_PROPOSALS=2 "$gate" --no-provision --build-dir b --report-dir out/ >"$work/log.$nth" 2>&1)
+  done
+  "$check" --suite ci --name "$n.proposals_history" \
+    --expect-equal "second third; the oldest removed, said" \
+    "$(cat "$work"/out/proposed-known.2*/nan_semantics/valgrind.tsv 2>/dev/null | paste -sd' ' -); $(grep -q 'removed the oldest proposals .*proposed-known\.2.* (the newest 2 are kept' "$work/log.third" && echo "the oldest removed, said" || echo "not said")" || ok=1
   "$check" --suite ci --name "$n.exit" --expect-equal "exit 0" "exit $rc$(head -c 300 "$work/err")" || ok=1
   jkey=$(sed -n 's/^[[:space:]]*"junit":[[:space:]]*"\([^"]*\)".*/\1/p' "$work/out/results.json" 2>/dev/null)
   "$check" --suite ci --name "$n.junit" \
