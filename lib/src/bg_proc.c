@@ -178,13 +178,25 @@ bg_status bg_proc_spawn(char *const argv[], const bg_proc_opts *opts, bg_proc_re
         return BG_E_IO;
     }
     fcntl(ps[1], F_SETFD, FD_CLOEXEC);
+    /* an interrupt between fork and the handler's installation waits (blocked)
+     * instead of ending the caller with the child's group left behind */
+    sigset_t intr_set, old_mask;
+    sigemptyset(&intr_set);
+    for (size_t i = 0; i < N_INTR_SIGS; i++)
+        sigaddset(&intr_set, intr_sigs[i]);
+    if (!o->same_group)
+        sigprocmask(SIG_BLOCK, &intr_set, &old_mask);
     double t0 = now_s(), cpu0 = cpu_children();
     pid_t pid = fork();
     if (pid < 0) {
+        if (!o->same_group)
+            sigprocmask(SIG_SETMASK, &old_mask, NULL);
         close(po[0]), close(po[1]), close(pe[0]), close(pe[1]), close(ps[0]), close(ps[1]);
         return BG_E_IO;
     }
     if (pid == 0) {
+        if (!o->same_group)
+            sigprocmask(SIG_SETMASK, &old_mask, NULL);
         close(po[0]), close(pe[0]), close(ps[0]);
         child_exec(argv, o->env, !o->same_group, po[1], pe[1], ps[1]);
     }
@@ -193,6 +205,7 @@ bg_status bg_proc_spawn(char *const argv[], const bg_proc_opts *opts, bg_proc_re
     if (!o->same_group) {
         setpgid(pid, pid);
         slot = track_group(pid, old_sa, installed);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
     }
     close(po[1]), close(pe[1]), close(ps[1]);
     sink so = {.max = o->max_out ? o->max_out : (size_t)64 << 20}, se = {.max = o->max_err ? o->max_err : 4096};
