@@ -107,7 +107,7 @@ case "$case" in
       [ -z "$dups" ] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
   user_runner)  # a user runner's first proposals: its list created, with the header
     printf 'myqemu\t>=99.1,<99.2\tmain_thread\taddss\tdefault-nan\t-\t%s\n' "$P" >"$prop/nan_semantics/myqemu.tsv"
-    BG_X86_RUNNERS= run --approve "self-test" --fixtures "$fx" "$prop"
+    BG_X86_RUNNERS='' run --approve "self-test" --fixtures "$fx" "$prop"
     hint="unknown runner 'myqemu' (known:"
     cmd="BG_X86_RUNNERS='myqemu=<command>' ci/adopt-known --approve \"<reason>\" $prop"
     refused="exit $rc, $([[ "$out" == *"$hint"* && "$out" == *"$cmd"* ]] && echo "the one command named" || echo "$out"), $([ "$(snapshot)" = "$before" ] && echo unchanged || echo changed)"
