@@ -9,6 +9,9 @@ BG_TOOL_OUTSIDE="ci/$(basename "$0")"
 # shellcheck source=lib/sh/bg_cli.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/sh/bg_cli.sh"
 BG_T0=$(date +%s)
+# BG_CMDLINE: how this script was called (its name and arguments), for the
+# one-line refusal another run gets from bg_lock_tree.
+BG_CMDLINE="$BG_TOOL${*:+ $*}"
 # BG_JOBS: parallel build and test jobs (default: the CPU count).
 BG_JOBS=${BG_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2)}
 case "$BG_JOBS" in
@@ -144,4 +147,101 @@ bg_skip_reasons() {
         else printf "  %s — %d tests: %s\n", r, n[r], names[r]
       }
     }'
+}
+
+# bg_lock_tree <dir> <what>: one run per tree.  Takes <dir>/.buildgate.lock (a
+# directory: mkdir is atomic everywhere, macOS has no flock(1)) holding "owner":
+# this shell's pid, that process's start time (ps -o lstart=, so a reused pid
+# is not taken for the run) and BG_CMDLINE.  Held by a running process: one line
+# "buildgate: <tool>: <what> <dir> is in use by another run (pid N: <command>)",
+# exit 6 (it would overwrite that run's files).  Held by a process that is gone
+# (a killed run): said in one line and taken over (one run at a time).  Released when the script
+# exits (trap EXIT; an interrupted run exits through it too).
+BG_LOCKS=""
+bg_lock_tree() {
+  local lock="$1/.buildgate.lock" tries=0 opid ostart ocmd
+  while ! mkdir "$lock" 2>/dev/null; do
+    tries=$((tries + 1))
+    opid="" ostart="" ocmd=""
+    { IFS= read -r opid; IFS= read -r ostart; IFS= read -r ocmd; } 2>/dev/null <"$lock/owner"
+    if [ -z "$opid" ] && [ "$tries" -lt 20 ]; then sleep 0.1; continue; fi  # being written
+    if [ -n "$opid" ] && bg_pid_is "$opid" "$ostart"; then
+      echo "buildgate: $BG_TOOL: $2 $1 is in use by another run (pid $opid: $ocmd); wait for it to end or use another folder" >&2
+      exit 6
+    fi
+    [ "$tries" -gt 50 ] && { echo "buildgate: $BG_TOOL: $2 $1: cannot take its lock $lock (remove $lock.takeover if no run holds it)" >&2; exit 3; }
+    # stale: one run at a time takes it over ($lock.takeover), after reading the
+    # owner again (another run may have taken it over meanwhile)
+    if mkdir "$lock.takeover" 2>/dev/null; then
+      if [ "$(sed -n 1p "$lock/owner" 2>/dev/null)" = "$opid" ] && ! bg_pid_is "$opid" "$ostart"; then
+        rm -rf "$lock"
+        echo "buildgate: $BG_TOOL: $2 $1: taking over the lock of a run that is gone (pid ${opid:-unknown}: ${ocmd:-unknown command})" >&2
+      fi
+      rmdir "$lock.takeover"
+    else
+      sleep 0.1
+    fi
+  done
+  printf '%s\n%s\n%s\n' "$$" "$(ps -o lstart= -p $$ 2>/dev/null)" "$BG_CMDLINE" >"$lock/owner.$$" &&
+    mv "$lock/owner.$$" "$lock/owner"
+  BG_LOCKS="$BG_LOCKS$lock
+"
+  trap bg_unlock_trees EXIT
+}
+
+# bg_pid_is <pid> <start>: the process <pid> runs and started at <start> (its
+# ps -o lstart=; without ps's answer, only whether the pid runs).
+bg_pid_is() {
+  local now
+  now=$(ps -o lstart= -p "$1" 2>/dev/null)
+  if [ -n "$2" ] && [ -n "$now" ]; then [ "$now" = "$2" ]; else kill -0 "$1" 2>/dev/null; fi
+}
+
+# bg_unlock_trees: removes the locks this script took (bg_lock_tree).
+bg_unlock_trees() {
+  local l
+  while IFS= read -r l; do [ -n "$l" ] && rm -rf "$l"; done <<EOF
+$BG_LOCKS
+EOF
+  BG_LOCKS=""
+}
+
+# bg_runner_list <build-dir>: the build's runner registry as its tests see it:
+# <build-dir>/host/bg-runner --list (lines "name<TAB>guest<TAB>ok|unavailable
+# <TAB>traits<TAB>known<TAB>version-or-reason", '#' comments), run with the
+# BG_X86_RUNNERS and BG_RUNNER_DIR of its CMakeCache.txt (the tests are pinned
+# to those).  Status 1, nothing printed, when the build has no bg-runner.
+bg_runner_list() {
+  local runner="$1/host/bg-runner" cache="$1/CMakeCache.txt" x86 rdir
+  [ -x "$runner" ] || return 1
+  x86=$(sed -n 's/^BG_X86_RUNNERS:[A-Z]*=//p' "$cache" 2>/dev/null)
+  rdir=$(sed -n 's/^BG_RUNNER_DIR:[A-Z]*=//p' "$cache" 2>/dev/null)
+  BG_X86_RUNNERS="$x86" BG_RUNNER_DIR="${rdir:-${BG_RUNNER_DIR:-}}" "$runner" --list 2>/dev/null
+}
+
+# bg_runner_gaps: bg_runner_list's lines on stdin; prints the runners this host
+# cannot run, one line "<name><TAB><cause>" each (registry order).  The cause
+# is one phrase with its fix: "not installed → ci/provision", "not installed →
+# install box64 yourself", else bg-runner's reason without its "runner
+# '<name>'" prefix ("exists only on macOS (arm64 with Rosetta 2)").
+bg_runner_gaps() {
+  awk -F'\t' '!/^#/ && $3 == "unavailable" {
+      why = $6
+      if (why ~ /is not installed/) {
+        fix = ""
+        if (match(why, /\(install it: [^)]*\)/)) fix = substr(why, RSTART + 13, RLENGTH - 14)
+        else if (match(why, /\(ci\/provision does not install it: [^)]*\)/)) fix = substr(why, RSTART + 35, RLENGTH - 36)
+        why = "not installed" (fix != "" ? " → " fix : "")
+      } else {
+        sub(/^runner '\''[^'\'']*'\'':? */, "", why)
+      }
+      print $1 "\t" why
+    }'
+}
+
+# bg_group_gaps: bg_runner_gaps lines on stdin as one phrase, each cause once:
+# "valgrind, qemu-x86_64 (not installed → ci/provision); rosetta (exists only on macOS ...)"
+bg_group_gaps() {
+  awk -F'\t' '{ if (!($2 in n)) order[++k] = $2; n[$2]++; names[$2] = names[$2] (n[$2] > 1 ? ", " : "") $1 }
+              END { for (i = 1; i <= k; i++) printf "%s%s (%s)", (i > 1 ? "; " : ""), names[order[i]], order[i] }'
 }

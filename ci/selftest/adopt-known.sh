@@ -22,6 +22,10 @@
 #   mo_overlap   a memory_order line overlapping an adopted entry -> exit 6
 #   unknown_runner a list named after no runner -> exit 4, the known runners
 #                listed once each (qemu-x86_64 and valgrind were listed twice)
+#   user_runner  a list for a BG_X86_RUNNERS runner (myqemu) without a known list:
+#                adopted, its known list created with the header (it was "unknown
+#                runner 'myqemu'", exit 4, fixable only by an empty file made by hand);
+#                without the entry: exit 4 naming the one command (BG_X86_RUNNERS=...)
 #   mo_no_test   a memory_order line for a litmus test the catalogue lacks -> exit 4
 #   mo_zero_rate a memory_order line with rate_per_million 0 -> exit 4
 #   empty        proposed files holding comments only -> exit 2, nothing to adopt
@@ -109,11 +113,22 @@ case "$case" in
   unknown_runner)  # a list for a runner that does not exist: exit 4, the known names once each
     printf 'nosuch\t>=99.1,<99.2\tmain_thread\taddss\tdefault-nan\t-\t%s\n' "$P" >"$prop/nan_semantics/nosuch.tsv"
     run --approve "self-test" --fixtures "$fx" "$prop"
-    dups=$(printf '%s\n' "$out" | sed -n 's/.*(known: *\(.*\))$/\1/p' | tr ' ' '\n' | sed '/^$/d' | sort | uniq -d | paste -sd' ' -)
+    dups=$(printf '%s\n' "$out" | sed -n 's/.*(known: *\([^)]*\)).*/\1/p' | tr ' ' '\n' | sed '/^$/d' | sort | uniq -d | paste -sd' ' -)
     exp="exit 4, one line naming runner 'nosuch' and each known runner once; fixtures unchanged"
     obs="exit $rc: $out (listed twice: ${dups:-none})"
     [ "$rc" = 4 ] && [[ "$out" == *"unknown runner 'nosuch' (known: native qemu-x86_64 valgrind"* ]] &&
       [ -z "$dups" ] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
+  user_runner)  # a user runner's first proposals: its list created, with the header
+    printf 'myqemu\t>=99.1,<99.2\tmain_thread\taddss\tdefault-nan\t-\t%s\n' "$P" >"$prop/nan_semantics/myqemu.tsv"
+    BG_X86_RUNNERS='' run --approve "self-test" --fixtures "$fx" "$prop"
+    hint="unknown runner 'myqemu' (known:"
+    cmd="BG_X86_RUNNERS='myqemu=<command>' ci/adopt-known --approve \"<reason>\" $prop"
+    refused="exit $rc, $([[ "$out" == *"$hint"* && "$out" == *"$cmd"* ]] && echo "the one command named" || echo "$out"), $([ "$(snapshot)" = "$before" ] && echo unchanged || echo changed)"
+    BG_X86_RUNNERS="myqemu=qemu-x86_64" run --approve "self-test" --fixtures "$fx" "$prop"
+    k=$fx/nan_semantics/known/myqemu.tsv
+    exp="exit 4, the one command named, unchanged; exit 0, myqemu.tsv: header + 1 adopted line"
+    obs="$refused; exit $rc, myqemu.tsv: $(head -n 1 "$k" 2>/dev/null | grep -q '^# Known deviations of myqemu' && echo "header" || echo "no header") + $(grep -c "^myqemu.*adopted .*: self-test" "$k" 2>/dev/null || echo 0) adopted line ($out)"
+    [ "${obs%% (*}" = "$exp" ] && ok=1 ;;
   mo_no_test|mo_zero_rate)  # a line for a litmus test the catalogue lacks, or a rate of 0: exit 4, unchanged
     t=SB r=12; [ "$case" = mo_no_test ] && t=NOTEST; [ "$case" = mo_zero_rate ] && r=0
     printf 'qemu-aarch64\t>=99.0,<100\tsc\t%s\t%s\t%s\n' "$t" "$r" "$P" >"$prop/memory_order/qemu-aarch64.tsv"

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,75 @@ static void signal_child(pid_t pid, int same_group, int sig)
     kill(same_group ? pid : -pid, sig);
 }
 
+/* An interrupt ends everything the process started: while a child runs in its
+ * own process group, SIGINT, SIGTERM and SIGHUP to the caller are passed on to
+ * that group (the caller's own group no longer reaches it: a hanging runner
+ * outlived Ctrl-C, re-parented to pid 1).  The caller then waits up to
+ * BG_PROC_INTR_GRACE_S for the child, SIGKILLs the group, reaps the child,
+ * restores its own disposition and raises the signal again, so it ends as the
+ * signal says.  Groups of children running at once (threads): a fixed table,
+ * lock-free (async-signal-safe). */
+#define BG_PROC_GROUPS 16
+#define BG_PROC_INTR_GRACE_S 2.0
+static atomic_int live_groups[BG_PROC_GROUPS];
+static volatile sig_atomic_t intr_sig;
+static const int intr_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+#define N_INTR_SIGS (sizeof intr_sigs / sizeof intr_sigs[0])
+
+static void pass_on_interrupt(int sig)
+{
+    int e = errno;
+    intr_sig = sig;
+    for (int i = 0; i < BG_PROC_GROUPS; i++) {
+        int g = atomic_load(&live_groups[i]);
+        if (g > 0)
+            kill(-(pid_t)g, sig);
+    }
+    errno = e;
+}
+
+/* Registers pgid; installs the handler for each signal whose disposition is
+ * the default (an ignored signal stays ignored; a caller's own handler is
+ * its own business).  old[] receives what was there. */
+static int track_group(pid_t pgid, struct sigaction old[N_INTR_SIGS], int installed[N_INTR_SIGS])
+{
+    int slot = -1;
+    for (int i = 0; i < BG_PROC_GROUPS && slot < 0; i++) {
+        int zero = 0;
+        if (atomic_compare_exchange_strong(&live_groups[i], &zero, (int)pgid))
+            slot = i;
+    }
+    for (size_t i = 0; i < N_INTR_SIGS; i++) {
+        installed[i] = 0;
+        if (sigaction(intr_sigs[i], NULL, &old[i]) != 0 || old[i].sa_handler != SIG_DFL ||
+            (old[i].sa_flags & SA_SIGINFO))
+            continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = pass_on_interrupt;
+        sigemptyset(&sa.sa_mask);
+        installed[i] = sigaction(intr_sigs[i], &sa, NULL) == 0;
+    }
+    return slot;
+}
+
+/* Unregisters the slot, restores the dispositions, and raises an interrupt
+ * that came meanwhile (the caller ends as it would have without us). */
+static void untrack_group(int slot, const struct sigaction old[N_INTR_SIGS], const int installed[N_INTR_SIGS])
+{
+    if (slot >= 0)
+        atomic_store(&live_groups[slot], 0);
+    int sig = intr_sig;
+    for (size_t i = 0; i < N_INTR_SIGS; i++)
+        if (installed[i])
+            sigaction(intr_sigs[i], &old[i], NULL);
+    if (sig) {
+        for (size_t i = 0; i < N_INTR_SIGS; i++)
+            if (intr_sigs[i] == sig && installed[i])
+                raise(sig);
+    }
+}
+
 bg_status bg_proc_spawn(char *const argv[], const bg_proc_opts *opts, bg_proc_result *r)
 {
     static const bg_proc_opts none = {0};
@@ -109,25 +179,49 @@ bg_status bg_proc_spawn(char *const argv[], const bg_proc_opts *opts, bg_proc_re
         return BG_E_IO;
     }
     fcntl(ps[1], F_SETFD, FD_CLOEXEC);
+    /* an interrupt between fork and the handler's installation waits (blocked)
+     * instead of ending the caller with the child's group left behind */
+    sigset_t intr_set, old_mask;
+    sigemptyset(&intr_set);
+    for (size_t i = 0; i < N_INTR_SIGS; i++)
+        sigaddset(&intr_set, intr_sigs[i]);
+    if (!o->same_group)
+        sigprocmask(SIG_BLOCK, &intr_set, &old_mask);
     double t0 = now_s(), cpu0 = cpu_children();
     pid_t pid = fork();
     if (pid < 0) {
+        if (!o->same_group)
+            sigprocmask(SIG_SETMASK, &old_mask, NULL);
         close(po[0]), close(po[1]), close(pe[0]), close(pe[1]), close(ps[0]), close(ps[1]);
         return BG_E_IO;
     }
     if (pid == 0) {
+        if (!o->same_group)
+            sigprocmask(SIG_SETMASK, &old_mask, NULL);
         close(po[0]), close(pe[0]), close(ps[0]);
         child_exec(argv, o->env, !o->same_group, po[1], pe[1], ps[1]);
     }
-    if (!o->same_group)
+    struct sigaction old_sa[N_INTR_SIGS];
+    int installed[N_INTR_SIGS] = {0}, slot = -1;
+    if (!o->same_group) {
         setpgid(pid, pid);
+        slot = track_group(pid, old_sa, installed);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
+    }
     close(po[1]), close(pe[1]), close(ps[1]);
     sink so = {.max = o->max_out ? o->max_out : (size_t)64 << 20}, se = {.max = o->max_err ? o->max_err : 4096};
     struct pollfd fds[2] = {{.fd = po[0], .events = POLLIN}, {.fd = pe[0], .events = POLLIN}};
     int open_fds = 2, nomem = 0;
     double kill_at = 0; /* after SIGTERM: when SIGKILL follows */
     char buf[65536];
+    int interrupted = 0;
     while (open_fds > 0) {
+        if (intr_sig && slot >= 0 && !interrupted) {
+            interrupted = 1; /* passed on by the handler; SIGKILL after the grace */
+            double at = now_s() + BG_PROC_INTR_GRACE_S;
+            if (kill_at <= 0 || at < kill_at)
+                kill_at = at;
+        }
         double deadline = kill_at > 0 ? kill_at : o->timeout_s > 0 ? t0 + o->timeout_s : 0;
         double left = deadline > 0 ? deadline - now_s() : 1e9;
         if (left <= 0) {
@@ -139,6 +233,8 @@ bg_status bg_proc_spawn(char *const argv[], const bg_proc_opts *opts, bg_proc_re
             kill_at = now_s() + 2;
             continue;
         }
+        if (slot >= 0 && left > 0.2)
+            left = 0.2; /* an interrupt is noticed within 0.2 s */
         int pr = poll(fds, 2, left > 3600 ? 3600 * 1000 : (int)(left * 1000) + 1);
         if (pr < 0 && errno == EINTR)
             continue;
@@ -157,7 +253,20 @@ bg_status bg_proc_spawn(char *const argv[], const bg_proc_opts *opts, bg_proc_re
         if (so.overflow || nomem)
             break;
     }
-    if (r->timed_out || so.overflow || nomem)
+    if (intr_sig && slot >= 0 && !interrupted) {
+        /* the interrupt came as the pipes closed: the same grace */
+        interrupted = 1;
+        for (double until = now_s() + BG_PROC_INTR_GRACE_S; now_s() < until;) {
+            siginfo_t si;
+            memset(&si, 0, sizeof si);
+            if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
+                break; /* ended (still a zombie: its pid stays the group's) */
+            struct timespec ts = {0, 20 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    /* the group's other members (a runner's background children) go too */
+    if (r->timed_out || so.overflow || nomem || interrupted)
         signal_child(pid, o->same_group, SIGKILL);
     for (int i = 0; i < 2; i++)
         if (fds[i].fd >= 0)
@@ -165,6 +274,8 @@ bg_status bg_proc_spawn(char *const argv[], const bg_proc_opts *opts, bg_proc_re
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    if (slot >= 0 || installed[0] || installed[1] || installed[2])
+        untrack_group(slot, old_sa, installed);
     r->cpu_s = cpu_children() - cpu0;
     int exec_errno = 0;
     if (read(ps[0], &exec_errno, sizeof exec_errno) == (ssize_t)sizeof exec_errno) {

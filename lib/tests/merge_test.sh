@@ -28,6 +28,10 @@
 #              empty            no host folder: exit 2, one line
 #              copied_host      --expect-hosts 2, the second folder a copy of the first
 #                               (same host key and generation time): agree.hosts fails
+#              native_other_version  the second host's native runner at another kernel
+#                               (runner_version): each host's agree.nan.native check names
+#                               the other host and its version, never "no other host ran
+#                               native" (it said so although both ran native)
 #              missing_host     --expect-hosts 2, the second host's folder holds
 #                               only an INCOMPLETE report.md: exit 1, agree.hosts
 #                               names it (one host alone never "agrees")
@@ -95,6 +99,16 @@ first_chain() {
 
 b_slug=$(printf '%s' "$b_name" | tr -c 'A-Za-z0-9_\n-' '_')
 case $case in
+native_other_version)
+    v=$(grep -o '"runner":"native","runner_version":"[^"]*"' "$host" | head -n 1 | sed 's/.*"runner_version":"//; s/"$//')
+    plant "s/$v/Linux 6.8.0-arm/g"
+    merge
+    n_named=$(grep -o "as expected (not compared: the other hosts ran another native version: [^\"]*" "$work/out/results.json" |
+              grep -c -e "$b_name ([^)]*) Linux 6.8.0-arm" -e "$a_name ([^)]*) $v")
+    n_none=$(grep -c "no other host ran native" "$work/out/results.json")
+    expected="exit 0; 2 native checks name the other host and its version; 0 say no other host ran native"
+    observed="exit $rc; $n_named native checks name the other host and its version; $n_none say no other host ran native"
+    ;;
 agree)
     merge --expect-hosts 2
     expected="exit 0; 0 disagreements; report.md says PASS"

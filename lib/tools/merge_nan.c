@@ -198,8 +198,29 @@ static void nan_runner_host(merge *m, const nhost *nh, const char *r, int i, int
         if (rh)
             snprintf(o, sizeof o, "%s: %d context%s equal", h->label, compared,
                      compared == 1 ? "" : "s");
-        else
-            snprintf(o, sizeof o, "%s: as expected (no other host ran %s)", h->label, rv);
+        else {
+            /* other hosts may have run this runner at another version (native:
+             * another kernel): named, not "no other host ran native" */
+            char others[1200] = "", same[800] = "";
+            size_t ol = 0, sl = 0;
+            for (int j = 0; j < m->n; j++) {
+                const char *vj = j == i ? NULL : nan_version(&nh[j], r);
+                if (vj && !strcmp(vj, ver) && sl < sizeof same)
+                    sl += (size_t)snprintf(same + sl, sizeof same - sl, "%s%s", sl ? ", " : "",
+                                           m->h[j].label);
+                else if (vj && ol < sizeof others)
+                    ol += (size_t)snprintf(others + ol, sizeof others - ol, "%s%s %s", ol ? ", " : "",
+                                           m->h[j].label, vj);
+            }
+            if (*same) /* the first host of a version: the others compare against it */
+                snprintf(o, sizeof o, "%s: as expected (the reference of %s, the same %s version)",
+                         h->label, same, r);
+            else if (*others)
+                snprintf(o, sizeof o, "%s: as expected (not compared: the other hosts ran another %s "
+                         "version: %s)", h->label, r, others);
+            else
+                snprintf(o, sizeof o, "%s: as expected (no other host ran %s)", h->label, r);
+        }
     }
     if (rh)
         cJSON_AddStringToObject(d, "reference_host", rh->name);

@@ -574,3 +574,44 @@ void bg_report_model_free(bg_report_model *m)
     cJSON_Delete(m->baseline);
     memset(m, 0, sizeof *m);
 }
+
+int bg_report_run_key_shown(const char *key)
+{
+    return strcmp(key, "not_checked") != 0;
+}
+
+void bg_report_coverage(const bg_report_model *m, char *buf, size_t n)
+{
+    size_t used = 0;
+    if (!n)
+        return;
+    buf[0] = '\0';
+#define ADD(...)                                                                          \
+    do {                                                                                  \
+        int k_ = used < n ? snprintf(buf + used, n - used, __VA_ARGS__) : 0;            \
+        used = k_ < 0 ? n : used + (size_t)k_;                                            \
+    } while (0)
+    const char *nc = bg_json_str(m->run, "not_checked");
+    if (nc && *nc)
+        ADD("not checked: %s. ", nc);
+    else if (nc)
+        ADD("not checked: every runner of the registry ran here. ");
+    const cJSON *s;
+    int first = 1;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(m->doc, "suites")) {
+        int total = 0;
+        for (int v = 0; v < BG_VERDICT_COUNT; v++)
+            total += (int)bg_json_num(s, bg_verdict_name((bg_verdict)v), 0);
+        int skip = (int)bg_json_num(s, "skip", 0);
+        ADD("%s%s %d of %d check%s ran", first ? "Ran: " : "; ", s->string, total - skip, total,
+            total == 1 ? "" : "s");
+        if (skip)
+            ADD(" (%d skip)", skip);
+        first = 0;
+    }
+    if (!first)
+        ADD(".");
+#undef ADD
+    if (used >= n && n > 4)
+        memcpy(buf + n - 4, "...", 4);
+}

@@ -121,6 +121,16 @@ void bg_report_next_step(const cJSON *check, char *buf, size_t n);
  * when the check names no test. */
 void bg_report_rerun(const cJSON *check, char *buf, size_t n);
 
+/* What this run did not check, for the top of every report: run.not_checked
+ * (the runners this host lacks, each cause once with its fix, as ci/gate
+ * passes it with --meta not_checked=...), then the share of each suite that
+ * ran ("nan_semantics 17 of 137 checks ran (120 skip)"), into buf as one
+ * plain-text line ("" when nothing was recorded).  The Run: line leaves
+ * not_checked out (bg_report_run_key_shown). */
+void bg_report_coverage(const bg_report_model *m, char *buf, size_t n);
+/* 0 for the run keys shown elsewhere than the Run: line (not_checked). */
+int bg_report_run_key_shown(const char *key);
+
 /* Severity order of verdicts for a cell holding several checks (worst wins):
  * skip < pass < xfail < inconclusive < xpass < fail; unknown = fail. */
 int bg_report_severity(const char *verdict);

@@ -98,10 +98,17 @@ static void header(FILE *f, const bg_report_model *m)
             pass ? "pass" : "fail", m->verdict, m->ntotal, m->ntotal == 1 ? "" : "s", m->nbad,
             (int)bg_json_num(m->summary, "inconclusive", 0), m->nhost_inconclusive,
             (int)bg_json_num(m->summary, "skip", 0));
+    char cov[2048];
+    bg_report_coverage(m, cov, sizeof cov);
+    if (*cov) {
+        fprintf(f, "<strong>Coverage</strong>: ");
+        esc(f, cov);
+        fprintf(f, "</p><p>");
+    }
     const cJSON *x;
     int first = 1;
     cJSON_ArrayForEach(x, m->run) {
-        if (!cJSON_IsString(x))
+        if (!cJSON_IsString(x) || !bg_report_run_key_shown(x->string))
             continue;
         fprintf(f, "%s", first ? "Run: " : " · ");
         esc(f, x->string);

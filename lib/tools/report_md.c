@@ -118,8 +118,15 @@ static void header(FILE *f, const bg_report_model *m)
     fprintf(f, ".\n\n");
     const cJSON *x;
     int first = 1;
+    char cov[2048];
+    bg_report_coverage(m, cov, sizeof cov);
+    if (*cov) {
+        fprintf(f, "**Coverage**: ");
+        bg_md_text(f, cov, sizeof cov);
+        fprintf(f, "\n\n");
+    }
     cJSON_ArrayForEach(x, m->run) {
-        if (!cJSON_IsString(x))
+        if (!cJSON_IsString(x) || !bg_report_run_key_shown(x->string))
             continue;
         fprintf(f, "%s%s ", first ? "Run: " : " · ", x->string);
         bg_md_code(f, x->valuestring, 120);
@@ -509,7 +516,7 @@ static void matrix_table(FILE *f, const bg_rep_matrix *x, int compact)
         fprintf(f, ".\n\n");
     }
     if (skipped) {
-        fprintf(f, "All skip on this host (reasons in the check list below): ");
+        fprintf(f, "All skip on this host (why: the Coverage line at the top; each check's reason in results.json): ");
         for (int i = 0, k = 0; i < x->nr; i++) {
             if (!row_all_skip(x, i))
                 continue;

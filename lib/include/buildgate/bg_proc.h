@@ -5,7 +5,11 @@
  * The child runs in its own process group (setpgid; unless same_group), with
  * stdin from /dev/null and stdout/stderr captured through pipes.  When the
  * wall-clock timeout passes, the group gets SIGTERM and, 2 s later, SIGKILL,
- * so a hanging translator and everything it started are gone.  POSIX only
+ * so a hanging translator and everything it started are gone.  While the
+ * child runs, SIGINT/SIGTERM/SIGHUP to the caller (default disposition only)
+ * are passed on to the child's group, which gets SIGKILL 2 s later; then the
+ * caller's disposition is restored and the signal raised again (an interrupt
+ * leaves no orphan; docs/architecture.md "Child processes").  POSIX only
  * (Linux, macOS).
  */
 #ifndef BG_PROC_H
