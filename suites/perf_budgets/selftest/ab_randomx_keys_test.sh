@@ -6,7 +6,7 @@
 # "RandomX differs" (issue 22, Deliver 2; the timing judgement itself is the
 # long test perf.ab.merge_base).
 #
-# Usage: ab_randomx_keys_test.sh BG_CHECK SRC RXCACHE WORK
+# Usage: ab_randomx_keys_test.sh BG_CHECK SRC RXCACHE WORK [--full]
 #   SRC      this checkout (its files, tracked and untracked-not-ignored, are
 #            copied into a scratch git repository WORK/repo: commit "base")
 #   RXCACHE  BG_RANDOMX_CACHE: where the verified RandomX tarball is (linked as
@@ -19,10 +19,14 @@
 # Checks (suite perf_budgets): <test>.doc_only ("exit 0: identical RandomX
 # library on both sides"), <test>.o0_flags ("exit 0: RandomX differs, the two
 # cache keys differ").
+# --full (label long): at "O0" the real judge instead of --keys-only, time only
+#   (--ir-filter ''), light-mode JIT hashing alone: it must fail naming
+#   randomx/<version>/<variant>/hash/light-jit-hard (<test>.o0_judged: "exit 1:
+#   randomx/v1/release/hash/light-jit-hard: fail" on x86-64 with RandomX 1.x).
 # Exit: 0 pass, 1 a check failed, 2 usage, 3 setup failed, 77 no RandomX source.
 set -u
-[ $# -eq 4 ] || { echo "buildgate: ab_randomx_keys_test.sh: want BG_CHECK SRC RXCACHE WORK" >&2; exit 2; }
-check=$1 src=$2 rxcache=$3 work=$4
+[ $# -eq 4 ] || [ $# -eq 5 ] || { echo "buildgate: ab_randomx_keys_test.sh: want BG_CHECK SRC RXCACHE WORK [--full]" >&2; exit 2; }
+check=$1 src=$2 rxcache=$3 work=$4 full=${5:-}
 n=${BG_TEST_NAME:-ab_randomx_keys}
 set -- "$rxcache"/librandomx_*.orig.tar.gz
 if [ ! -f "$1" ] || [ ! -f "$1.sha256" ]; then
@@ -52,6 +56,16 @@ sed "s/^\(bg_randomx_variant(NAME $variant .*\))\$/\1 RX_FLAGS -O0)/" "$vf" >"$v
 grep -q "^bg_randomx_variant(NAME $variant .*RX_FLAGS -O0)\$" "$vf" ||
   { echo "buildgate: ab_randomx_keys_test.sh: no one-line bg_randomx_variant(NAME $variant ...) in $vf to add -O0 to" >&2; exit 3; }
 g commit -qam O0 >>"$work/git.log" 2>&1 || exit 3
+if [ "$full" = --full ]; then
+  "$ab" --base-ref HEAD~1 --work "$work/ab" --filter '^randomx/[^/]+/[^/]+/hash/light-jit-hard$' --ir-filter '' \
+    >"$work/o0.out" 2>&1
+  rc=$?
+  vv="$(sed -n 's/^version //p' "$work/ab/head/suites/perf_budgets/randomx.key")/$variant"
+  obs=$(grep -o "randomx/$vv/hash/light-jit-hard: fail" "$work/o0.out" | head -1)
+  "$check" --suite perf_budgets --name "$n.o0_judged" --expect-equal "exit 1: randomx/$vv/hash/light-jit-hard: fail" \
+    "exit $rc: ${obs:-$(grep 'light-jit-hard' "$work/o0.out" | tail -1)}"
+  exit $?
+fi
 "$ab" --keys-only --base-ref HEAD~1 --work "$work/ab" >"$work/o0.out" 2>&1
 rc=$?
 line=$(grep '^ab: RandomX differs' "$work/o0.out")
