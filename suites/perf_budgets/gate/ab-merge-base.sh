@@ -91,7 +91,7 @@ src="$work/base-src"
 cleanup() { [ "$keep" = 1 ] || git -C "$root" worktree remove --force "$src" >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 git -C "$root" worktree remove --force "$src" >/dev/null 2>&1 || true
-git -C "$root" worktree add --detach --force "$src" "$base" >/dev/null || { echo "buildgate: $BG_TOOL: git worktree add failed" >&2; exit 3; }
+git -C "$root" worktree add -q --detach --force "$src" "$base" >/dev/null || { echo "buildgate: $BG_TOOL: git worktree add failed" >&2; exit 3; }
 configure() { # configure <src> <dir> [cmake args...]
   local s=$1 d=$2; shift 2
   cmake -S "$s" -B "$d" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${1+"$@"} >"$d.configure.log" 2>&1
@@ -143,7 +143,7 @@ fi
 # Which RandomX each side measures: the build cache keys of their libraries.
 hk=$headdir/suites/perf_budgets/randomx.key bk=$work/base/suites/perf_budgets/randomx.key
 side() { # side <randomx.key>: "v1/release (cache key K)" or what the side links instead
-  if [ ! -f "$1" ]; then echo "no randomx.key: a perf-bench older than source-built RandomX, or none"
+  if [ ! -f "$1" ]; then echo "(no randomx.key: a tree from before perf-bench linked a source-built RandomX)"
   elif [ -n "$(key_field "$1" key)" ]; then echo "$(key_field "$1" version)/$(key_field "$1" variant) (cache key $(key_field "$1" key))"
   else echo "$(key_field "$1" version)/$(key_field "$1" variant): $(key_field "$1" what)"; fi
 }
