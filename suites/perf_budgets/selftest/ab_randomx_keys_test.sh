@@ -34,6 +34,7 @@ if [ ! -f "$1" ] || [ ! -f "$1.sha256" ]; then
     --observed "none: run ci/provision --randomx-source (perf-bench then links the installed RandomX on both sides)"
   exit 77
 fi
+git -C "$src" rev-parse --git-dir >/dev/null 2>&1 || { echo "buildgate: ab_randomx_keys_test.sh: SRC $src is not a git checkout" >&2; exit 2; }
 case "$(uname -m)" in arm64|aarch64) variant=arm64_release ;; *) variant=release ;; esac
 rm -rf "$work" && mkdir -p "$work/repo/build/cache" || exit 3
 repo=$work/repo
