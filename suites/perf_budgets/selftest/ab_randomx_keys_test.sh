@@ -19,10 +19,14 @@
 # Checks (suite perf_budgets): <test>.doc_only ("exit 0: identical RandomX
 # library on both sides"), <test>.o0_flags ("exit 0: RandomX differs, the two
 # cache keys differ").
-# --full (label long): at "O0" the real judge instead of --keys-only, time only
-#   (--ir-filter ''), light-mode JIT hashing alone: it must fail naming
+# --full (label long): at "O0" the real judge instead of --keys-only, light-mode
+#   JIT hashing alone, by instruction counts and by time: it must fail naming
 #   randomx/<version>/<variant>/hash/light-jit-hard (<test>.o0_judged: "exit 1:
 #   randomx/v1/release/hash/light-jit-hard: fail" on x86-64 with RandomX 1.x).
+#   The instruction counts decide it: in light mode the JIT compiles the
+#   superscalar programs too, so -O0 slows a hash by only about 3-5 % in time
+#   (inside the 5 % band; docs/performance.md), while its Ir per hash moves far
+#   beyond ir_band.  Without valgrind (macOS) the time judge alone may pass it.
 # Exit: 0 pass, 1 a check failed, 2 usage, 3 setup failed, 77 no RandomX source.
 set -u
 [ $# -eq 4 ] || [ $# -eq 5 ] || { echo "buildgate: ab_randomx_keys_test.sh: want BG_CHECK SRC RXCACHE WORK [--full]" >&2; exit 2; }
@@ -58,8 +62,8 @@ grep -q "^bg_randomx_variant(NAME $variant .*RX_FLAGS -O0)\$" "$vf" ||
   { echo "buildgate: ab_randomx_keys_test.sh: no one-line bg_randomx_variant(NAME $variant ...) in $vf to add -O0 to" >&2; exit 3; }
 g commit -qam O0 >>"$work/git.log" 2>&1 || exit 3
 if [ "$full" = --full ]; then
-  "$ab" --base-ref HEAD~1 --work "$work/ab" --filter '^randomx/[^/]+/[^/]+/hash/light-jit-hard$' --ir-filter '' \
-    >"$work/o0.out" 2>&1
+  re='^randomx/[^/]+/[^/]+/hash/light-jit-hard$'
+  "$ab" --base-ref HEAD~1 --work "$work/ab" --filter "$re" --ir-filter "$re" >"$work/o0.out" 2>&1
   rc=$?
   vv="$(sed -n 's/^version //p' "$work/ab/head/suites/perf_budgets/randomx.key")/$variant"
   obs=$(grep -o "randomx/$vv/hash/light-jit-hard: fail" "$work/o0.out" | head -1)
