@@ -20,14 +20,16 @@
 #   name>" for a verified tarball, bg_randomx_tree_id() for a directory.
 # bg_randomx_build(NAME n [SYSTEM] ARCH_ARG a BUILD_TYPE t [RX_FLAGS f...] [CMAKE_ARGS a...]
 #                  [PROBE_FLAGS f...] [TOOLCHAIN file] SOURCE_DIR d SOURCE_ID id
-#                  [PATCHES file...] PROBE_DIR p OUT_DIR_VAR v)
+#                  [PATCHES file...] [PROBE_DIR p] OUT_DIR_VAR v [ENTRY_VAR e] [KEY_VAR k])
 #   ExternalProject "bg-rx-<n>": RandomX's static library target `randomx` (not
 #   its tests/benchmark) with RX_FLAGS appended after RandomX's own flags
 #   (through CMAKE_<LANG>_FLAGS_<CONFIG>, which CMake puts after CMAKE_<LANG>_FLAGS
 #   where RandomX's add_flag() writes -maes / -march=...), taken from the build
 #   cache entry of its key (bg_randomx_cache_key(): SOURCE_ID, PATCHES applied to
 #   SOURCE_DIR, flags, compilers, TOOLCHAIN) or built and published there; then
-#   the probe project PROBE_DIR against it.  A failing step never fails the
+#   the probe project PROBE_DIR against it (none without PROBE_DIR: perf-bench
+#   links the entry itself).  ENTRY_VAR: the cache entry's directory (include/,
+#   lib/librandomx.a, then a byproduct of bg-rx-<n>); KEY_VAR: its key.  A failing step never fails the
 #   build: it leaves <out>/rx.FAILED or probe.FAILED with one line, which the
 #   variant's tests report.  SYSTEM: no RandomX build, the probe links the
 #   installed library (FindRandomX, through TOOLCHAIN's search paths).
@@ -172,7 +174,7 @@ function(_bg_write_if_changed file content)
 endfunction()
 
 function(bg_randomx_build)
-  cmake_parse_arguments(B "SYSTEM" "NAME;ARCH_ARG;BUILD_TYPE;TOOLCHAIN;SOURCE_DIR;SOURCE_ID;PROBE_DIR;OUT_DIR_VAR"
+  cmake_parse_arguments(B "SYSTEM" "NAME;ARCH_ARG;BUILD_TYPE;TOOLCHAIN;SOURCE_DIR;SOURCE_ID;PROBE_DIR;OUT_DIR_VAR;ENTRY_VAR;KEY_VAR"
                         "RX_FLAGS;CMAKE_ARGS;PROBE_FLAGS;PROBE_ARGS;PATCHES" ${ARGN})
   set(out "${CMAKE_CURRENT_BINARY_DIR}/${B_NAME}")
   string(TOUPPER "${B_BUILD_TYPE}" cfg)
@@ -211,6 +213,10 @@ function(bg_randomx_build)
     string(APPEND params "set(KEY ${key})\nset(KEY_FILE [==[${out}/key.txt]==])\nset(STEP [==[${step_script}]==])\n")
     _bg_write_if_changed("${out}/rx-cache.cmake" "${params}")
     set(deps DEPENDS bg-rx-${B_NAME})
+    set(byproducts "")
+    if(B_ENTRY_VAR)  # its user links the library: Ninja must know who makes it (one rule per file)
+      set(byproducts BUILD_BYPRODUCTS "${entry}/lib/librandomx.a")
+    endif()
     # Every build: a hit costs one stamp check; a miss builds and publishes.
     ExternalProject_Add(bg-rx-${B_NAME}
       SOURCE_DIR "${B_SOURCE_DIR}"
@@ -220,7 +226,18 @@ function(bg_randomx_build)
       BUILD_COMMAND ${CMAKE_COMMAND} -DPARAMS=${out}/rx-cache.cmake
                     -P ${PROJECT_SOURCE_DIR}/cmake/BuildgateRandomXCache.cmake
       BUILD_ALWAYS TRUE
+      ${byproducts}
       INSTALL_COMMAND "")
+    if(B_ENTRY_VAR)
+      set(${B_ENTRY_VAR} "${entry}" PARENT_SCOPE)
+    endif()
+    if(B_KEY_VAR)
+      set(${B_KEY_VAR} "${key}" PARENT_SCOPE)
+    endif()
+  endif()
+  set(${B_OUT_DIR_VAR} "${out}" PARENT_SCOPE)
+  if(NOT B_PROBE_DIR)
+    return()
   endif()
   set(probe_args -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${tc}
       -DBG_ROOT=${PROJECT_SOURCE_DIR} -DBG_VARIANT=${B_NAME}
@@ -242,5 +259,4 @@ function(bg_randomx_build)
     INSTALL_COMMAND ""
     BUILD_ALWAYS TRUE
     ${deps})
-  set(${B_OUT_DIR_VAR} "${out}" PARENT_SCOPE)
 endfunction()

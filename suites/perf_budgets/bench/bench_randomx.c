@@ -1,6 +1,13 @@
 /* bench_randomx.c — RandomX through its C API (randomx.h, librandomx).
  *
- * randomx/hash/<mode>-<vm>-<aes>: hashes/s (items_per_second) for
+ * Every name starts randomx/<version>/<variant>/: the RandomX version (v1,
+ * v2: BG_PERF_RX_VERSION, which CMake reads from the linked library's
+ * randomx.h, RANDOMX_FLAG_V2 declared or not) and the build variant it was
+ * built as (BG_PERF_RX_VARIANT: a bg_randomx_variant() name, release by
+ * default, -DBG_PERF_RANDOMX_VARIANT; "system" for the installed library when
+ * no RandomX source is configured): docs/perf_budgets.md "Which RandomX".
+ * A v2 library hashes with RANDOMX_FLAG_V2 (BG_PERF_RX_V2).
+ * randomx/<v>/<variant>/hash/<mode>-<vm>-<aes>: hashes/s (items_per_second) for
  *   mode light (256 MiB cache) or full (2 GiB dataset), vm interp or jit,
  *   aes soft or hard.  The cache/dataset is built once per process per
  *   variant (not timed); each iteration hashes a 68-byte message whose first
@@ -14,9 +21,9 @@
  *   more instructions per hash there (elsewhere about p %).  A hash itself
  *   cannot be cut into fractions; the filler is in the benchmark, not an
  *   LD_PRELOAD, and costs nothing when p = 0.
- * randomx/init/cache-<argon2>: cache initialisation (randomx_init_cache),
+ * randomx/<v>/<variant>/init/cache: cache initialisation (randomx_init_cache),
  *   seconds per iteration (manual time).
- * randomx/init/dataset: dataset initialisation over all threads (from a
+ * randomx/<v>/<variant>/init/dataset: dataset initialisation over all threads (from a
  *   JIT-compiled cache where the JIT exists), seconds (manual time); full-memory benchmarks and this one take >= 25 s and are
  *   run under the CTest label `long` only.
  * A variant the library or CPU refuses (randomx_alloc_* / create_vm NULL)
@@ -46,6 +53,12 @@
 
 static const char rx_key[] = "relay-jit-profile-fixed-key-v1";
 
+#ifndef BG_PERF_RX_VERSION
+#error "BG_PERF_RX_VERSION (v1, v2) and BG_PERF_RX_VARIANT come from suites/perf_budgets/CMakeLists.txt"
+#endif
+/* randomx/<version>/<variant>/: every benchmark name's first segments */
+#define RX_PREFIX "randomx/" BG_PERF_RX_VERSION "/" BG_PERF_RX_VARIANT "/"
+
 typedef struct rx_variant {
     const char *name;
     int full, jit, hard_aes;
@@ -61,14 +74,14 @@ typedef struct rx_variant {
 #define RX_INTERP_STEPS (1421223374ULL / RX_STEP_IR)
 #define RX_JIT_STEPS (82123333ULL / RX_STEP_IR)
 static const rx_variant rx_variants[] = {
-    {"randomx/hash/light-interp-soft", 0, 0, 0, RX_INTERP_STEPS},
-    {"randomx/hash/light-interp-hard", 0, 0, 1, RX_INTERP_STEPS},
-    {"randomx/hash/light-jit-soft", 0, 1, 0, RX_JIT_STEPS},
-    {"randomx/hash/light-jit-hard", 0, 1, 1, RX_JIT_STEPS},
-    {"randomx/hash/full-interp-soft", 1, 0, 0, RX_INTERP_STEPS},
-    {"randomx/hash/full-interp-hard", 1, 0, 1, RX_INTERP_STEPS},
-    {"randomx/hash/full-jit-soft", 1, 1, 0, RX_JIT_STEPS},
-    {"randomx/hash/full-jit-hard", 1, 1, 1, RX_JIT_STEPS},
+    {RX_PREFIX "hash/light-interp-soft", 0, 0, 0, RX_INTERP_STEPS},
+    {RX_PREFIX "hash/light-interp-hard", 0, 0, 1, RX_INTERP_STEPS},
+    {RX_PREFIX "hash/light-jit-soft", 0, 1, 0, RX_JIT_STEPS},
+    {RX_PREFIX "hash/light-jit-hard", 0, 1, 1, RX_JIT_STEPS},
+    {RX_PREFIX "hash/full-interp-soft", 1, 0, 0, RX_INTERP_STEPS},
+    {RX_PREFIX "hash/full-interp-hard", 1, 0, 1, RX_INTERP_STEPS},
+    {RX_PREFIX "hash/full-jit-soft", 1, 1, 0, RX_JIT_STEPS},
+    {RX_PREFIX "hash/full-jit-hard", 1, 1, 1, RX_JIT_STEPS},
 };
 
 /* What hash_run gets: the VM and the knob's extra filler steps per hash. */
@@ -219,6 +232,9 @@ static void *hash_setup(bg_bench_state *st, void *user)
     randomx_flags f = (randomx_flags)((v->jit ? RANDOMX_FLAG_JIT : 0) |
                                       (v->hard_aes ? RANDOMX_FLAG_HARD_AES : 0) |
                                       (v->full ? RANDOMX_FLAG_FULL_MEM : 0));
+#if defined(BG_PERF_RX_V2) && defined(RANDOMX_FLAG_V2)
+    f = (randomx_flags)(f | RANDOMX_FLAG_V2); /* a v2 library: its v2 programs */
+#endif
     char why[400] = "";
     if (v->jit && !bg_wx_why(0, why, sizeof why)) {
         bg_bench_error(st, why); /* a skip: this host cannot run any JIT variant */
@@ -325,7 +341,7 @@ void perf_register_randomx(void)
         bg_bench_unit_ms(b);
     }
     bg_bench_iterations(bg_bench_unit_ms(bg_bench_manual_time(
-                            bg_bench_register("randomx/init/cache", cache_init_run))), 1);
+                            bg_bench_register(RX_PREFIX "init/cache", cache_init_run))), 1);
     bg_bench_iterations(bg_bench_unit_ms(bg_bench_manual_time(
-                            bg_bench_register("randomx/init/dataset", dataset_init_run))), 1);
+                            bg_bench_register(RX_PREFIX "init/dataset", dataset_init_run))), 1);
 }

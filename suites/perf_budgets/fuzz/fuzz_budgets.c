@@ -13,7 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cJSON *budgets = NULL;
     if (perf_budgets_load(path, &budgets) == BG_OK) {
         static const char *const names[] = {"synth/chain", "aes/rounds/real_time/threads:1",
-                                            "randomx/hash/light-jit-hard", ""};
+                                            "randomx/hash/light-jit-hard", "randomx/v1/release/hash/light-jit-hard",
+                                            ""};
         for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
             perf_budget b;
             perf_budget_for(budgets, names[i], &b);

@@ -61,6 +61,24 @@ static const char *invalid(const perf_budget *b)
     return NULL;
 }
 
+long perf_name_match(const char *pattern, const char *name)
+{
+    const char *p = pattern, *n = name;
+    while (*p) {
+        int star = p[0] == '*' && (p == pattern || p[-1] == '/') && (p[1] == '/' || p[1] == '\0');
+        if (star) {
+            if (!*n || *n == '/')
+                return -1; /* a segment is never empty */
+            while (*n && *n != '/')
+                n++;
+            p++;
+        } else if (*p++ != *n++) {
+            return -1;
+        }
+    }
+    return (long)(n - name);
+}
+
 void perf_budget_for(const cJSON *budgets, const char *name, perf_budget *b)
 {
     *b = builtin;
@@ -72,7 +90,7 @@ void perf_budget_for(const cJSON *budgets, const char *name, perf_budget *b)
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(budgets, "benchmarks"))
     {
         size_t k = strlen(e->string);
-        if (strncmp(name, e->string, k) == 0 && (!best || k > best_len)) {
+        if (perf_name_match(e->string, name) >= 0 && (!best || k > best_len)) {
             best = e;
             best_len = k;
         }

@@ -21,6 +21,10 @@
  * (bg-perf --iterations overrides it for every benchmark; RandomX: 2, one hash).  "metric" is read from
  * "defaults" only (one metric per run; a per-benchmark one is an error).  For a benchmark the longest
  * matching name prefix wins, then the defaults, then the built-in values above.
+ * A key segment that is exactly "*" matches any one segment of the name
+ * (characters other than '/'), so the key randomx, two "*" segments, hash/
+ * holds every RandomX version and build variant perf-bench names
+ * (randomx/<version>/<variant>/hash/...; perf_name_match()).
  * "why" (a string, in a "benchmarks" entry): the reason for its bands, for
  * readers; the gate ignores it.
  * retired: benchmarks (exact names) deliberately gone from the head: one in
@@ -46,6 +50,13 @@ typedef struct perf_budget {
  * resamples >= 100, max_reruns in 0..10, ir_iterations >= 2, min_time in (0, 60]; "retired"
  * not an object, or a retirement without a reason).  *out owned by the caller. */
 bg_status perf_budgets_load(const char *path, cJSON **out);
+
+/* How many characters of name the pattern covers when the pattern is a prefix
+ * of it, a "*" segment of the pattern (between '/' or the ends) standing for
+ * one non-empty segment of name (no '/'); -1 when it is not such a prefix.
+ * The "benchmarks" keys (prefixes) and the "gates" entries (perf_gates.h)
+ * match through it. */
+long perf_name_match(const char *pattern, const char *name);
 
 /* The budget of benchmark name (budgets may be NULL: built-ins). */
 void perf_budget_for(const cJSON *budgets, const char *name, perf_budget *b);

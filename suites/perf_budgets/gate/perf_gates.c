@@ -20,9 +20,11 @@ static int is_prefix(const char *entry)
     return l > 0 && (entry[l - 1] == '/' || entry[l - 1] == ':');
 }
 
+/* An entry's "*" segment holds any one segment of the name (perf_name_match). */
 static int entry_holds(const char *entry, const char *name)
 {
-    return is_prefix(entry) ? strncmp(name, entry, strlen(entry)) == 0 : strcmp(name, entry) == 0;
+    long k = perf_name_match(entry, name);
+    return k >= 0 && (is_prefix(entry) || name[k] == '\0');
 }
 
 const char *perf_gates_invalid(const cJSON *budgets, const char **where)
@@ -48,10 +50,18 @@ const char *perf_gates_invalid(const cJSON *budgets, const char **where)
     return NULL;
 }
 
-/* Appends s to buf (used so far: *u) with regex metacharacters escaped. */
+/* Appends s to buf (used so far: *u) with regex metacharacters escaped and a
+ * "*" segment as [^/]+ (one segment, as perf_name_match reads it). */
 static int append_escaped(char *buf, size_t n, size_t *u, const char *s)
 {
-    for (; *s; s++) {
+    for (const char *s0 = s; *s; s++) {
+        if (s[0] == '*' && (s == s0 || s[-1] == '/') && (s[1] == '/' || s[1] == '\0')) {
+            if (*u + 6 >= n)
+                return -1;
+            memcpy(buf + *u, "[^/]+", 6);
+            *u += 5;
+            continue;
+        }
         int meta = strchr(".^$|()[]{}*+?\\", *s) != NULL;
         if (*u + 2 + (size_t)meta >= n)
             return -1;

@@ -2,6 +2,10 @@
  * budgets.json (docs/perf_budgets.md "Gated benchmarks"), not as regexes in
  * CMake:
  *   "gates": {"<gate>": ["<exact benchmark name>" | "<prefix>/" | "<prefix>:", ...], ...}
+ * A segment that is just "*" (between slashes) holds any one segment of a
+ * name (perf_name_match, perf_budget.h): randomx, two such segments, then
+ * hash/light-jit-hard is that benchmark for every RandomX version and build
+ * variant (budgets.json spells it out).
  * An entry ending in '/' or ':' is a name prefix; any other entry is one exact
  * name.  A test passes `bg-perf <mode> --gates <gate>`; `bg-perf gated` checks
  * that every benchmark the program lists is in some gate (or retired), so a

@@ -1,9 +1,15 @@
 /* test_paired.c — unit tests of the paired judge's statistics (perf_paired.h)
- * against values from Hollander & Wolfe (1999), ch. 3 and its table A.4. */
+ * against values from Hollander & Wolfe (1999), ch. 3 and its table A.4; and
+ * of the benchmark-name patterns of budgets.json (perf_name_match, perf_budget.h,
+ * perf_gates.h: a "*" segment), which the paired judge's budgets go through. */
 #include <math.h>
 #include <stdio.h>
 
+#include <string.h>
+
 #include "buildgate/bg_check.h"
+#include "perf_budget.h"
+#include "perf_gates.h"
 #include "perf_paired.h"
 
 static bg_checks *c;
@@ -59,5 +65,28 @@ int main(void)
     perf_paired_stats(d, 7, 0.95, &est, &lo, &hi, &p);
     check(p >= 0.01 && fabs(p - 2.0 / 128) < 1e-12, "p_7_pairs", "n=7 all positive: p = 2/128 >= 0.01");
     check(perf_paired_stats(d, 0, 0.95, &est, &lo, &hi, &p) == BG_E_USAGE, "empty", "n = 0: usage error");
+    /* name patterns: a "*" segment is one non-empty segment, nothing more */
+    const char *rx = "randomx/v1/release/hash/light-jit-hard";
+    check(perf_name_match("randomx/*/*/hash/", rx) == 24, "name_match_star_prefix",
+          "randomx/ * / * /hash/ covers 24 characters of randomx/v1/release/hash/light-jit-hard");
+    check(perf_name_match("randomx/*/hash/", rx) < 0, "name_match_star_one_segment",
+          "one * segment does not cover v1/release");
+    check(perf_name_match("randomx/*/*/init/", rx) < 0, "name_match_star_other", "…/init/ does not match …/hash/");
+    check(perf_name_match("randomx/*/*/hash/", "randomx//release/hash/x") < 0, "name_match_star_empty",
+          "a * segment is never empty");
+    check(perf_name_match("synth/chain", "synth/chain") == 11, "name_match_plain", "a plain name matches itself");
+    cJSON *b = cJSON_Parse("{\"benchmarks\": {\"randomx/\": {\"band\": 0.2}, \"randomx/*/*/hash/\": {\"band\": 0.05,"
+                           " \"ir_iterations\": 2}}, \"gates\": {\"g\": [\"randomx/*/*/hash/light-jit-hard\"]}}");
+    perf_budget pb;
+    perf_budget_for(b, rx, &pb);
+    check(pb.band == 0.05 && pb.ir_iterations == 2, "name_match_budget", "the longest matching key wins: band 0.05");
+    const char *g = perf_gates_find(b, rx);
+    check(g && strcmp(g, "g") == 0 && !perf_gates_find(b, "randomx/v1/release/hash/light-jit-hard2"), "name_match_gate",
+          "an exact gate entry with * segments holds that name, not a longer one");
+    char re[200];
+    check(perf_gates_filter(b, "g", re, sizeof re) == BG_OK &&
+              strcmp(re, "^(randomx/[^/]+/[^/]+/hash/light-jit-hard)$") == 0,
+          "name_match_filter", "the gate's filter: ^(randomx/[^/]+/[^/]+/hash/light-jit-hard)$");
+    cJSON_Delete(b);
     return bg_checks_close(c);
 }

@@ -71,9 +71,10 @@ case "$case_" in
       "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=0.5 \
       --filter '^synth/chain$' --work-dir "$w" --budgets "$budgets" ;;
   callgrind_randomx1)  # 1% more work per RandomX hash (the knob's filler) must fail the Ir mode
-    exec "$expect" --name "$name" --exit 1 --contains "randomx/hash/light-jit-hard: fail ratio 1.0" -- \
+    # (randomx/<version>/<variant>/: whichever RandomX this perf-bench links)
+    exec "$expect" --name "$name" --exit 1 --contains "/hash/light-jit-hard: fail ratio 1.0" -- \
       "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=1 \
-      --filter '^randomx/hash/light-jit-hard$' --work-dir "$w" --budgets "$budgets" ;;
+      --filter '^randomx/[^/]+/[^/]+/hash/light-jit-hard$' --work-dir "$w" --budgets "$budgets" ;;
   no_valgrind)  # no valgrind on PATH: one line, a skip (77)
     mkdir -p "$w/path"; ln -s "$(command -v env)" "$w/path/env"
     exec "$expect" --name "$name" --exit 77 --contains "valgrind is not installed" -- \

@@ -21,7 +21,7 @@ fi
 case "$script" in
   duet-study) args=("$src" "$w/out") want="BINDIR '$src': no bg-perf there" ;;
   study) args=("$src") want="BINDIR '$src': no bg-perf there" ;;
-  band-scan) args=("$src" randomx/hash/ '^randomx/' 0.05 1.02 5 10 "$w") want="BINDIR '$src': no perf-aa-resample there" ;;
+  band-scan) args=("$src" 'randomx/*/*/hash/' '^randomx/' 0.05 1.02 5 10 "$w") want="BINDIR '$src': no perf-aa-resample there" ;;
   suite-aa) args=("$src" "$w/out" 1) want="BINDIR '$src': no bg-perf there" ;;
   aa-raw) args=("$src/budgets.json" "$w/out" '^synth/chain$' 1 1 0.01) want="EXE '$src/budgets.json': not an executable file" ;;
   duet-table) printf 'tag\tbench\tmode\tpct\trun\toutcome\tratio\tlo\thi\twidth\tseconds\tload1\n' >"$w/runs.tsv"

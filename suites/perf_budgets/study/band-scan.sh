@@ -2,7 +2,7 @@
 # band-scan.sh [--paired] BINDIR KEY RE "BANDS" "SCALES" K DRAWS DIR... — what a band costs
 # and buys, from stored A/A pools (docs/performance.md "Suite false-alarm
 # rate"): for each band b in BANDS, a copy of budgets.json whose "benchmarks"
-# entry KEY (e.g. randomx/hash/) has band b, then perf-aa-resample on the pools
+# entry KEY (e.g. 'randomx/*/*/hash/') has band b, then perf-aa-resample on the pools
 # DIR... (K processes per side, DRAWS draws, 3 repetitions, reruns as
 # budgets.json's max_reruns):
 #   the A/A suite fail rate (any benchmark fails) with its 95 % Clopper-Pearson

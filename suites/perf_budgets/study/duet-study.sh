@@ -13,7 +13,7 @@
 # ratio interleaved / duet.
 # Options:
 #   --bench RE...     benchmarks, comma-separated (default
-#                     synth/chain,randomx/hash/light-jit-hard)
+#                     synth/chain,randomx/v1/release/hash/light-jit-hard)
 #   --runs N          runs per cell (default 5)
 #   --pcts "0 2 3 5"  injected slowdowns in % (0 = A/A)
 #   --modes "interleaved duet"  bg-perf ab modes; the noise controls are the
@@ -38,7 +38,7 @@ bin=$1 out=$2
 shift 2
 study_bindir "$bin" bg-perf perf-bench
 study_needs jq
-benches=synth/chain,randomx/hash/light-jit-hard runs=5 pcts="0 2 3 5" modes="interleaved duet"
+benches=synth/chain,randomx/v1/release/hash/light-jit-hard runs=5 pcts="0 2 3 5" modes="interleaved duet"
 rounds=9 reps="" loader=0 tag="" until=0
 while [ $# -gt 0 ]; do
   case "$1" in
