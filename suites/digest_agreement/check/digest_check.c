@@ -64,9 +64,10 @@ typedef struct ctx {
     char slug[256];
     const char *variant; /* --variant: the build variant, NULL outside one */
     const char *kat, *chains; /* the fixtures' paths (--kat, --chains or the defaults) */
+    const char *kat_rel;      /* kat's place below the fixtures root (rx_kat_rel) */
 } ctx;
 
-#define KAT_REL "randomx/kat.json"
+#define KAT_REL x->kat_rel
 #define CHAINS_REL "randomx/chains.json"
 
 /* A value that differs from the stored fixture file (its place rel): the
@@ -393,6 +394,7 @@ int main(int argc, char **argv)
     ctx x;
     x.variant = o.variant;
     x.kat = o.kat;
+    x.kat_rel = rx_kat_rel(rx_algorithm((int)o.flags));
     x.chains = o.chains;
     x.c = bg_checks_open(SUITE);
     if (!x.c)

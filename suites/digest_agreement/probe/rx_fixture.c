@@ -19,6 +19,11 @@ const char *rx_algorithm(int flags)
     return "randomx-v1";
 }
 
+const char *rx_kat_rel(const char *algorithm)
+{
+    return strcmp(algorithm, "randomx-v2") == 0 ? "randomx/kat-v2.json" : "randomx/kat.json";
+}
+
 static bg_status load_schema(const char *path, cJSON **doc)
 {
     bg_status st = bg_json_load(path, "fixture", doc);

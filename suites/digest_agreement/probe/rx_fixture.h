@@ -1,6 +1,7 @@
 /* rx_fixture.h — the digest suite's stored truth.
  *
- * fixtures/randomx/kat.json (imported from upstream by kat-import):
+ * fixtures/randomx/kat.json, kat-v2.json (imported from upstream by kat-import;
+ * rx_kat_rel() names the file of each algorithm):
  *   {"schema":1,"source":str,"provenance":{...},"vector_counts":{algorithm: n},
  *    "vectors":[{"id":"1a","algorithm":"randomx-v1","key":str,
  *                "input":str | "input_hex":hex,"hash":hex64}],
@@ -74,5 +75,10 @@ bg_status rx_chain_fixture_precheck(const char *path, const char *algorithm, con
 
 /* "randomx-v1" or "randomx-v2" for flags. */
 const char *rx_algorithm(int flags);
+
+/* The known answers of an algorithm, relative to the fixtures root:
+ * "randomx/kat.json" (randomx-v1, imported from Debian's 1.1.10 source) or
+ * "randomx/kat-v2.json" (randomx-v2, imported from upstream v2.0). */
+const char *rx_kat_rel(const char *algorithm);
 
 #endif
