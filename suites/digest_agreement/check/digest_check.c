@@ -165,6 +165,18 @@ static bg_status run_kats(ctx *x, rx_session *s, const rx_kat_set *kats)
         cJSON *d = matrix(x, "KAT", NULL);
         cJSON_AddStringToObject(d, "key", k->key);
         check_hash(x, name, k->hash, got, d);
+        if (k->has_commitment) { /* check <test>.kat.<id>.commitment (RandomX v2 API) */
+            snprintf(name + strlen(name), sizeof name - strlen(name), ".commitment");
+#if defined(BG_RANDOMX_HAS_V2)
+            uint8_t com[32];
+            randomx_calculate_commitment(k->input, k->input_len, got, com);
+            check_hash(x, name, k->commitment, com, matrix(x, "KAT", NULL));
+#else
+            bg_check_emit_str(x->c, name, BG_SKIP, "randomx_calculate_commitment",
+                              "this RandomX library has no commitment API (needs RandomX 2.0)",
+                              NULL);
+#endif
+        }
     }
     return BG_OK;
 }

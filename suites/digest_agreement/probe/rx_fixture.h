@@ -4,7 +4,7 @@
  * rx_kat_rel() names the file of each algorithm):
  *   {"schema":1,"source":str,"provenance":{...},"vector_counts":{algorithm: n},
  *    "vectors":[{"id":"1a","algorithm":"randomx-v1","key":str,
- *                "input":str | "input_hex":hex,"hash":hex64}],
+ *                "input":str | "input_hex":hex,"hash":hex64[,"commitment":hex64]}],
  *    "dataset_items":[{"algorithm","key","item":int,"first_u64":"0x..."}]}
  * fixtures/randomx/chains.json (recorded by bg-chain --record):
  *   {"schema":1,"chains":[{"algorithm","key","n","k","digest":hex64,
@@ -33,6 +33,8 @@ typedef struct rx_kat {
     uint8_t input[256];
     size_t input_len;
     uint8_t hash[32];
+    int has_commitment;     /* randomx-v2: "commitment" present */
+    uint8_t commitment[32]; /* randomx_calculate_commitment(input, hash) */
 } rx_kat;
 
 typedef struct rx_dataset_kat {
