@@ -28,7 +28,7 @@ source_run() {
     "$repo/ci/randomx-source" --version v2 >"$work/$1.out" 2>"$work/$1.err"
   rc=$?
 }
-kept() { ls "$work/cache-$1" 2>/dev/null | grep -c '^randomx-v2.0.tar.gz$'; }
+kept() { if [ -f "$work/cache-$1/randomx-v2.0.tar.gz" ]; then echo 1; else echo 0; fi; }
 
 pack repacked
 rec repacked.bytes_differ 1 "$(cmp -s "$work/repacked.tar.gz" "$tarball" && echo 0 || echo 1)"
