@@ -55,8 +55,15 @@ rec flags.exit 1 "$rc"
 saw flags.message "= [0-9]+, expected [0-9]+.*$macro" \
   "the variant's aes_flags check fails: flags seen = N, expected M (HARD_AES), naming the missing macro and its flag"
 inner_run "digest.build.$v.aes_insns" bg-aes-insns --variant "$v" --expect present
-rec insns.exit 1 "$rc"
-saw insns.observed '^0 AES instructions' "the variant's aes_insns check fails: 0 AES instructions"
+if [ -z "$vflag" ]; then
+  rec insns.exit 1 "$rc"
+  saw insns.observed '^0 AES instructions' "the variant's aes_insns check fails: 0 AES instructions"
+else
+  # RandomX v1 only: v2.0's trap build still holds AES instructions (arm64: 32,
+  # aese/aesd/aesmc/aesimc 8 each, seen 2026-12-02) while randomx_get_flags()
+  # says software AES: the count is recorded, the flags check above is the trap's
+  saw insns.observed 'AES instructions' "RandomX v2: the AES instruction count, recorded (the 0-instructions assertion holds for v1 only)"
+fi
 inner_run "digest.build.$v.auto" bg-digest-check --variant "$v" --flags "auto$vflag" --n "$n" --k "$k"
 rec digest.exit 0 "$rc"
 rec digest.chain_pass 1 "$(grep -c '"name":"digest.build.'"$v"'.auto.chain","test":"[^"]*","verdict":"pass"' "$inner")"
