@@ -8,6 +8,11 @@
 #       URL:    http(s):// or file:// tarball, checked against BG_RANDOMX_SHA256,
 #               downloaded and extracted by FetchContent into the build tree
 #   BG_RANDOMX_SHA256  SHA-256 of the URL's tarball (64 hex digits)
+#   BG_RANDOMX_V2_SOURCE / BG_RANDOMX_V2_SHA256  the same for RandomX v2.0 (the
+#       second version every variant is built for, docs/digest_agreement.md
+#       "RandomX v2"): auto = <BG_RANDOMX_CACHE>/randomx-v2.0.tar.gz, whose tree
+#       ci/randomx-source checked against fixtures/randomx/v2.0.manifest; none
+#       (or system) = no v2 builds
 #   BG_RANDOMX_CACHE   where ci/provision --randomx-source puts the tarball
 #   BG_RANDOMX_BUILD_CACHE  the shared cache of built variants (default: the
 #       environment variable BG_RANDOMX_BUILD_CACHE, else <repo>/build/cache/randomx-builds;
@@ -18,10 +23,14 @@
 #   <error_var>: one line why the source is unusable ("" when fine or system).
 #   <id_var>: the source's identity for the build cache key: "sha256:<hex> <tarball
 #   name>" for a verified tarball, bg_randomx_tree_id() for a directory.
-# bg_randomx_build(NAME n [SYSTEM] ARCH_ARG a BUILD_TYPE t [RX_FLAGS f...] [CMAKE_ARGS a...]
+# bg_randomx_source_of(<version> <dir_var> <error_var> <id_var>): the same for
+#   one RandomX version of bg_randomx_versions() (v1: BG_RANDOMX_SOURCE, v2:
+#   BG_RANDOMX_V2_SOURCE; each extracted into its own <build>/_deps/ directory).
+# The versions themselves: cmake/BuildgateRandomXVersions.cmake.
+# bg_randomx_build(NAME n [VERSION v1|v2] [SYSTEM] ARCH_ARG a BUILD_TYPE t [RX_FLAGS f...] [CMAKE_ARGS a...]
 #                  [PROBE_FLAGS f...] [TOOLCHAIN file] SOURCE_DIR d SOURCE_ID id
 #                  [PATCHES file...] [PROBE_DIR p] OUT_DIR_VAR v [ENTRY_VAR e] [KEY_VAR k])
-#   ExternalProject "bg-rx-<n>": RandomX's static library target `randomx` (not
+#   ExternalProject "bg-rx-<n>" (v2: "bg-rx-<n>-v2", in <build dir>/v2/<n>): RandomX's static library target `randomx` (not
 #   its tests/benchmark) with RX_FLAGS appended after RandomX's own flags
 #   (through CMAKE_<LANG>_FLAGS_<CONFIG>, which CMake puts after CMAKE_<LANG>_FLAGS
 #   where RandomX's add_flag() writes -maes / -march=...), taken from the build
@@ -38,10 +47,15 @@ if(NOT CMAKE_SCRIPT_MODE_FILE)  # script mode (self-tests) uses bg_randomx_sourc
   include(ExternalProject)
 endif()
 include(BuildgateRandomXKey)
+include(BuildgateRandomXVersions)
 
 set(BG_RANDOMX_SOURCE "auto" CACHE STRING
     "RandomX for the build variants: auto | system | <source dir> | <tarball URL>")
 set(BG_RANDOMX_SHA256 "" CACHE STRING "SHA-256 of the BG_RANDOMX_SOURCE tarball URL")
+set(BG_RANDOMX_V2_SOURCE "auto" CACHE STRING
+    "RandomX v2.0 for the build variants: auto | none | <source dir> | <tarball URL>")
+set(BG_RANDOMX_V2_SHA256 "" CACHE STRING "SHA-256 of the BG_RANDOMX_V2_SOURCE tarball URL")
+
 set(BG_RANDOMX_CACHE "${PROJECT_SOURCE_DIR}/build/cache/randomx" CACHE PATH
     "Where ci/provision --randomx-source puts the verified RandomX tarball")
 set(_bg_rx_build_cache "${PROJECT_SOURCE_DIR}/build/cache/randomx-builds")
@@ -64,6 +78,7 @@ function(_bg_randomx_is_tree dir out)
 endfunction()
 
 function(_bg_randomx_fetch url sha out_dir out_err)
+  set(tag "${_bg_rx_fetch_tag}")  # "" (v1) or "-v2": each version its own _deps directories
   set(${out_dir} "" PARENT_SCOPE)
   string(LENGTH "${sha}" len)
   if(NOT sha MATCHES "^[0-9a-fA-F]+$" OR NOT len EQUAL 64)
@@ -72,7 +87,7 @@ function(_bg_randomx_fetch url sha out_dir out_err)
   endif()
   string(TOLOWER "${sha}" sha)
   get_filename_component(name "${url}" NAME)
-  set(dl "${CMAKE_BINARY_DIR}/_deps/randomx-download/${name}")
+  set(dl "${CMAKE_BINARY_DIR}/_deps/randomx${tag}-download/${name}")
   set(have "")
   if(EXISTS "${dl}")
     file(SHA256 "${dl}" have)
@@ -104,18 +119,41 @@ function(_bg_randomx_fetch url sha out_dir out_err)
   endif()
   # Verified: FetchContent extracts it into the build tree (checks the hash again).
   # (the direct-argument form, which also works in script mode for the self-tests)
-  FetchContent_Populate(bg_randomx QUIET URL "${dl}" URL_HASH SHA256=${sha}
+  string(REPLACE "-" "_" fc "bg_randomx${tag}")
+  FetchContent_Populate(${fc} QUIET URL "${dl}" URL_HASH SHA256=${sha}
                         DOWNLOAD_EXTRACT_TIMESTAMP TRUE
-                        SOURCE_DIR "${CMAKE_BINARY_DIR}/_deps/randomx-src"
-                        BINARY_DIR "${CMAKE_BINARY_DIR}/_deps/randomx-build"
-                        SUBBUILD_DIR "${CMAKE_BINARY_DIR}/_deps/randomx-subbuild")
-  _bg_randomx_is_tree("${bg_randomx_SOURCE_DIR}" ok)
+                        SOURCE_DIR "${CMAKE_BINARY_DIR}/_deps/randomx${tag}-src"
+                        BINARY_DIR "${CMAKE_BINARY_DIR}/_deps/randomx${tag}-build"
+                        SUBBUILD_DIR "${CMAKE_BINARY_DIR}/_deps/randomx${tag}-subbuild")
+  _bg_randomx_is_tree("${${fc}_SOURCE_DIR}" ok)
   if(NOT ok)
     set(${out_err} "${url} is not a RandomX source tarball (no src/randomx.h, no project(RandomX))" PARENT_SCOPE)
     return()
   endif()
-  set(${out_dir} "${bg_randomx_SOURCE_DIR}" PARENT_SCOPE)
+  set(${out_dir} "${${fc}_SOURCE_DIR}" PARENT_SCOPE)
   set(${out_err} "" PARENT_SCOPE)
+endfunction()
+
+function(bg_randomx_source_of ver out_dir out_err out_id)
+  set(_bg_rx_fetch_tag "")
+  set(_bg_rx_glob "librandomx_*.orig.tar.gz")
+  set(BG_RANDOMX_SOURCE "${BG_RANDOMX_SOURCE}")
+  set(BG_RANDOMX_SHA256 "${BG_RANDOMX_SHA256}")
+  if(ver STREQUAL "v2")
+    set(_bg_rx_fetch_tag "-v2")
+    set(_bg_rx_glob "randomx-v2.0.tar.gz")
+    set(BG_RANDOMX_SOURCE "${BG_RANDOMX_V2_SOURCE}")  # function scope: the v2 settings
+    set(BG_RANDOMX_SHA256 "${BG_RANDOMX_V2_SHA256}")
+    if(BG_RANDOMX_SOURCE STREQUAL "none")
+      set(BG_RANDOMX_SOURCE system)
+    endif()
+  elseif(NOT ver STREQUAL "v1")
+    message(FATAL_ERROR "buildgate: bg_randomx_source_of: no RandomX version '${ver}' (v1, v2)")
+  endif()
+  bg_randomx_source(dir err id)
+  set(${out_dir} "${dir}" PARENT_SCOPE)
+  set(${out_err} "${err}" PARENT_SCOPE)
+  set(${out_id} "${id}" PARENT_SCOPE)
 endfunction()
 
 function(bg_randomx_source out_dir out_err)
@@ -126,8 +164,11 @@ function(bg_randomx_source out_dir out_err)
   if(ARGC GREATER 2)
     set(${ARGV2} "" PARENT_SCOPE)
   endif()
+  if(NOT DEFINED _bg_rx_glob)  # bg_randomx_source_of() sets them per version
+    set(_bg_rx_glob "librandomx_*.orig.tar.gz")
+  endif()
   if(src STREQUAL "auto")
-    file(GLOB tarballs "${BG_RANDOMX_CACHE}/librandomx_*.orig.tar.gz")
+    file(GLOB tarballs "${BG_RANDOMX_CACHE}/${_bg_rx_glob}")
     set(src "system")
     foreach(t IN LISTS tarballs)
       if(EXISTS "${t}.sha256")
@@ -174,9 +215,11 @@ function(_bg_write_if_changed file content)
 endfunction()
 
 function(bg_randomx_build)
-  cmake_parse_arguments(B "SYSTEM" "NAME;ARCH_ARG;BUILD_TYPE;TOOLCHAIN;SOURCE_DIR;SOURCE_ID;PROBE_DIR;OUT_DIR_VAR;ENTRY_VAR;KEY_VAR"
+  cmake_parse_arguments(B "SYSTEM" "NAME;VERSION;ARCH_ARG;BUILD_TYPE;TOOLCHAIN;SOURCE_DIR;SOURCE_ID;PROBE_DIR;OUT_DIR_VAR;ENTRY_VAR;KEY_VAR"
                         "RX_FLAGS;CMAKE_ARGS;PROBE_FLAGS;PROBE_ARGS;PATCHES" ${ARGN})
-  set(out "${CMAKE_CURRENT_BINARY_DIR}/${B_NAME}")
+  bg_randomx_version_get("${B_VERSION}" ver)  # "" = v1: its directories and targets keep their names
+  set(out "${CMAKE_CURRENT_BINARY_DIR}/${ver_DIR}${B_NAME}")
+  set(tsfx "${ver_TARGET}")
   string(TOUPPER "${B_BUILD_TYPE}" cfg)
   # CMake's defaults for the configuration, then the variant's flags after them.
   set(base_Release "-O3 -DNDEBUG")
@@ -212,13 +255,13 @@ function(bg_randomx_build)
     string(APPEND params "set(RX_ARGS [==[${rx_args}]==])\nset(CACHE_DIR [==[${BG_RANDOMX_BUILD_CACHE}]==])\n")
     string(APPEND params "set(KEY ${key})\nset(KEY_FILE [==[${out}/key.txt]==])\nset(STEP [==[${step_script}]==])\n")
     _bg_write_if_changed("${out}/rx-cache.cmake" "${params}")
-    set(deps DEPENDS bg-rx-${B_NAME})
+    set(deps DEPENDS bg-rx-${B_NAME}${tsfx})
     set(byproducts "")
     if(B_ENTRY_VAR)  # its user links the library: Ninja must know who makes it (one rule per file)
       set(byproducts BUILD_BYPRODUCTS "${entry}/lib/librandomx.a")
     endif()
     # Every build: a hit costs one stamp check; a miss builds and publishes.
-    ExternalProject_Add(bg-rx-${B_NAME}
+    ExternalProject_Add(bg-rx-${B_NAME}${tsfx}
       SOURCE_DIR "${B_SOURCE_DIR}"
       BINARY_DIR "${out}/stamp-rx"
       STAMP_DIR "${out}/stamp-rx"
@@ -240,7 +283,7 @@ function(bg_randomx_build)
     return()
   endif()
   set(probe_args -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${tc}
-      -DBG_ROOT=${PROJECT_SOURCE_DIR} -DBG_VARIANT=${B_NAME}
+      -DBG_ROOT=${PROJECT_SOURCE_DIR} -DBG_VARIANT=${B_NAME} -DBG_RX_VERSION=${ver_FLAG}
       -DBG_RX_LIBRARY=${entry}/lib/librandomx.a -DBG_RX_INCLUDE_DIR=${entry}/include
       "-DBG_PROBE_FLAGS=${pf}" -DBG_WERROR=${BG_WERROR} ${B_PROBE_ARGS})
   if(B_SYSTEM)
@@ -248,7 +291,7 @@ function(bg_randomx_build)
   endif()
   # The probe: buildgate's probe sources against that library; configured and
   # built (incrementally) on every build so probe source changes are picked up.
-  ExternalProject_Add(bg-probe-${B_NAME}
+  ExternalProject_Add(bg-probe-${B_NAME}${tsfx}
     SOURCE_DIR "${B_PROBE_DIR}"
     BINARY_DIR "${out}/probe"
     STAMP_DIR "${out}/stamp-probe"

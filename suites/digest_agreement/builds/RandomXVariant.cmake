@@ -11,8 +11,12 @@
 #                    [ROLE <gate|trap>]                  trap: a deliberate AES trap, checked by
 #                                                        digest.selftest.aes_trap.<name> (default: gate)
 #                    [PROFILE]                           built with builds/profile.patch and profiled
-#                    [JIT_REFERENCE])                    the x86-64 variant digest.build.jit_equal
+#                    [JIT_REFERENCE]                     the x86-64 variant digest.build.jit_equal
 #                                                        compares the others to (one at most)
+#                    [VERSIONS v...])                    the RandomX versions it is built for
+#                                                        (bg_randomx_versions(): v1 v2; default:
+#                                                        both, v1 for RX_ARCH system, the
+#                                                        installed 1.1.10)
 #   Declares one variant; a bad call stops the configure with one line.  The
 #   variants are, in order: builds/variants.cmake, the file named by the cache
 #   variable BG_RANDOMX_VARIANTS_FILE (your own calls, no edit of the repository),
@@ -25,9 +29,10 @@
 # bg_randomx_variants_load(): declares them all (once per configure).
 # bg_randomx_variant_names(<out>): the names, in declaration order.
 # bg_randomx_variant_get(<name> <prefix>): sets <prefix>_ARCH, _RX_ARCH,
-#   _BUILD_TYPE, _RX_FLAGS, _PROBE_FLAGS, _CMAKE_ARGS, _ROLE, _PROFILE in the
+#   _BUILD_TYPE, _RX_FLAGS, _PROBE_FLAGS, _CMAKE_ARGS, _ROLE, _PROFILE, _VERSIONS in the
 #   caller's scope.
 # bg_randomx_jit_reference(<out>): the JIT_REFERENCE variant's name, "" when none.
+include("${CMAKE_CURRENT_LIST_DIR}/../../../cmake/BuildgateRandomXVersions.cmake")
 set(BG_RANDOMX_VARIANTS_FILE "" CACHE FILEPATH
     "digest: a .cmake file of more bg_randomx_variant() calls (builds/RandomXVariant.cmake)")
 set(BG_RANDOMX_BUILDS_EXTRA "" CACHE STRING
@@ -35,11 +40,11 @@ set(BG_RANDOMX_BUILDS_EXTRA "" CACHE STRING
 set(BG_RANDOMX_VARIANTS_ONLY "" CACHE STRING
     "digest: build only these RandomX build variants (names; empty: all)")
 
-set(_bg_rxv_fields ARCH RX_ARCH BUILD_TYPE RX_FLAGS PROBE_FLAGS CMAKE_ARGS ROLE PROFILE)
+set(_bg_rxv_fields ARCH RX_ARCH BUILD_TYPE RX_FLAGS PROBE_FLAGS CMAKE_ARGS ROLE PROFILE VERSIONS)
 
 function(bg_randomx_variant)
   cmake_parse_arguments(V "PROFILE;JIT_REFERENCE" "NAME;ARCH;RX_ARCH;BUILD_TYPE;ROLE"
-                        "RX_FLAGS;PROBE_FLAGS;CMAKE_ARGS" ${ARGN})
+                        "RX_FLAGS;PROBE_FLAGS;CMAKE_ARGS;VERSIONS" ${ARGN})
   set(what "buildgate: bg_randomx_variant(NAME ${V_NAME})")
   if(V_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${what}: unexpected arguments '${V_UNPARSED_ARGUMENTS}'")
@@ -73,6 +78,18 @@ function(bg_randomx_variant)
     message(FATAL_ERROR "${what}: BUILD_TYPE must be Release, Debug, RelWithDebInfo or MinSizeRel, "
                         "got '${V_BUILD_TYPE}'")
   endif()
+  bg_randomx_versions(known_versions)
+  if(NOT V_VERSIONS)
+    set(V_VERSIONS ${known_versions})
+    if(V_RX_ARCH STREQUAL "system")
+      set(V_VERSIONS v1)
+    endif()
+  endif()
+  foreach(ver IN LISTS V_VERSIONS)
+    if(NOT ver IN_LIST known_versions)
+      message(FATAL_ERROR "${what}: VERSIONS: no RandomX version '${ver}' (known: ${known_versions})")
+    endif()
+  endforeach()
   if(NOT V_ROLE)
     set(V_ROLE gate)
   elseif(NOT V_ROLE MATCHES "^(gate|trap)$")

@@ -44,36 +44,63 @@ function(bg_digest_flags out_slug out_flags jit aes mem argon2 extra)
   set(${out_flags} "${flags}" PARENT_SCOPE)
 endfunction()
 
+# bg_digest_variant(<jit> <aes> <mem> <argon2> <extra> [runner...]): one runtime
+# variant; runner: a command that runs the tool (run_variant.sh of a build
+# variant, for a version the installed library lacks), else the host's target.
 function(bg_digest_variant jit aes mem argon2 extra)
   bg_digest_flags(slug flags "${jit}" "${aes}" "${mem}" "${argon2}" "${extra}")
+  set(env ENVIRONMENT BG_RANDOMX_VERSION=v1)  # the version column (build_matrix.c)
+  if(extra STREQUAL "v2")
+    set(env ENVIRONMENT BG_RANDOMX_VERSION=v2)
+  endif()
   if(mem STREQUAL "full")
     bg_add_test(NAME digest.runtime.${slug} SUITE digest_agreement LABELS digest TIMEOUT 900
-                COMMAND bg-digest-check --flags ${flags} --n ${BG_DIGEST_FULL_N}
+                COMMAND ${ARGN} bg-digest-check --flags ${flags} --n ${BG_DIGEST_FULL_N}
                         --k ${BG_DIGEST_FULL_K} --dataset-dir ${bg_dataset_dir}
-                FIXTURES_REQUIRED bg_rx_datasets)
+                FIXTURES_REQUIRED bg_rx_datasets ${env})
   else()
     bg_add_test(NAME digest.runtime.${slug} SUITE digest_agreement LABELS digest TIMEOUT 600
-                COMMAND bg-digest-check --flags ${flags} --n ${BG_DIGEST_LIGHT_N}
-                        --k ${BG_DIGEST_LIGHT_K})
+                COMMAND ${ARGN} bg-digest-check --flags ${flags} --n ${BG_DIGEST_LIGHT_N}
+                        --k ${BG_DIGEST_LIGHT_K} ${env})
   endif()
 endfunction()
 
-# x v2 only where randomx.h declares RANDOMX_FLAG_V2 (FindRandomX: RandomX_HAS_V2);
-# the v2 variants need randomx-v2 entries in kat.json and chains.json.
-set(bg_algorithms "")
-if(RandomX_HAS_V2)
-  list(APPEND bg_algorithms v2)
-endif()
-foreach(alg IN ITEMS "" ${bg_algorithms})
+# bg_digest_matrix(<extra> [runner...]): the runtime matrix ({interp, jit,
+# jit+secure} x {soft, hard} AES x {light x Argon2 ref|ssse3|avx2, full}) with
+# the extra flag ("" or v2) appended; runner as for bg_digest_variant.
+function(bg_digest_matrix extra)
   foreach(jit IN ITEMS interp jit jit+secure)
     foreach(aes IN ITEMS soft hard)
       foreach(argon2 IN ITEMS ref ssse3 avx2)
-        bg_digest_variant(${jit} ${aes} light ${argon2} "${alg}")
+        bg_digest_variant(${jit} ${aes} light ${argon2} "${extra}" ${ARGN})
       endforeach()
-      bg_digest_variant(${jit} ${aes} full "" "${alg}")
+      bg_digest_variant(${jit} ${aes} full "" "${extra}" ${ARGN})
     endforeach()
   endforeach()
-endforeach()
+endfunction()
+
+# bg_digest_matrix_unavailable(<extra> <why>): the same names, each a skip naming why.
+function(bg_digest_matrix_unavailable extra why)
+  foreach(jit IN ITEMS interp jit jit+secure)
+    foreach(aes IN ITEMS soft hard)
+      foreach(mem_argon2 IN ITEMS "light;ref" "light;ssse3" "light;avx2" "full;")
+        list(GET mem_argon2 0 mem)
+        list(GET mem_argon2 1 argon2)
+        bg_digest_flags(slug flags ${jit} ${aes} ${mem} "${argon2}" "${extra}")
+        bg_add_unavailable(NAME digest.runtime.${slug} SUITE digest_agreement LABELS digest
+                           EXPECTED "runtime variant ${slug} checked" CAUSE "${why}")
+      endforeach()
+    endforeach()
+  endforeach()
+endfunction()
+
+# The installed library's versions: v1, and v2 only where its randomx.h declares
+# RANDOMX_FLAG_V2 (FindRandomX: RandomX_HAS_V2); otherwise the +v2 variants run
+# the v2 release build variant's probe (builds/CMakeLists.txt).
+bg_digest_matrix("")
+if(RandomX_HAS_V2)
+  bg_digest_matrix(v2)
+endif()
 bg_digest_variant(jit hard light ref large-pages)
 bg_digest_variant(jit hard full "" large-pages)
 
@@ -94,7 +121,8 @@ bg_add_test(NAME digest.runtime.dataset_cleanup SUITE digest_agreement LABELS di
 bg_add_test(NAME digest.aes_flags SUITE digest_agreement LABELS digest TIMEOUT 60
             COMMAND bg-aes-flags)
 
-# The seed's 12,000-hash chain (label long: ci/gate --label long).
+# The seed's 12,000-hash chain (label long: ci/gate --label long), RandomX v1
+# only: no 12,000-hash v2 chain is stored (docs/chain.md).
 foreach(v IN ITEMS "jit;hard" "jit+secure;hard")
   list(GET v 0 jit)
   list(GET v 1 aes)
@@ -102,7 +130,7 @@ foreach(v IN ITEMS "jit;hard" "jit+secure;hard")
   bg_add_test(NAME digest.long.${slug} SUITE digest_agreement LABELS long TIMEOUT 1800
               COMMAND bg-digest-check --flags ${flags} --n 12000 --k 1000
                       --dataset-dir ${bg_dataset_dir}
-              FIXTURES_REQUIRED bg_rx_datasets)
+              FIXTURES_REQUIRED bg_rx_datasets ENVIRONMENT BG_RANDOMX_VERSION=v1)
 endforeach()
 
 # Self-tests: each check above can fail (label selftest; run by ci/test).

@@ -1,6 +1,6 @@
 /* bg-aes-flags — the digest.aes_flags check.
  *
- * Usage: bg-aes-flags [--variant NAME]  judge this host and the linked RandomX
+ * Usage: bg-aes-flags [--variant NAME] [--vm-flags N]  judge this host and the linked RandomX
  *        bg-aes-flags [--variant NAME] --judge HOST_AES FLAGS ARCH
  *                                  judge given values (self-tests: the seed's
  *                                  macOS trap is `--judge 1 156 arm64`)
@@ -10,6 +10,9 @@
  * vs expected and the cause.  With --variant NAME (a build variant's probe;
  * CMake passes it) the check takes its test's name (BG_TEST_NAME, else
  * digest.build.<NAME>.aes_flags) and fills the variant's Build variants row.
+ * With --vm-flags N (0..255) the flags judged are a VM's, randomx_get_flags() | N:
+ * the AES trap self-tests of RandomX v2 pass 148 (V2|SECURE|FULL_MEM, the seed's
+ * configuration), so its trap shows 156 vs 158 on arm64 as the study saw it.
  * Exit 0 pass, 1 fail, 2 usage.
  */
 #include <stdio.h>
@@ -25,13 +28,16 @@
 #include "buildgate/bg_help.h"
 
 static const char usage_text[] =
-    "Usage: bg-aes-flags [--variant NAME]          judge this host and the linked RandomX\n"
+    "Usage: bg-aes-flags [--variant NAME] [--vm-flags N]\n"
+    "                                             judge this host and the linked RandomX\n"
     "       bg-aes-flags [--variant NAME] --judge HOST_AES FLAGS ARCH\n"
     "                                             judge given values (HOST_AES 0|1,\n"
     "                                             FLAGS >= 0, ARCH x86_64|arm64)\n"
     "  --variant NAME  the build variant this probe was built for: the check is\n"
     "                  $BG_TEST_NAME (else digest.build.NAME.aes_flags), in that\n"
     "                  row of the Build variants table\n"
+    "  --vm-flags N    judge randomx_get_flags() | N (0..255), a VM's flags: e.g. 148\n"
+    "                  (RandomX v2, secure JIT, full memory: the seed's 156 vs 158)\n"
     "Records check digest.aes_flags: pass when randomx_get_flags()\n"
     "has RANDOMX_FLAG_HARD_AES exactly when the CPU has AES, else fail with the flags\n"
     "seen vs expected and the cause.  The seed's macOS trap: --judge 1 156 arm64.\n"
@@ -45,6 +51,20 @@ int main(int argc, char **argv)
     const char *arch, *variant;
     if (bg_build_variant_arg(&argc, &argv, &variant) != BG_OK)
         return BG_EXIT_USAGE;
+    int vm_flags = 0;
+    if (argc >= 3 && strcmp(argv[1], "--vm-flags") == 0) {
+        char *e;
+        long v = strtol(argv[2], &e, 10);
+        if (!*argv[2] || *e || v < 0 || v > 255) {
+            bg_errorf("bg-aes-flags", "--vm-flags: expected a whole number from 0 to 255, got '%s'",
+                      argv[2]);
+            return BG_EXIT_USAGE;
+        }
+        vm_flags = (int)v;
+        argv[2] = argv[0];
+        argc -= 2;
+        argv += 2;
+    }
     if (argc == 5 && strcmp(argv[1], "--judge") == 0) {
         char *e1, *e2;
         host_aes = (int)strtol(argv[2], &e1, 10);
@@ -59,7 +79,7 @@ int main(int argc, char **argv)
         bg_cpu_features cpu;
         bg_cpu_detect(&cpu);
         host_aes = cpu.aes;
-        flags = (int)randomx_get_flags();
+        flags = (int)randomx_get_flags() | vm_flags;
         arch = bg_cpu_arch();
     } else if (strcmp(argv[1], "--judge") != 0) {
         return bg_help_unknown_option(argv[1]);

@@ -5,7 +5,10 @@
  * details.matrix, rendered by bg-report as one table) and returns 1 when
  * variant is a build variant's name (the tools get it from --variant, which
  * CMake passes: builds/CMakeLists.txt); with variant NULL or "" (a tool run
- * outside a build variant) it adds nothing and returns 0.
+ * outside a build variant) it adds nothing and returns 0.  The RandomX
+ * version comes from the environment variable BG_RANDOMX_VERSION (a test
+ * property CMake sets): stored as "randomx_version", and a version other
+ * than v1 is part of the row ("release (RandomX v2)").
  */
 #ifndef BUILD_MATRIX_H
 #define BUILD_MATRIX_H

@@ -72,9 +72,10 @@ typedef struct ctx {
     char slug[256];
     const char *variant; /* --variant: the build variant, NULL outside one */
     const char *kat, *chains; /* the fixtures' paths (--kat, --chains or the defaults) */
+    const char *kat_rel;      /* kat's place below the fixtures root (rx_kat_rel) */
 } ctx;
 
-#define KAT_REL "randomx/kat.json"
+#define KAT_REL x->kat_rel
 #define CHAINS_REL "randomx/chains.json"
 
 /* A value that differs from the stored fixture file (its place rel): the
@@ -172,6 +173,18 @@ static bg_status run_kats(ctx *x, rx_session *s, const rx_kat_set *kats)
         cJSON *d = matrix(x, "KAT", NULL);
         cJSON_AddStringToObject(d, "key", k->key);
         check_hash(x, name, k->hash, got, d);
+        if (k->has_commitment) { /* check <test>.kat.<id>.commitment (RandomX v2 API) */
+            snprintf(name + strlen(name), sizeof name - strlen(name), ".commitment");
+#if defined(BG_RANDOMX_HAS_V2)
+            uint8_t com[32];
+            randomx_calculate_commitment(k->input, k->input_len, got, com);
+            check_hash(x, name, k->commitment, com, matrix(x, "KAT", NULL));
+#else
+            bg_check_emit_str(x->c, name, BG_SKIP, "randomx_calculate_commitment",
+                              "this RandomX library has no commitment API (needs RandomX 2.0)",
+                              NULL);
+#endif
+        }
     }
     return BG_OK;
 }
@@ -491,6 +504,7 @@ int main(int argc, char **argv)
     ctx x;
     x.variant = o.variant;
     x.kat = o.kat;
+    x.kat_rel = rx_kat_rel(rx_algorithm((int)o.flags));
     x.chains = o.chains;
     x.c = bg_checks_open(SUITE);
     if (!x.c)

@@ -19,6 +19,11 @@ const char *rx_algorithm(int flags)
     return "randomx-v1";
 }
 
+const char *rx_kat_rel(const char *algorithm)
+{
+    return strcmp(algorithm, "randomx-v2") == 0 ? "randomx/kat-v2.json" : "randomx/kat.json";
+}
+
 static bg_status load_schema(const char *path, cJSON **doc)
 {
     bg_status st = bg_json_load(path, "fixture", doc);
@@ -64,7 +69,14 @@ static bg_status parse_vector(const char *path, const cJSON *v, rx_kat *k)
     }
     char what[64];
     snprintf(what, sizeof what, "vector %s hash", id);
-    return hex32(path, what, bg_json_str(v, "hash"), k->hash);
+    bg_status st = hex32(path, what, bg_json_str(v, "hash"), k->hash);
+    const char *com = bg_json_str(v, "commitment");
+    if (!st && com) {
+        snprintf(what, sizeof what, "vector %s commitment", id);
+        st = hex32(path, what, com, k->commitment);
+        k->has_commitment = st == BG_OK;
+    }
+    return st;
 }
 
 bg_status rx_kat_load(const char *path, const char *algorithm, rx_kat_set *out)

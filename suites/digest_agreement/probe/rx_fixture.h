@@ -1,9 +1,10 @@
 /* rx_fixture.h — the digest suite's stored truth.
  *
- * fixtures/randomx/kat.json (imported from upstream by kat-import):
+ * fixtures/randomx/kat.json, kat-v2.json (imported from upstream by kat-import;
+ * rx_kat_rel() names the file of each algorithm):
  *   {"schema":1,"source":str,"provenance":{...},"vector_counts":{algorithm: n},
  *    "vectors":[{"id":"1a","algorithm":"randomx-v1","key":str,
- *                "input":str | "input_hex":hex,"hash":hex64}],
+ *                "input":str | "input_hex":hex,"hash":hex64[,"commitment":hex64]}],
  *    "dataset_items":[{"algorithm","key","item":int,"first_u64":"0x..."}]}
  * fixtures/randomx/chains.json (recorded by bg-chain --record):
  *   {"schema":1,"chains":[{"algorithm","key","n","k","digest":hex64,
@@ -32,6 +33,8 @@ typedef struct rx_kat {
     uint8_t input[256];
     size_t input_len;
     uint8_t hash[32];
+    int has_commitment;     /* randomx-v2: "commitment" present */
+    uint8_t commitment[32]; /* randomx_calculate_commitment(input, hash) */
 } rx_kat;
 
 typedef struct rx_dataset_kat {
@@ -74,5 +77,10 @@ bg_status rx_chain_fixture_precheck(const char *path, const char *algorithm, con
 
 /* "randomx-v1" or "randomx-v2" for flags. */
 const char *rx_algorithm(int flags);
+
+/* The known answers of an algorithm, relative to the fixtures root:
+ * "randomx/kat.json" (randomx-v1, imported from Debian's 1.1.10 source) or
+ * "randomx/kat-v2.json" (randomx-v2, imported from upstream v2.0). */
+const char *rx_kat_rel(const char *algorithm);
 
 #endif

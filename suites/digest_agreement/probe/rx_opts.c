@@ -10,6 +10,7 @@
 #include "buildgate/bg_hex.h"
 #include "buildgate/bg_parse.h"
 #include "rx_chain.h"
+#include "rx_fixture.h"
 #include "rx_flags.h"
 
 static bg_status parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
@@ -42,7 +43,7 @@ static const opt_row rows[] = {
     {"--init-threads", "T", ALL, "threads for the dataset build, 1..256\n(default: online CPUs)"},
     {"--dataset-dir", "DIR", ALL, "full-mem: read DIR/<hex(key)>.rxds, not build it"},
     {"--kat", "FILE", RX_TOOL_DIGEST | RX_TOOL_OTHER,
-     "known answers\n(default $BG_FIXTURES_DIR/randomx/kat.json)"},
+     "known answers (default $BG_FIXTURES_DIR/randomx/kat.json;\nwith v2: kat-v2.json)"},
     {"--chains", "FILE", RX_TOOL_DIGEST | RX_TOOL_OTHER,
      "stored chains\n(default $BG_FIXTURES_DIR/randomx/chains.json)"},
     {"--make-datasets", "DIR", RX_TOOL_DIGEST | RX_TOOL_OTHER,
@@ -225,14 +226,16 @@ bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts
     if (!o->dataset_cache != !o->dataset_cache_id)
         return bg_fail(BG_E_USAGE, o->dataset_cache ? "--dataset-cache" : "--dataset-cache-id",
                        "--dataset-cache and --dataset-cache-id go together");
+    if ((st = rx_flags_parse(flags, &o->flags)))
+        return st;
     const char *fx = bg_fixtures_root();
-    if (!o->kat) {
-        snprintf(o->kat_buf, sizeof o->kat_buf, "%s/randomx/kat.json", fx);
+    if (!o->kat) { /* the flags' algorithm picks the file (v2: kat-v2.json) */
+        snprintf(o->kat_buf, sizeof o->kat_buf, "%s/%s", fx, rx_kat_rel(rx_algorithm((int)o->flags)));
         o->kat = o->kat_buf;
     }
     if (!o->chains) {
         snprintf(o->chains_buf, sizeof o->chains_buf, "%s/randomx/chains.json", fx);
         o->chains = o->chains_buf;
     }
-    return rx_flags_parse(flags, &o->flags);
+    return BG_OK;
 }
