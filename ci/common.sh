@@ -106,19 +106,34 @@ bg_stop_step() {
 # tests did not run: … (Skipped)"; in its --output-junit file the testcases
 # with status="notrun") names them without a reason; the reason is in the test's
 # checks, <build-dir>/checks/<test>.jsonl (the observed text of its skip
-# checks).  One line per test "  <test>: <reason>", or, for a reason that
-# several tests share, one line "  <reason> — N tests: <test>, <test>, …".
+# checks).  A test CTest did not run because a fixture setup test failed
+# ("Failed test dependencies: <setup>" before its Not Run line in the log, in
+# its <system-out> in the junit file) has no checks: its reason is
+# "not run: <setup> failed" (one cause; the setup test's failure is the one).
+# One line per test "  <test>: <reason>", or, for a reason that several tests
+# share, one line "  <reason> — N tests: <test>, <test>, …".
 bg_skip_reasons() {
   local checks=$1/checks log=$2
-  awk '/^[[:space:]]*[0-9]+ - .* \((Skipped|Not Run|Disabled)\)$/ {
+  awk 'function flush() { if (pt != "") print pt "\t" pst "\t" pdep; pt = "" }
+       /Failed test dependencies: / {
+         d = $0; sub(/.*Failed test dependencies: /, "", d); sub(/<\/system-out>.*/, "", d)
+         sub(/[[:space:]]+$/, "", d); if (pt != "") pdep = d; else lastdep = d; next }
+       /Test +#[0-9]+: .*Not Run/ {
+         t = $0; sub(/.*Test +#[0-9]+: /, "", t); sub(/ .*/, "", t)
+         if (lastdep != "") dep[t] = lastdep; lastdep = ""; next }
+       /^[[:space:]]*[0-9]+ - .* \((Skipped|Not Run|Disabled)\)$/ {
          sub(/^[[:space:]]*[0-9]+ - /, ""); st = $0; sub(/.* \(/, "", st); sub(/\)$/, "", st)
-         sub(/ \([^(]*\)$/, ""); print $0 "\t" st }
+         sub(/ \([^(]*\)$/, ""); print $0 "\t" st "\t" dep[$0] }
+       /<testcase / { flush() }
        /<testcase name="[^"]*" .*status="(notrun|disabled)"/ {
-         t = $0; sub(/.*<testcase name="/, "", t); sub(/".*/, "", t)
-         st = $0; sub(/.*status="/, "", st); sub(/".*/, "", st); print t "\t" st }' "$log" 2>/dev/null |
-  while IFS=$'\t' read -r t status; do
+         pt = $0; sub(/.*<testcase name="/, "", pt); sub(/".*/, "", pt)
+         pst = $0; sub(/.*status="/, "", pst); sub(/".*/, "", pst); pdep = "" }
+       /<\/testcase>/ { flush() }
+       END { flush() }' "$log" 2>/dev/null |
+  while IFS=$'\t' read -r t status dep; do
     local why=""
-    [ -f "$checks/$t.jsonl" ] && why=$(awk '
+    [ -n "$dep" ] && why="not run: $dep failed"
+    [ -z "$why" ] && [ -f "$checks/$t.jsonl" ] && why=$(awk '
       # the JSON string starting at s[i] (after its opening quote), unescaped enough to read
       function str(s, i,   o, c) {
         o = ""

@@ -12,7 +12,12 @@
 #   CASE       agree            the two hosts are copies: exit 0, no disagreement
 #                               (with --expect-hosts 2)
 #              disagree_digest  checkpoint 3 of the chain changed on the second
-#              disagree_aes     the second host's digest.aes_flags fails
+#              disagree_aes     the second host's digest.aes_flags fails: the line
+#                               names the first host (it passed) vs the second,
+#                               never the second host against itself
+#              nan_verdict_edited  the second host's nan.native.main_thread
+#                               verdict edited to fail: the first host's pass
+#                               vs the second's fail, each host named once
 #              disagree_nan     a qemu-x86_64 deviation group missing on the second
 #              nan_fields_not_name  the same, and the second host's qemu-x86_64
 #                               table under another test name (nan.qemu-x86_64.renamed)
@@ -68,6 +73,11 @@ names() {
     case $first in *"$a_name ("*) n="$a_name" ;; esac
     case $first in *"$b_name ("*) n="$n${n:+ and }$b_name" ;; esac
     printf '%s' "${n:-no host}"
+}
+
+# times_named HOST: how often the first DISAGREE line names "HOST (<key>)"
+times_named() {
+    printf '%s\n' "$first" | grep -o "$1 (" | grep -c .
 }
 
 err_lines() {
@@ -131,9 +141,16 @@ disagree_digest)
 disagree_aes)
     plant '/"name":"digest\.aes_flags"/s/"verdict":"pass"/"verdict":"fail"/'
     merge
-    expected="exit 1; 1 disagreements: agree.aes.$b_slug; $b_name; digest.aes_flags fail"
+    expected="exit 1; 1 disagreements: agree.aes.$b_slug; $a_name and $b_name; $b_name named 1 times; digest.aes_flags fail"
     seen=$(printf '%s' "$first" | grep -o 'digest\.aes_flags fail' | head -n 1)
-    observed="exit $rc; $lines disagreements: $(check_name); $(names); $seen"
+    observed="exit $rc; $lines disagreements: $(check_name); $(names); $b_name named $(times_named "$b_name") times; $seen"
+    ;;
+nan_verdict_edited)
+    plant '/"name":"nan\.native\.main_thread"/s/"verdict":"pass"/"verdict":"fail"/'
+    merge
+    expected="exit 1; 1 disagreements: agree.nan.native.$b_slug; $a_name and $b_name; $b_name named 1 times; $a_name pass"
+    seen=$(printf '%s' "$first" | grep -o "$a_name ([^)]*): native [^,]*, context main_thread: pass" | head -n 1 | sed 's/ (.*: / /')
+    observed="exit $rc; $lines disagreements: $(check_name); $(names); $b_name named $(times_named "$b_name") times; ${seen:-no $a_name pass}"
     ;;
 disagree_nan | nan_fields_not_name)
     # one deviation group of qemu-x86_64 (a check named after its test plus

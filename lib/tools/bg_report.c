@@ -45,7 +45,9 @@ static const char usage_text[] =
     "                    outputs)\n"
     "  --tests FILE      output of `ctest --show-only=json-v1` for the same\n"
     "                    selection: a listed test that left no checks file gets a\n"
-    "                    fail check\n"
+    "                    fail check <test>.checks, or a skip \"not run: <setup>\n"
+    "                    failed\" when a fixture setup test it requires failed\n"
+    "                    (CTest did not run it; the setup's failure counts once)\n"
     "  --junit FILE      path of ctest's JUnit file, recorded in results.json\n"
     "                    (relative to --out-dir when it lies inside it); its empty\n"
     "                    <failure message=\"\"/> entries get the test's first failing\n"
@@ -162,7 +164,78 @@ static bg_status load_jsonl(const char *path, cJSON *arr)
     return st;
 }
 
-/* Adds a fail check for every test listed in the ctest JSON with no checks file. */
+/* The string values of test t's CTest property pname (ctest --show-only=json-v1
+ * "properties": [{"name","value"}]), or NULL. */
+static const cJSON *test_property(const cJSON *t, const char *pname)
+{
+    const cJSON *prop;
+    cJSON_ArrayForEach(prop, cJSON_GetObjectItemCaseSensitive(t, "properties")) {
+        const char *pn = bg_json_str(prop, "name");
+        if (pn && !strcmp(pn, pname))
+            return cJSON_GetObjectItemCaseSensitive(prop, "value");
+    }
+    return NULL;
+}
+
+/* 1 when the string list l holds s. */
+static int list_has(const cJSON *l, const char *s)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, l) {
+        if (cJSON_IsString(x) && !strcmp(x->valuestring, s))
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when test name failed: it left no checks file (<checks_dir>/<name>.jsonl),
+ * or a check in it is fail/xpass (bg-run records a timeout or crash there). */
+static int test_failed(const char *name, const char *checks_dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.jsonl", checks_dir, name);
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return 1;
+    cJSON *own = cJSON_CreateArray(); /* read (and checked) once already by main */
+    int failed = load_jsonl(path, own) != BG_OK;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, own) {
+        bg_verdict v;
+        if (bg_verdict_parse(bg_json_str(c, "verdict"), &v) == BG_OK && bg_verdict_is_bad(v))
+            failed = 1;
+    }
+    cJSON_Delete(own);
+    return failed;
+}
+
+/* The fixture setup test (FIXTURES_SETUP) of one of t's FIXTURES_REQUIRED that
+ * failed, its fixture in *fixture; NULL when none did.  CTest does not run a
+ * test whose fixture setup failed ("Failed test dependencies: <setup>", JUnit
+ * status="notrun"): that is the setup test's failure, not another one. */
+static const char *failed_setup(const cJSON *tests, const cJSON *t, const char *checks_dir,
+                                const char **fixture)
+{
+    const cJSON *req = test_property(t, "FIXTURES_REQUIRED"), *f, *u;
+    cJSON_ArrayForEach(f, req) {
+        if (!cJSON_IsString(f))
+            continue;
+        cJSON_ArrayForEach(u, tests) {
+            const char *un = bg_json_str(u, "name");
+            if (un && u != t && list_has(test_property(u, "FIXTURES_SETUP"), f->valuestring) &&
+                test_failed(un, checks_dir)) {
+                *fixture = f->valuestring;
+                return un;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* For every test listed in the ctest JSON with no checks file: a fail check
+ * "<test>.checks", or, when a fixture setup test it requires failed (CTest
+ * did not run it), a skip "not run: <setup> failed" (details.not_run_because,
+ * details.fixture): one cause, one failure (the setup test's own). */
 static bg_status add_missing_tests(const char *tests_json, const char *checks_dir, cJSON *arr)
 {
     cJSON *doc;
@@ -183,27 +256,32 @@ static bg_status add_missing_tests(const char *tests_json, const char *checks_di
         snprintf(suite, sizeof suite, "%s", name);
         suite[strcspn(suite, ".")] = '\0';
         /* bg_add_test() puts BG_SUITE=<suite> in the test's ENVIRONMENT */
-        const cJSON *prop, *env;
-        cJSON_ArrayForEach(prop, cJSON_GetObjectItemCaseSensitive(t, "properties")) {
-            const char *pn = bg_json_str(prop, "name");
-            if (!pn || strcmp(pn, "ENVIRONMENT"))
-                continue;
-            cJSON_ArrayForEach(env, cJSON_GetObjectItemCaseSensitive(prop, "value")) {
-                if (cJSON_IsString(env) && !strncmp(env->valuestring, "BG_SUITE=", 9))
-                    snprintf(suite, sizeof suite, "%s", env->valuestring + 9);
-            }
+        const cJSON *env;
+        cJSON_ArrayForEach(env, test_property(t, "ENVIRONMENT")) {
+            if (cJSON_IsString(env) && !strncmp(env->valuestring, "BG_SUITE=", 9))
+                snprintf(suite, sizeof suite, "%s", env->valuestring + 9);
         }
+        const char *fixture = NULL;
+        const char *setup = failed_setup(tests, t, checks_dir, &fixture);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "suite", suite);
-        char cname[600];
+        char cname[600], why[700];
         snprintf(cname, sizeof cname, "%s.checks", name);
         cJSON_AddStringToObject(o, "name", cname);
         cJSON_AddStringToObject(o, "test", name);
-        cJSON_AddStringToObject(o, "verdict", "fail");
+        cJSON_AddStringToObject(o, "verdict", setup ? "skip" : "fail");
         cJSON_AddStringToObject(o, "expected", "the test ran and recorded its checks");
-        cJSON_AddStringToObject(o, "observed", "no checks file: the test did not run or died "
-                                               "before bg-run could record it");
-        cJSON_AddNullToObject(o, "details");
+        if (setup) {
+            snprintf(why, sizeof why, "not run: %s failed", setup);
+            cJSON_AddStringToObject(o, "observed", why);
+            cJSON *d = cJSON_AddObjectToObject(o, "details");
+            cJSON_AddStringToObject(d, "not_run_because", setup);
+            cJSON_AddStringToObject(d, "fixture", fixture);
+        } else {
+            cJSON_AddStringToObject(o, "observed", "no checks file: the test did not run or died "
+                                                   "before bg-run could record it");
+            cJSON_AddNullToObject(o, "details");
+        }
         cJSON_AddItemToArray(arr, o);
     }
     cJSON_Delete(doc);

@@ -266,6 +266,7 @@ void mg_agree_aes(merge *m)
         char name[400], e[1200] = "", o[1200] = "", buf[600];
         int nrun = 0, nbad = 0;
         const cJSON *c;
+        const mhost *other = NULL; /* the host the first bad check is compared with */
         snprintf(name, sizeof name, "agree.aes.%s", h->slug);
         cJSON *d = cJSON_CreateObject();
         cJSON *list = cJSON_AddArrayToObject(d, "not_pass");
@@ -283,15 +284,26 @@ void mg_agree_aes(merge *m)
             cJSON_AddItemToArray(list, cJSON_CreateString(cn));
             if (nbad++)
                 continue;
+            /* the other side is the host that passed this check, else the
+             * check's own expectation: never this host against itself */
+            const cJSON *oc = NULL;
+            const mhost *oh = mismatch ? NULL : mg_other_good(m, h, cn, &oc);
+            other = oh;
             if (mismatch) {
-                snprintf(e, sizeof e, "%s: bg-host CPU AES %s", h->label,
+                snprintf(e, sizeof e, "bg-host on the same host: CPU AES %s",
                          cJSON_IsTrue(host_aes) ? "yes" : "no");
                 snprintf(o, sizeof o, "%s: %s judged against CPU AES %s", h->label, cn,
                          cJSON_IsTrue(cpu) ? "yes" : "no");
             } else {
-                snprintf(e, sizeof e, "%s: %s %s (CPU AES %s)", h->label, cn,
-                         mg_text(cJSON_GetObjectItemCaseSensitive(c, "expected"), buf, sizeof buf),
-                         cJSON_IsBool(cpu) ? (cJSON_IsTrue(cpu) ? "yes" : "no") : "unknown");
+                if (oh)
+                    snprintf(e, sizeof e, "%s: %s %s: %s", oh->label, cn, mg_verdict(oc),
+                             mg_text(cJSON_GetObjectItemCaseSensitive(oc, "observed"), buf,
+                                     sizeof buf));
+                else
+                    snprintf(e, sizeof e, "%s %s (CPU AES %s)", cn,
+                             mg_text(cJSON_GetObjectItemCaseSensitive(c, "expected"), buf,
+                                     sizeof buf),
+                             cJSON_IsBool(cpu) ? (cJSON_IsTrue(cpu) ? "yes" : "no") : "unknown");
                 snprintf(o, sizeof o, "%s: %s %s: %s", h->label, cn, mg_verdict(c),
                          mg_text(cJSON_GetObjectItemCaseSensitive(c, "observed"), buf, sizeof buf));
             }
@@ -309,6 +321,6 @@ void mg_agree_aes(merge *m)
                 snprintf(o, sizeof o, "%s: no digest.aes_flags check ran (digest suite not run)",
                          h->label);
         }
-        mg_add_check(m, name, nbad ? BG_FAIL : nrun ? BG_PASS : BG_SKIP, e, o, d, NULL, h, "aes");
+        mg_add_check(m, name, nbad ? BG_FAIL : nrun ? BG_PASS : BG_SKIP, e, o, d, other, h, "aes");
     }
 }

@@ -133,6 +133,18 @@ void mg_add_check(merge *m, const char *name, bg_verdict v, const char *expected
     cJSON_AddItemToArray(m->checks, o);
 }
 
+const mhost *mg_other_good(const merge *m, const mhost *h, const char *name, const cJSON **c)
+{
+    for (int j = 0; j < m->n; j++) {
+        const cJSON *x = &m->h[j] == h ? NULL : mg_find_check(&m->h[j], name);
+        if (x && mg_ran(x) && !mg_bad(x)) {
+            *c = x;
+            return &m->h[j];
+        }
+    }
+    return NULL;
+}
+
 const char *mg_commit_of(const mhost *h)
 {
     const char *c = bg_json_str(cJSON_GetObjectItemCaseSensitive(h->doc, "run"), "commit");

@@ -50,6 +50,11 @@ const char *mg_text(const cJSON *v, char *buf, size_t n);
 /* The check of host h named name, or NULL. */
 const cJSON *mg_find_check(const mhost *h, const char *name);
 
+/* Another host than h whose check named name ran and is not fail/xpass (the
+ * first in folder order), its check in *c; NULL when none: the side of a
+ * disagreement that names a host other than h. */
+const mhost *mg_other_good(const merge *m, const mhost *h, const char *name, const cJSON **c);
+
 /* The host's run.commit, or NULL when it has none (or "unknown"). */
 const char *mg_commit_of(const mhost *h);
 

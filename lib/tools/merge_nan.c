@@ -158,9 +158,16 @@ static void nan_runner_host(merge *m, const nhost *nh, const char *r, int i, int
                      mg_verdict(t->summary),
                      mg_text(cJSON_GetObjectItemCaseSensitive(t->summary, "observed"), buf,
                              sizeof buf));
-            if (!problems) {
-                snprintf(e, sizeof e, "%s: %s, context %s: pass or xfail", h->label, rv,
+            /* the other side: the reference host's same table when it is not
+             * bad, else the golden fixture (never this host against itself) */
+            const ntable *u = rh ? nan_find(&nh[ref], t) : NULL;
+            if (!problems && u && !mg_bad(u->summary))
+                snprintf(e, sizeof e, "%s: %s, context %s: %s", rh->label, rv, t->context,
+                         mg_verdict(u->summary));
+            else if (!problems)
+                snprintf(e, sizeof e, "the golden fixture: %s, context %s: pass or xfail", rv,
                          t->context);
+            if (!problems) {
                 snprintf(o, sizeof o, "%s: %s", h->label, p);
             }
         } else if (rh) {

@@ -32,12 +32,24 @@ static int ends_with(const char *s, const char *suffix)
 
 /* ---- inconclusive causes ------------------------------------------------ */
 
+/* The <mode> of a perf check's name perf.<mode>.<benchmark> into mode[n] ("" without a
+ * second dot). */
+static void perf_mode(const char *name, char *mode, size_t n)
+{
+    const char *dot = strchr(name + 5, '.');
+    size_t ml = dot ? (size_t)(dot - (name + 5)) : 0;
+    snprintf(mode, n, "%.*s", (int)(ml < n ? ml : n - 1), name + 5);
+}
+
 /* The cause of an inconclusive check, its grouping key and whether the host
  * (not the change) is what lacks the power to decide.
  * - details.cause (string) and details.host_limit (bool): stated by the check;
  * - litmus power checks (<name>.power): "power reduced: T threads share C
  *   CPUs, ..." (oversubscribed) or "<outcome> not seen in N: <reason>" (the
  *   runner cannot make threads race): host-limited;
+ * - perf ratios whose interval straddles the band: one cause per source, the
+ *   merge-base judgement ("this change vs its merge-base") apart from the A/A
+ *   and other self-checks ("not this change");
  * - otherwise the observed text with its digits folded, per suite. */
 static void cause_of(const cJSON *c, char *key, size_t kn, char *text, size_t tn, int *host)
 {
@@ -74,10 +86,16 @@ static void cause_of(const cJSON *c, char *key, size_t kn, char *text, size_t tn
     }
     const cJSON *iv = cJSON_GetObjectItemCaseSensitive(d, "interval");
     if (strncmp(name, "perf.", 5) == 0 && cJSON_GetArraySize(iv) == 2) {
-        snprintf(text, tn, "perf: the ratio's interval straddles 1 + band, so the run cannot "
-                           "tell a slowdown from noise (the perf table has each ratio; a quieter "
-                           "host or more --rounds decides)");
-        snprintf(key, kn, "perf:straddles");
+        char mode[32];
+        perf_mode(name, mode, sizeof mode);
+        int mb = 0;
+        const char *src = bg_report_perf_source(c, mode, &mb);
+        snprintf(text, tn, "perf (%s%s): the ratio's interval straddles 1 + band, so the run "
+                           "cannot tell a slowdown from noise (the perf table has each ratio; a "
+                           "quieter host or more --rounds decides)",
+                 mb ? "this change vs its merge-base" : src,
+                 mb ? "" : ", not this change");
+        snprintf(key, kn, "perf:straddles:%s", src);
         return;
     }
     /* fold digits so "3 of 10" and "4 of 12" group together */
@@ -157,6 +175,38 @@ static int cmp_cause(const void *a, const void *b)
 
 /* ---- perf ------------------------------------------------------------- */
 
+const char *bg_report_perf_source(const cJSON *check, const char *mode, int *merge_base)
+{
+    const char *test = bg_json_str(check, "test");
+    *merge_base = test && strcmp(test, "perf.ab.merge_base") == 0;
+    if (*merge_base)
+        return "merge-base A/B";
+    if (strcmp(mode, "ab") == 0)
+        return "A/A self-check";
+    if (strcmp(mode, "baseline") == 0)
+        return "stored baseline";
+    return mode;
+}
+
+/* Puts the merge-base rows first (stable: each group keeps check order) and
+ * counts them. */
+static bg_status perf_order(bg_report_model *m)
+{
+    bg_rep_perf *tmp = malloc(((size_t)m->nperf + 1) * sizeof *tmp);
+    if (!tmp)
+        return BG_E_NOMEM;
+    int k = 0;
+    for (int pass = 1; pass >= 0; pass--)
+        for (int i = 0; i < m->nperf; i++)
+            if (m->perf[i].merge_base == pass)
+                tmp[k++] = m->perf[i];
+    for (int i = 0; i < m->nperf; i++)
+        m->nperf_mb += m->perf[i].merge_base;
+    memcpy(m->perf, tmp, (size_t)m->nperf * sizeof *tmp);
+    free(tmp);
+    return BG_OK;
+}
+
 static int perf_of(const cJSON *c, bg_rep_perf *p)
 {
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(c, "details");
@@ -170,18 +220,8 @@ static int perf_of(const cJSON *c, bg_rep_perf *p)
     p->name = name;
     const char *dot = strchr(name + 5, '.');
     p->bench = dot ? dot + 1 : name;
-    size_t ml = dot ? (size_t)(dot - (name + 5)) : 0;
-    snprintf(p->mode, sizeof p->mode, "%.*s", (int)(ml < sizeof p->mode ? ml : sizeof p->mode - 1),
-             name + 5);
-    const char *test = bg_json_str(c, "test");
-    if (test && strcmp(test, "perf.ab.merge_base") == 0)
-        p->source = "merge-base A/B";
-    else if (strcmp(p->mode, "ab") == 0)
-        p->source = "A/A self-check";
-    else if (strcmp(p->mode, "baseline") == 0)
-        p->source = "stored baseline";
-    else
-        p->source = p->mode;
+    perf_mode(name, p->mode, sizeof p->mode);
+    p->source = bg_report_perf_source(c, p->mode, &p->merge_base);
     p->verdict = bg_json_str(c, "verdict");
     p->ratio = bg_json_num(d, "ratio", 1);
     p->lo = cJSON_GetArrayItem(iv, 0)->valuedouble;
@@ -534,6 +574,8 @@ bg_status bg_report_model_build(bg_report_model *m, const cJSON *doc, const cJSO
         m->nperf += perf_of(c, &m->perf[m->nperf]);
         m->nrates += rate_of(c, &m->rates[m->nrates]);
     }
+    if (!st)
+        st = perf_order(m);
     if (m->ncauses > 1)
         qsort(m->causes, (size_t)m->ncauses, sizeof *m->causes, cmp_cause);
     m->verdict = m->nbad || m->ntotal == 0 ? "FAIL" : "PASS";

@@ -33,7 +33,10 @@ typedef struct bg_rep_perf {
     const char *source;   /* what the ratio compares (static storage): "merge-base A/B"
                              (test perf.ab.merge_base, ci/gate --base), "A/A self-check"
                              (an ab test: the build against itself), "stored baseline",
-                             else the mode */
+                             else the mode (bg_report_perf_source) */
+    int merge_base;       /* 1: the judgement of this change against its merge-base
+                             (source "merge-base A/B"); the report puts these rows
+                             first and apart from the A/A and other self-checks */
     const char *verdict;
     double ratio, lo, hi, band; /* band: the budget, a fraction (0.01 = 1 %) */
     double med_base, med_head;  /* medians in the benchmark's metric */
@@ -81,8 +84,9 @@ typedef struct bg_report_model {
     bg_rep_cause *inferred; /* checks whose verdicts a bracket of measured runner versions
                                inferred (details.inferred.cause), one cause per runner version */
     int ninferred;
-    bg_rep_perf *perf;
-    int nperf;
+    bg_rep_perf *perf;    /* the merge-base rows first (perf[0 .. nperf_mb - 1]), then the
+                             others, each in check order */
+    int nperf, nperf_mb;
     const char *perf_base;  /* run.perf_base (the base commit), NULL: A/A self-check only */
     bg_rep_matrix *mx;
     int nmx;
@@ -94,6 +98,13 @@ typedef struct bg_report_model {
     cJSON *baseline;        /* <baselines-dir>/<host-key>.json when readable, else NULL */
     char baseline_path[1024];
 } bg_report_model;
+
+/* What a perf check's ratio compares, from the check's "test" column (the
+ * CTest test that recorded it, a whole value, never parsed) and mode (the
+ * <mode> of perf.<mode>.<benchmark>): "merge-base A/B" for test
+ * perf.ab.merge_base (ci/gate --base: *merge_base = 1), "A/A self-check" for
+ * another ab test, "stored baseline" for mode baseline, else mode itself. */
+const char *bg_report_perf_source(const cJSON *check, const char *mode, int *merge_base);
 
 /* Builds the model of doc (a results.json document).  base: the base run's
  * results.json (NULL: no comparison); base_path names it in the report.

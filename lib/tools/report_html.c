@@ -332,13 +332,15 @@ static void perf_svg(FILE *f, const bg_report_model *m)
 #undef X
 }
 
-static void perf_table(FILE *f, const bg_report_model *m)
+/* The perf rows m->perf[from .. to-1] as one table under summary. */
+static void perf_table(FILE *f, const bg_report_model *m, int from, int to, const char *summary,
+                       int open)
 {
-    fprintf(f, "<details><summary>Perf table (%d benchmark%s)</summary><table><tr><th>check</th>"
+    fprintf(f, "<details%s><summary>%s (%d benchmark%s)</summary><table><tr><th>check</th>"
                "<th>source</th><th>base</th><th>head</th><th>ratio</th><th>interval</th><th>band</th>"
                "<th>verdict</th></tr>\n",
-            m->nperf, m->nperf == 1 ? "" : "s");
-    for (int i = 0; i < m->nperf; i++) {
+            open ? " open" : "", summary, to - from, to - from == 1 ? "" : "s");
+    for (int i = from; i < to; i++) {
         const bg_rep_perf *p = &m->perf[i];
         fprintf(f, "<tr><td><code>");
         esc(f, p->name);
@@ -448,7 +450,12 @@ static void perf(FILE *f, const bg_report_model *m)
         fprintf(f, "<p class=\"muted\">Green band: 1 ± the benchmark's budget; bar: the interval "
                    "of the ratio; dot: the median ratio; black line: 1.0.</p>\n");
         perf_svg(f, m);
-        perf_table(f, m);
+        /* the merge-base judgement first and apart, then the self-checks */
+        if (m->perf_base)
+            perf_table(f, m, 0, m->nperf_mb, "This change vs its merge-base", 1);
+        if (m->nperf > m->nperf_mb)
+            perf_table(f, m, m->nperf_mb, m->nperf,
+                       "A/A self-checks and other perf checks (not this change)", 0);
     }
     history(f, m);
     fprintf(f, "</section>\n");

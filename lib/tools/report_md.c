@@ -372,21 +372,12 @@ static void perf_chart(FILE *f, const bg_report_model *m)
     fprintf(f, "]\n```\n\n");
 }
 
-static void perf(FILE *f, const bg_report_model *m)
+/* The perf rows m->perf[from .. to-1] as one table. */
+static void perf_rows(FILE *f, const bg_report_model *m, int from, int to)
 {
-    if (!m->nperf)
-        return;
-    fprintf(f, "## Performance (head/base; >1 is slower)\n\n");
-    if (!m->perf_base)
-        fprintf(f, "A/A self-check only: this run has no base; the PR judge is `ci/gate --base <ref>`.\n\n");
-    else {
-        fprintf(f, "Against base ");
-        bg_md_code(f, m->perf_base, 60);
-        fprintf(f, " (same-job A/B).\n\n");
-    }
     fprintf(f, "| benchmark | source | mode | ratio | interval | band | verdict |\n"
                "|---|---|---|---:|---|---:|---|\n");
-    for (int i = 0; i < m->nperf; i++) {
+    for (int i = from; i < to; i++) {
         const bg_rep_perf *p = &m->perf[i];
         fprintf(f, "| ");
         bg_md_code(f, p->bench, 80);
@@ -396,6 +387,56 @@ static void perf(FILE *f, const bg_report_model *m)
                 p->hi, 100 * p->band, bg_report_symbol(p->verdict), shown(p->verdict));
     }
     fprintf(f, "\n");
+}
+
+/* "N benchmarks: P pass, F fail/xpass, I inconclusive[, S other]" over
+ * m->perf[from .. to-1]. */
+static void perf_counts(FILE *f, const bg_report_model *m, int from, int to)
+{
+    int pass = 0, bad = 0, inc = 0;
+    for (int i = from; i < to; i++) {
+        const char *v = m->perf[i].verdict ? m->perf[i].verdict : "";
+        pass += !strcmp(v, "pass");
+        bad += !strcmp(v, "fail") || !strcmp(v, "xpass");
+        inc += !strcmp(v, "inconclusive");
+    }
+    int n = to - from, other = n - pass - bad - inc;
+    fprintf(f, "%d benchmark%s: %d pass, %d fail/xpass, %d inconclusive", n, n == 1 ? "" : "s",
+            pass, bad, inc);
+    if (other)
+        fprintf(f, ", %d other", other);
+}
+
+/* The merge-base judgement first and apart (m->perf[0 .. nperf_mb-1], the
+ * verdict on this change), then the A/A and other self-checks (the gate's
+ * own noise floor, not this change). */
+static void perf(FILE *f, const bg_report_model *m)
+{
+    if (!m->nperf)
+        return;
+    fprintf(f, "## Performance (head/base; >1 is slower)\n\n");
+    if (!m->perf_base)
+        fprintf(f, "A/A self-check only: this run has no base; the PR judge is `ci/gate --base <ref>`.\n\n");
+    else {
+        fprintf(f, "### This change vs its merge-base\n\nAgainst base ");
+        bg_md_code(f, m->perf_base, 60);
+        fprintf(f, " (same-job A/B, test `perf.ab.merge_base`): ");
+        if (m->nperf_mb) {
+            fprintf(f, "**");
+            perf_counts(f, m, 0, m->nperf_mb);
+            fprintf(f, "**.\n\n");
+            perf_rows(f, m, 0, m->nperf_mb);
+        } else
+            fprintf(f, "no ratio recorded (see `perf.ab.merge_base` in the checks).\n\n");
+    }
+    if (m->nperf > m->nperf_mb) {
+        fprintf(f, "### A/A self-checks and other perf checks (not this change)\n\n"
+                   "The gate measuring itself (a build against itself, instruction counts, "
+                   "stored baselines): ");
+        perf_counts(f, m, m->nperf_mb, m->nperf);
+        fprintf(f, ".\n\n");
+        perf_rows(f, m, m->nperf_mb, m->nperf);
+    }
     perf_chart(f, m);
 }
 
