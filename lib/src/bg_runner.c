@@ -477,6 +477,21 @@ int bg_version_cmp(const int a[3], const int b[3])
     return 0;
 }
 
+void bg_version_bracket_add(bg_version_bracket *b, const int v[3], const int w[3])
+{
+    int c = bg_version_cmp(w, v);
+    b->measured |= c == 0;
+    if (c < 0 && (!b->have_lo || bg_version_cmp(w, b->lo) > 0))
+        memcpy(b->lo, w, sizeof b->lo), b->have_lo = 1;
+    if (c > 0 && (!b->have_hi || bg_version_cmp(w, b->hi) < 0))
+        memcpy(b->hi, w, sizeof b->hi), b->have_hi = 1;
+}
+
+int bg_version_bracket_ok(const bg_version_bracket *b)
+{
+    return !b->measured && b->have_lo && b->have_hi;
+}
+
 /* One bound "<op><version>" at *p (up to ',' or the end): its op into op[3]
  * and version into v; returns the end, or NULL when malformed. */
 static const char *range_bound(const char *p, char op[3], int v[3])

@@ -85,6 +85,19 @@ int bg_version_parse(const char *s, int v[3]);
 /* Compares versions a, b: <0, 0, >0. */
 int bg_version_cmp(const int a[3], const int b[3]);
 
+/* The bracket of a runner version V among the versions it was measured at
+ * (docs/nan_semantics.md "Runner versions"): the nearest measured version below
+ * V (lo) and above it (hi), and whether V itself was measured.  Start from
+ * {0} and add every measured version W with bg_version_bracket_add; V is
+ * bracketed (bg_version_bracket_ok) when it was not measured and has a
+ * measured neighbour on each side.  One rule for nan-check and litmus-check. */
+typedef struct {
+    int lo[3], hi[3];
+    int have_lo, have_hi, measured;
+} bg_version_bracket;
+void bg_version_bracket_add(bg_version_bracket *b, const int v[3], const int w[3]);
+int bg_version_bracket_ok(const bg_version_bracket *b);
+
 /* 1 when range is well formed: "*", "=X[.Y[.Z]]" alone, or at most one lower
  * bound (">=", ">") and at most one upper bound ("<=", "<"), comma-separated,
  * each version 1-3 components of 1-6 digits (no overflow, no "7.x"), the

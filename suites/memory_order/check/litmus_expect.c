@@ -223,7 +223,8 @@ int litmus_expect_deviation(const cJSON *doc, const char *runner, const char *ve
     /* a version no entry's range holds and nobody measured: its bracket, the
        nearest measured versions (the runner's "observed") below and above,
        both showing this deviation (docs/memory_order.md "Runner versions") */
-    int v[3], lo[3], hi[3], have_lo = 0, have_hi = 0, measured = 0;
+    int v[3];
+    bg_version_bracket b = {0};
     if (any_range || !bg_version_parse(version, v))
         return 0;
     cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(doc, "known_deviations")) {
@@ -233,18 +234,13 @@ int litmus_expect_deviation(const cJSON *doc, const char *runner, const char *ve
             continue;
         cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(d, "observed")) {
             int w[3];
-            if (!cJSON_IsString(o) || !bg_version_parse(o->valuestring, w))
-                continue;
-            int c = bg_version_cmp(w, v);
-            measured |= c == 0;
-            if (c < 0 && (!have_lo || bg_version_cmp(w, lo) > 0))
-                memcpy(lo, w, sizeof lo), have_lo = 1;
-            if (c > 0 && (!have_hi || bg_version_cmp(w, hi) < 0))
-                memcpy(hi, w, sizeof hi), have_hi = 1;
+            if (cJSON_IsString(o) && bg_version_parse(o->valuestring, w))
+                bg_version_bracket_add(&b, v, w);
         }
     }
-    if (measured || !have_lo || !have_hi)
+    if (!bg_version_bracket_ok(&b))
         return 0;
+    const int *lo = b.lo, *hi = b.hi;
     const cJSON *at_lo = NULL, *at_hi = NULL;
     double r_lo = 0, r_hi = 0;
     cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(doc, "known_deviations")) {

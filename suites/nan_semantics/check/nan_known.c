@@ -242,28 +242,23 @@ static int items_overlap(const char *a, const char *b)
 static bg_status select_lines(nan_known *kd, const char *version, int any_range)
 {
     int v[3], have_v = bg_version_parse(version, v);
-    int is_measured = 0, lo[3] = {0}, hi[3] = {0}, have_lo = 0, have_hi = 0;
+    bg_version_bracket b = {0};
     for (const char *p = kd->measured; *p;) {
         size_t len = strcspn(p, ",");
         char t[40];
         int w[3];
         snprintf(t, sizeof t, "%.*s", (int)(len < sizeof t ? len : sizeof t - 1), p);
-        if (bg_version_parse(t, w) && have_v) {
-            int d = bg_version_cmp(w, v);
-            is_measured |= d == 0;
-            if (d < 0 && (!have_lo || bg_version_cmp(w, lo) > 0))
-                memcpy(lo, w, sizeof lo), have_lo = 1;
-            if (d > 0 && (!have_hi || bg_version_cmp(w, hi) < 0))
-                memcpy(hi, w, sizeof hi), have_hi = 1;
-        }
+        if (bg_version_parse(t, w) && have_v)
+            bg_version_bracket_add(&b, v, w);
         p += len;
         p += *p == ',';
     }
-    if (have_lo)
+    const int *lo = b.lo, *hi = b.hi;
+    if (b.have_lo)
         snprintf(kd->lo, sizeof kd->lo, "%d.%d.%d", lo[0], lo[1], lo[2]);
-    if (have_hi)
+    if (b.have_hi)
         snprintf(kd->hi, sizeof kd->hi, "%d.%d.%d", hi[0], hi[1], hi[2]);
-    kd->inferred = have_v && !is_measured && !any_range && have_lo && have_hi;
+    kd->inferred = have_v && !any_range && bg_version_bracket_ok(&b);
     int k = 0;
     for (int i = 0; i < kd->n; i++) {
         nan_known_line *l = &kd->lines[i];
