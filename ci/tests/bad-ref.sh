@@ -10,7 +10,8 @@
 #   into a one-commit git repository in WORK, with a stand-in cmake on PATH that
 #   records a build.  --mutant: CIDIR is main's (the old exit 3, no check of
 #   --base HEAD): passes only when the checks fail.
-# Checks (suite ci): <test>.gate_bad_ref, .bisect_bad_ref, .bisect_bad_good, .gate_base_head
+# Checks (suite ci): <test>.gate_bad_ref, .bisect_bad_ref, .bisect_bad_good,
+# .bisect_bad_base_ref (one line, not git's 'fatal:' and a wrong reason), .gate_base_head
 set -u
 [ $# -ge 3 ] || { echo "buildgate: bad-ref.sh: want BG_CHECK CIDIR WORK [--mutant]" >&2; exit 2; }
 check=$1 cidir=$2 work=$3
@@ -49,6 +50,8 @@ say bisect_bad_ref "exit 2; buildgate: ci/bisect: --bad 'no-such-ref' is not a c
   ci/bisect --bad no-such-ref --good HEAD --checks x
 say bisect_bad_good "exit 2; buildgate: ci/bisect: --good 'no-such-ref' is not a commit; no build" \
   ci/bisect --good no-such-ref --checks x
+say bisect_bad_base_ref "exit 2; buildgate: ci/bisect: --base-ref 'no-such-ref' is not a commit; no build" \
+  ci/bisect --base-ref no-such-ref --checks x
 sha=$(git -C "$repo" rev-parse HEAD)
 say gate_base_head "exit 2; buildgate: ci/gate: --base: the merge-base of HEAD and 'main' is HEAD itself (${sha:0:12}), nothing to compare: commit your change on top of 'main', or run without --base; no build" \
   ci/gate --no-provision --base main --build-dir "$work/b"
