@@ -1106,14 +1106,22 @@ static cJSON *matrix_legs(run *r, const char *id, const yaml_node_t *jn)
         die_line(BG_EXIT_PARSE, "job %s: a matrix that is not a mapping of lists is not emulated", id);
         return legs;
     }
+    const yaml_node_t *inc = NULL;
+    cJSON *orig = cJSON_CreateObject(); /* the matrix's own keys, for include's matching */
     for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
         const char *k = wf_scalar(node(&r->doc, p->key));
         const yaml_node_t *vals = node(&r->doc, p->value);
-        if (!k || !strcmp(k, "include") || !strcmp(k, "exclude") || !vals || vals->type != YAML_SEQUENCE_NODE) {
-            die_line(BG_EXIT_PARSE, "job %s: matrix key %s: only lists of values are emulated (no include/exclude)",
+        if (k && !strcmp(k, "include") && vals && vals->type == YAML_SEQUENCE_NODE) {
+            inc = vals;
+            continue;
+        }
+        if (!k || !strcmp(k, "exclude") || !vals || vals->type != YAML_SEQUENCE_NODE) {
+            die_line(BG_EXIT_PARSE, "job %s: matrix key %s: only lists of values and include are emulated (no exclude)",
                      id, k ? k : "?");
+            cJSON_Delete(orig);
             return legs;
         }
+        cJSON_AddTrueToObject(orig, k);
         cJSON *next = cJSON_CreateArray();
         const cJSON *leg;
         cJSON_ArrayForEach(leg, legs) {
@@ -1127,6 +1135,47 @@ static cJSON *matrix_legs(run *r, const char *id, const yaml_node_t *jn)
         cJSON_Delete(legs);
         legs = next;
     }
+    /* include (GitHub's rule, "Expanding or adding matrix configurations"): an
+       entry whose values of the matrix's own keys match a leg adds its other keys
+       to every such leg; an entry that matches none is a leg of its own */
+    for (yaml_node_item_t *it = inc ? inc->data.sequence.items.start : NULL; inc && it < inc->data.sequence.items.top; it++) {
+        const yaml_node_t *e = node(&r->doc, *it);
+        if (!e || e->type != YAML_MAPPING_NODE) {
+            die_line(BG_EXIT_PARSE, "job %s: matrix include: an entry that is not a mapping is not emulated", id);
+            break;
+        }
+        int matched = 0;
+        cJSON *leg;
+        cJSON_ArrayForEach(leg, legs) {
+            int ok = 1;
+            for (yaml_node_pair_t *p = e->data.mapping.pairs.start; ok && p < e->data.mapping.pairs.top; p++) {
+                const char *k = wf_scalar(node(&r->doc, p->key)), *v = wf_scalar(node(&r->doc, p->value));
+                const cJSON *have = k ? cJSON_GetObjectItemCaseSensitive(leg, k) : NULL;
+                if (k && cJSON_HasObjectItem(orig, k))
+                    ok = cJSON_IsString(have) && v && !strcmp(have->valuestring, v);
+            }
+            if (!ok || cJSON_GetArraySize(leg) == 0)
+                continue;
+            matched = 1;
+            for (yaml_node_pair_t *p = e->data.mapping.pairs.start; p < e->data.mapping.pairs.top; p++) {
+                const char *k = wf_scalar(node(&r->doc, p->key)), *v = wf_scalar(node(&r->doc, p->value));
+                if (k && !cJSON_HasObjectItem(orig, k)) {
+                    cJSON_DeleteItemFromObject(leg, k);
+                    cJSON_AddStringToObject(leg, k, v ? v : "");
+                }
+            }
+        }
+        if (!matched) {
+            cJSON *l = cJSON_CreateObject();
+            for (yaml_node_pair_t *p = e->data.mapping.pairs.start; p < e->data.mapping.pairs.top; p++) {
+                const char *k = wf_scalar(node(&r->doc, p->key)), *v = wf_scalar(node(&r->doc, p->value));
+                if (k)
+                    cJSON_AddStringToObject(l, k, v ? v : "");
+            }
+            cJSON_AddItemToArray(legs, l);
+        }
+    }
+    cJSON_Delete(orig);
     return legs;
 }
 

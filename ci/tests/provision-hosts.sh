@@ -287,9 +287,14 @@ chromium)
       debian12-x64) want="exit 0; installs chromium; snap 0; --check exit 0; Chromium line 0 (installed)"
                     why=0 ;;
     esac
-    ck "$h_name" "$want" "exit $rc1; installs $(installs "$h_name"); snap ${snap:-0}; --check exit $rc; Chromium line $said$(
-      case $k in noble-x64) [ "$why" = 1 ] && echo " (on PATH)" ;; noble-arm64) [ "$why" = 1 ] && echo " (snap only, report_html skips)" ;;
-                 *) [ "$said" = 0 ] && echo " (installed)" ;; esac)"
+    # (the suffix outside $( ): bash 3.2 cannot parse a case pattern inside it)
+    sfx=""
+    case $k in
+      noble-x64) [ "$why" = 1 ] && sfx=" (on PATH)" ;;
+      noble-arm64) [ "$why" = 1 ] && sfx=" (snap only, report_html skips)" ;;
+      *) [ "$said" = 0 ] && sfx=" (installed)" ;;
+    esac
+    ck "$h_name" "$want" "exit $rc1; installs $(installs "$h_name"); snap ${snap:-0}; --check exit $rc; Chromium line $said$sfx"
   done ;;
 arm64_sources)
   for k in noble-x64 debian12-x64; do
