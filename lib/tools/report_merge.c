@@ -200,7 +200,10 @@ static void agree_commit(merge *m)
 /* ---- agree.hosts ------------------------------------------------------ */
 
 /* --expect-hosts: fewer hosts than the matrix ran is a fail naming the
- * folders of DIR that hold no results.json (an INCOMPLETE report, nothing). */
+ * folders of DIR that hold no results.json (an INCOMPLETE report, nothing).
+ * A host whose results.json has no check ran nothing and is not counted; with
+ * expect 0 (no --expect-hosts) the check is made only when there is one, and
+ * every host is expected. */
 static void agree_hosts(merge *m, const char *dir, int expect)
 {
     char e[100], o[2048], missing[1000] = "";
@@ -226,8 +229,14 @@ static void agree_hosts(merge *m, const char *dir, int expect)
     /* distinct runs: a folder whose results.json has the host key and the
      * generation time of an earlier one is a copy, not another host */
     int distinct = 0;
-    char copies[600] = "";
+    char copies[600] = "", empty[600] = "";
     for (int i = 0; i < m->n; i++) {
+        /* a results.json with "checks": [] ran nothing: it cannot agree */
+        if (cJSON_GetArraySize(m->h[i].checks) == 0) {
+            size_t l = strlen(empty);
+            snprintf(empty + l, sizeof empty - l, "%s%s", l ? ", " : "", m->h[i].name);
+            continue;
+        }
         const char *key = bg_json_str(cJSON_GetObjectItemCaseSensitive(m->h[i].doc, "host"), "key");
         const char *gen = bg_json_str(m->h[i].doc, "generated");
         int dup = 0;
@@ -242,9 +251,14 @@ static void agree_hosts(merge *m, const char *dir, int expect)
         }
         distinct += !dup;
     }
-    snprintf(o, sizeof o, "%d host%s%s%s%s%s%s", distinct, distinct == 1 ? "" : "s",
+    if (!expect) { /* no --expect-hosts: every host that has a results.json */
+        expect = m->n;
+        snprintf(e, sizeof e, "every host's results.json with checks (%d)", expect);
+    }
+    snprintf(o, sizeof o, "%d host%s%s%s%s%s%s%s%s", distinct, distinct == 1 ? "" : "s",
              *missing ? "; without results.json: " : "", missing,
              *copies ? "; copies of another host's run (same host key and time): " : "", copies,
+             *empty ? "; no check in results.json (ran nothing): " : "", empty,
              distinct < expect ? " (a job failed before its report, was interrupted, or uploaded "
                                  "nothing: see its log)" : "");
     mg_add_check(m, "agree.hosts", distinct < expect ? BG_FAIL : BG_PASS, e, o, NULL, NULL, NULL, "hosts");
@@ -486,7 +500,10 @@ int bg_report_merge_main(int argc, char **argv)
     int rc = BG_EXIT_OK;
     if (!st) {
         m.checks = cJSON_CreateArray();
-        if (expect)
+        int any_empty = 0;
+        for (int i = 0; i < m.n; i++)
+            any_empty |= cJSON_GetArraySize(m.h[i].checks) == 0;
+        if (expect || any_empty)
             agree_hosts(&m, dir, expect);
         agree_commit(&m);
         mg_agree_digest(&m);

@@ -375,8 +375,13 @@ static bg_status load(const char *path, const char *file, const char *version, c
     line_keys ks = {0};
     bg_status st = BG_OK;
     int any_range = 0; /* a line (of any context) whose range holds the version */
-    while (st == BG_OK && getline(&line, &cap, f) > 0) {
+    ssize_t len;
+    while (st == BG_OK && (len = getline(&line, &cap, f)) > 0) {
         lineno++;
+        if (memchr(line, '\0', (size_t)len)) { /* a text file has none: not a blank line */
+            st = bad(kd->path, lineno, "contains a NUL byte (not a text line)");
+            break;
+        }
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '#' || line[0] == '\0')
             continue;
