@@ -188,7 +188,7 @@ static bg_status parse_args(int argc, char **argv, opts *o)
     if (o->as)
         o->runner = o->as;
     if (!litmus_find(o->test)) {
-        char names[256];
+        char names[2048];
         litmus_names(names, sizeof names);
         return bg_fail(BG_E_USAGE, "litmus-check", "unknown test '%s' (known: %s)", o->test, names);
     }
@@ -483,6 +483,15 @@ int main(int argc, char **argv)
     }
     analysis a, ca;
     const cJSON *mrun = find_run(probe, o.test, o.probe_access);
+    const char *skipped = bg_json_str(mrun, "skipped");
+    if (skipped) { /* a SPLIT test this host or runner cannot run (litmus-probe --help) */
+        snprintf(name, sizeof name, "%s.run", o.name);
+        bg_check_emit_str(c, name, BG_SKIP, "a host that runs locked accesses across a cache line",
+                          skipped, NULL);
+        cJSON_Delete(probe);
+        cJSON_Delete(doc);
+        return bg_checks_close(c);
+    }
     const cJSON *crun = find_run(probe, e.control_test, e.control_access);
     const litmus_test *ct = litmus_find(e.control_test);
     litmus_expect ce;

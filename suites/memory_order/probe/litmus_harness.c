@@ -95,20 +95,35 @@ typedef struct worker {
     int t;
 } worker;
 
-/* Counts and resets copies [lo, hi) of the round into hist. */
+/* A value as the test wrote it: in SPLIT tests v * LITMUS_SPLIT_K, and a word
+ * whose halves differ (torn) becomes LITMUS_VALUES (an impossible outcome). */
+static unsigned long long decode(const litmus_round *r, uint64_t w)
+{
+    if (!r->split)
+        return w;
+    return (w >> 32) == (w & 0xffffffffu) ? (w & 0xffffffffu) : LITMUS_VALUES;
+}
+
+/* Counts and resets copies [lo, hi) of the round into hist (memcpy: a SPLIT
+ * location is not 8-byte aligned; the threads are stopped at the barrier). */
 static void tally(const shared *s, size_t lo, size_t hi, uint64_t *hist)
 {
     const litmus_test *t = s->test;
     const litmus_round *r = &s->round;
+    const uint64_t zero = 0;
     for (size_t i = lo; i < hi; i++) {
         unsigned long long v[LITMUS_MAX_OBS];
-        for (int o = 0; o < t->nobs; o++)
-            v[o] = t->obs[o].reg >= 0
-                       ? r->reg[t->obs[o].reg][i]
-                       : atomic_load_explicit(LITMUS_LOC(r, i, t->obs[o].loc), memory_order_relaxed);
+        for (int o = 0; o < t->nobs; o++) {
+            uint64_t w;
+            if (t->obs[o].reg >= 0)
+                w = r->reg[t->obs[o].reg][i];
+            else
+                memcpy(&w, (const void *)LITMUS_LOC(r, i, t->obs[o].loc), sizeof w);
+            v[o] = decode(r, w);
+        }
         hist[litmus_outcome_index(t, v)]++;
         for (int l = 0; l < t->nlocs; l++)
-            atomic_store_explicit(LITMUS_LOC(r, i, l), 0, memory_order_relaxed);
+            memcpy((void *)LITMUS_LOC(r, i, l), &zero, sizeof zero);
         for (int k = 0; k < t->nregs; k++)
             r->reg[k][i] = 0;
     }
@@ -263,6 +278,7 @@ int litmus_run(const litmus_test *t, const litmus_loop *loops,
     s->round.n = n;
     s->round.nlocs = t->nlocs;
     s->round.nthreads = nt;
+    s->round.split = t->set == LITMUS_SET_SPLIT;
     out->oversubscribed = nt > ncpu;
     s->round.sync = p->sync == LITMUS_SYNC_USER || (p->sync == LITMUS_SYNC_AUTO && !out->oversubscribed);
     s->round.mem = alloc_lines(n * (size_t)t->nlocs * LITMUS_LINE);

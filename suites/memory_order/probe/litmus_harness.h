@@ -40,6 +40,7 @@ typedef struct litmus_round {
     int nlocs;
     int nthreads;
     int sync;                            /* 1: wait for all threads at every copy */
+    int split;                           /* 1: locations straddle a line (SPLIT tests) */
     uint64_t *reg[LITMUS_MAX_REGS];   /* reg[k][i]: register k of copy i */
     _Atomic uint64_t *progress[LITMUS_MAX_THREADS]; /* one line each */
 } litmus_round;
@@ -47,9 +48,12 @@ typedef struct litmus_round {
 /* One thread's sweep over all copies of a round; base = round * n. */
 typedef void (*litmus_loop)(const litmus_round *r, uint64_t base);
 
-/* Location l of copy i. */
+/* Location l of copy i: the start of its slot, or LITMUS_SPLIT_OFFSET into it
+ * (SPLIT tests: across the 64-byte boundary; only the locked RMWs of
+ * litmus_access.h and memcpy touch such a location). */
 #define LITMUS_LOC(r, i, l)                                                               \
-    ((_Atomic uint64_t *)(void *)((r)->mem + ((i) * (size_t)(r)->nlocs + (size_t)(l)) * LITMUS_LINE))
+    ((_Atomic uint64_t *)(void *)((r)->mem + ((i) * (size_t)(r)->nlocs + (size_t)(l)) * LITMUS_LINE + \
+                                  ((r)->split ? LITMUS_SPLIT_OFFSET : 0)))
 
 /* Per-copy rendezvous (sync "user"): announce copy i of the round at base,
  * wait until every thread has announced it. */

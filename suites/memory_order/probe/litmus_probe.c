@@ -4,9 +4,11 @@
  * cross-builds for arm64 as a static binary.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "litmus_catalog.h"
@@ -44,6 +46,9 @@ static const char usage_text[] =
     "            \"instances\",\"seconds\",\"pinned\",\"oversubscribed\",\"sync\",\n"
     "            \"stopped_by\":\"iterations\"|\"time\",\n"
     "            \"histogram\":{\"<litmus7 outcome key>\":count,...}}]}\n"
+    "  a SPLIT test that cannot run here (not x86-64; split locks fatal: SIGBUS\n"
+    "  in a child that tried one) is {\"test\",\"access\",\"threads\",\"requested\",\n"
+    "  \"iterations\":0,\"skipped\":\"<why>\",\"histogram\":{}}.\n"
     "  ncpu: CPUs available to the probe (Linux: its affinity mask, e.g. 1 under\n"
     "  taskset -c 0); only outcomes seen are listed; \"impossible;\" counts values\n"
     "  outside 0..2.\n"
@@ -81,7 +86,7 @@ static int parse_run(char *arg, run_spec *r)
     *c1 = *c2 = '\0';
     r->test = litmus_find(arg);
     if (!r->test) {
-        char names[256], why[300];
+        char names[2048], why[2100];
         litmus_names(names, sizeof names);
         snprintf(why, sizeof why, "unknown test (known: %s)", names);
         return usage(why, arg);
@@ -105,6 +110,53 @@ static const char *arch_name(void)
 #else
     return "other";
 #endif
+}
+
+/* Why a SPLIT test cannot run here, or NULL: it needs x86-64, and a host
+ * that kills split locks (Linux split_lock_detect=fatal: SIGBUS) would kill
+ * the probe, so one split lock is tried in a child process first.  The
+ * environment variable LITMUS_SPLIT_LOCK_TRAP=1 makes that child die by
+ * SIGBUS as on such a host (the self-test memory_order.selftest.split-lock-fatal). */
+static const char *split_unavailable(void)
+{
+#if defined(__x86_64__)
+    static char why[200];
+    static _Alignas(128) unsigned char line[128];
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(why, sizeof why, "cannot fork to try a split lock: %s", strerror(errno));
+        return why;
+    }
+    if (pid == 0) {
+        const char *trap = getenv("LITMUS_SPLIT_LOCK_TRAP");
+        if (trap && strcmp(trap, "1") == 0)
+            raise(SIGBUS);
+        __asm__ __volatile__("lock addq $0, %0" : "+m"(*(unsigned long long *)(void *)(line + LITMUS_SPLIT_OFFSET))
+                             : : "memory", "cc");
+        _exit(0);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFSIGNALED(st)) {
+        snprintf(why, sizeof why, "split locks are fatal on this host: a LOCK'd access across a "
+                 "cache line killed a child with signal %d%s", WTERMSIG(st),
+                 WTERMSIG(st) == SIGBUS ? " (SIGBUS: Linux split_lock_detect=fatal)" : "");
+        return why;
+    }
+    return NULL;
+#else
+    return "SPLIT tests need x86-64 (locked accesses across a cache line; arm64 atomics must be aligned)";
+#endif
+}
+
+static void print_skipped(const run_spec *r, const char *why, int first)
+{
+    printf("%s\n  {\"test\":\"%s\",\"access\":\"%s\",\"threads\":%d,\"requested\":%llu,"
+           "\"iterations\":0,\"skipped\":\"%s\",\"histogram\":{}}",
+           first ? "" : ",", r->test->name, litmus_access_name(r->access), r->test->nthreads,
+           (unsigned long long)r->iterations, why);
 }
 
 static void print_run(const run_spec *r, const litmus_result *res, int first)
@@ -187,6 +239,12 @@ int main(int argc, char **argv)
         litmus_params pk = p;
         pk.iterations = runs[k].iterations;
         litmus_result res;
+        const char *why = runs[k].test->set == LITMUS_SET_SPLIT ? split_unavailable() : NULL;
+        if (why) {
+            print_skipped(&runs[k], why, k == 0);
+            fflush(stdout);
+            continue;
+        }
         if (litmus_run(runs[k].test, litmus_loops(runs[k].test->name, runs[k].access), &pk,
                        &res) != 0)
             return 8;
