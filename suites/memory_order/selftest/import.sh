@@ -21,12 +21,14 @@ record() {
     --observed "$2"
   case "$1" in pass) exit 0 ;; *) exit 1 ;; esac
 }
-rm -rf "$work" && mkdir -p "$work" || record fail "cannot make $work"
+rm -rf "$work"
+mkdir -p "$work" || record fail "cannot make $work"
 cp -R "$src" "$work/herdtools7" || record fail "cannot copy $src"
 h=$work/herdtools7
 case "$mode" in
   current) ;;
   mutant-value)
+    # shellcheck disable=SC2016 # $1, $2 are the litmus file's immediates
     sed 's/^ movl \$2,(x) | movl (x),%eax |/ movl $1,(x) | movl (x),%eax |/' \
       "$src/catalogue/x86_64/tests/WWC.litmus" >"$h/catalogue/x86_64/tests/WWC.litmus" ;;
   mutant-kinds)
