@@ -336,7 +336,7 @@ int litmus_run(const litmus_test *t, const litmus_loop *loops,
     pthread_t th[LITMUS_MAX_THREADS];
     worker w[LITMUS_MAX_THREADS];
     int pinned = 1, started = 0, err = 0, refused = 0;
-    static int perm[CPU_PERM_MAX];
+    int perm[CPU_PERM_MAX]; /* RANDOM only */
     const int nperm = ncpu < CPU_PERM_MAX ? ncpu : CPU_PERM_MAX;
     if (p->affinity == LITMUS_AFF_RANDOM)
         permutation(perm, nperm, p->seed);
