@@ -70,6 +70,7 @@ foreach(_bg_line IN LISTS _bg_lines)
   list(GET _bg_f 1 BG_RUNNER_${_bg_name}_GUEST)
   list(GET _bg_f 2 _bg_status)
   list(GET _bg_f 3 _bg_traits)
+  list(GET _bg_f 4 BG_RUNNER_${_bg_name}_KNOWN) # the tool's known file: rows of one tool share it
   list(GET _bg_f 5 _bg_detail)
   string(REPLACE " " ";" BG_RUNNER_${_bg_name}_TRAITS "${_bg_traits}")
   list(REMOVE_ITEM BG_RUNNER_${_bg_name}_TRAITS "-")
