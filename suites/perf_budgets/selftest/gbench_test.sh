@@ -175,7 +175,9 @@ case "$case_" in
   agg_file)  # a file of aggregate-only benchmarks (no iteration row at all) is judged,
     # not "zero repetitions" (exit 4 on main)
     rows '^BM_(agg_only|rate)/repeats:5$' "$w/a.json"
-    ! grep -q '"run_type": "iteration"' "$w/a.json"
+    if grep -q '"run_type": "iteration"' "$w/a.json"; then
+      echo "buildgate: gbench test: $w/a.json: holds an iteration row" >&2; exit 5
+    fi
     c 'BM_agg_only/repeats:5' pass "median"; c 'BM_rate/repeats:5' pass
     exec "$expect" --name "$name" --exit 0 "${A[@]}" -- bash -c 'cmp5 "$1" "$1"' _ "$w/a.json" ;;
   counter_undeclared)  # a user counter as the metric without "higher_is_better": refused
