@@ -72,7 +72,7 @@ runner_path=""
 # refused in one line, exit 4, quoting that line (main: exit 0, that version)
 fake=$(cd "$(dirname "$0")/fake-box64" && pwd)
 runner_path=$fake
-BG_X86_RUNNERS= env PATH="$runner_path" "$runner" --resolve box64 >"$work/out" 2>"$work/err" </dev/null
+BG_X86_RUNNERS='' env PATH="$runner_path" "$runner" --resolve box64 >"$work/out" 2>"$work/err" </dev/null
 "$check" --suite lib --name runner_registry.box64_quiet --expect-equal \
     "exit 0: version: Box64 arm64 v0.3.2 1234abcd with Dynarec built on Dec  1 2026 10:00:00" \
     "exit $?: $(grep '^version: ' "$work/out")$(head -n 1 "$work/err")" || rc=1
