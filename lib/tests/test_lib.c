@@ -78,6 +78,48 @@ static void group_parse(void)
         snprintf(name, sizeof name, "parse.range_not_matched.%zu", i);
         expect_int(name, -1, bg_version_in_range("3.19.0", bad_ranges[i]));
     }
+    /* a runner's version line (bg_version_line, issue 23): the number that is a
+     * version, or none for a log line (box64's " PageSize:4096 ..." gave 4096
+     * and proposed ">=4096.0,<4096.1"); "v0.3.2" is 0.3.2, not 3.2 */
+    static const char *const lines[][2] = {
+        {"qemu-x86_64 version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u7)", "7.2.22"},
+        {"valgrind-3.19.0", "3.19.0"},
+        {"Box64 arm64 v0.3.2 1234abcd with Dynarec built on Dec  1 2026 10:00:00", "0.3.2"},
+        {"FEX-Emu (FEX-2407)", "2407.0.0"},
+        {"15", "15.0.0"},
+        {"15.1", "15.1.0"},
+        {" PageSize:4096 Running on Cortex-A72 with 4 Cores", "none"},
+        {"[BOX64] PageSize:4096 Running on Cortex-A72 with 4 Cores", "none"},
+        {"Box64 nogit", "none"},
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        char name[64], got[48] = "none";
+        int w[3];
+        if (bg_version_line(lines[i][0], w))
+            snprintf(got, sizeof got, "%d.%d.%d", w[0], w[1], w[2]);
+        snprintf(name, sizeof name, "parse.version_line.%zu", i);
+        expect_str(name, lines[i][1], got);
+    }
+    int w[3];
+    bg_version_parse("Box64 v0.2.8 built on Jun  9 2024", w);
+    char got[48];
+    snprintf(got, sizeof got, "%d.%d.%d", w[0], w[1], w[2]);
+    expect_str("parse.version_v_prefix", "0.2.8", got);
+    /* a probe's output that is not JSON (bg_json_explain_invalid): a stray
+     * line before the document is quoted with its byte count */
+    static const char *const outs[][2] = {
+        {"[BOX64] Box64 v0.3.2 built\n{\"arch\": \"x86_64\"}\n",
+         "output is not JSON (46 bytes): 27 bytes before the JSON document, which starts on line 2; "
+         "first line: '[BOX64] Box64 v0.3.2 built' (26 bytes)"},
+        {"{\"arch\": ", "output is not JSON (9 bytes); first line: '{\"arch\": ' (9 bytes)"},
+        {"", "output is empty (0 bytes)"},
+    };
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+        char name[64], buf[400];
+        bg_json_explain_invalid(outs[i][0], strlen(outs[i][0]), buf, sizeof buf);
+        snprintf(name, sizeof name, "parse.not_json.%zu", i);
+        expect_str(name, outs[i][1], buf);
+    }
 }
 
 static void group_slug(void)

@@ -478,13 +478,19 @@ int main(int argc, char **argv)
         cJSON_Delete(doc);
         return probe_failed(c, &o, why);
     }
-    cJSON *probe = cJSON_Parse(xr.out);
+    cJSON *probe = cJSON_ParseWithLength(xr.out, xr.out_len);
+    char bad[400] = "";
+    if (!probe) /* quotes a stray first line (a runner that logs to stdout) */
+        bg_json_explain_invalid(xr.out, xr.out_len, bad, sizeof bad);
     bg_proc_result_free(&xr);
     const char *arch = bg_json_str(probe, "arch");
     litmus_expect e;
     if (!probe || !arch || strcmp(arch, o.arch) != 0) {
-        snprintf(why, sizeof why, "the probe printed no JSON object with \"arch\": \"%s\" "
-                 "(found %s)", o.arch, arch ? arch : "none");
+        if (*bad)
+            snprintf(why, sizeof why, "the probe's %s", bad);
+        else
+            snprintf(why, sizeof why, "the probe printed no JSON object with \"arch\": \"%s\" "
+                     "(found %s)", o.arch, arch ? arch : "none");
         cJSON_Delete(probe);
         cJSON_Delete(doc);
         return probe_failed(c, &o, why);

@@ -294,3 +294,17 @@ foreach(case IN ITEMS aarch64_inferred aarch64_differs x86_standin x86_planted)
                       ${CMAKE_CURRENT_BINARY_DIR}/selftest-bracket-${case} $<TARGET_FILE:bg-runner>
                       $<TARGET_FILE:bg-check>)
 endforeach()
+
+# A runner that writes a log line to stdout before the probe's JSON (a
+# translator logging to stdout, issue 23): the failure quotes that line with
+# its byte count and says where the JSON starts (main: "the probe printed no
+# JSON object with "arch"", nothing quoted).  The user runner runs x86-64
+# programs: x86-64 hosts only.
+if(native_arch STREQUAL "x86_64")
+  mo_selftest(NAME stdout_log_line EXIT 1
+    CHECK .probe VERDICT fail
+    CONTAINS "bytes before the JSON document, which starts on line 2" "first line: '[LOG] stdout-log-runner: starting "
+    COMMAND env "BG_X86_RUNNERS=logfirst=${PROJECT_SOURCE_DIR}/lib/tests/stdout-log-runner.sh"
+            $<TARGET_FILE:litmus-check> --test SB --access plain --runner logfirst --arch x86_64
+            --probe ${probe} --iterations 1000 --timeout 60)
+endif()

@@ -458,19 +458,23 @@ static cJSON *run_probe(const bg_runner *rn, const opts *o, const char *context,
     }
     *wall = pr.wall_s;
     char how[300];
+    const char *group = how; /* the group's detail: how it ended, or what is wrong with its output */
     bg_proc_describe(&pr, o->timeout, how, sizeof how);
     cJSON *doc = NULL;
     if (!pr.spawn_failed && !pr.timed_out && pr.exited && pr.code == 0) {
         doc = cJSON_ParseWithLength(pr.out, pr.out_len);
-        if (!doc)
-            snprintf(how, sizeof how, "output is not JSON (%zu bytes)", pr.out_len);
+        if (!doc) { /* quotes a stray first line (a runner that logs to stdout) */
+            bg_json_explain_invalid(pr.out, pr.out_len, how, sizeof how);
+            group = strstr(how, "before the JSON document") ? "output: a stray line before the JSON document"
+                                                            : "output is not JSON";
+        }
     }
     if (!doc) {
         /* how it ended, and the last lines of its stderr as bg-run quotes them */
         char tail[600], observed[1000];
         bg_proc_stderr_tail(&pr, BG_PROC_TAIL_LINES, tail, sizeof tail);
         snprintf(observed, sizeof observed, "%s%s%s", how, *tail ? "; stderr: " : "", tail);
-        add_simple(gs, "probe-failed", how, context, "exit status 0 and a JSON document", observed);
+        add_simple(gs, "probe-failed", group, context, "exit status 0 and a JSON document", observed);
         fprintf(stderr, "buildgate: nan-check: runner %s, context %s: the probe %s\n", rn->name,
                 context, how);
     }
@@ -647,7 +651,7 @@ int main(int argc, char **argv)
     char why[300];
     bg_runner rn;
     bg_status st = bg_runner_resolve(o.runner, "x86_64", &rn, why, sizeof why);
-    if (st == BG_E_USAGE || st == BG_E_NOMEM)
+    if (st == BG_E_USAGE || st == BG_E_NOMEM || st == BG_E_PARSE) /* PARSE: no version (bg_runner.h) */
         return bg_exit_code(bg_fail(st, "nan-check", "%s", why));
     bg_checks *c = bg_checks_open("nan_semantics");
     if (!c)
