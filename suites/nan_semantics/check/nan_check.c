@@ -17,6 +17,7 @@
 #include "buildgate/bg_runner.h"
 #include "nan_classify.h"
 #include "nan_context_rules.h"
+#include "nan_fault_check.h"
 #include "nan_fixture.h"
 #include "nan_fixture_check.h"
 #include "nan_known.h"
@@ -421,6 +422,10 @@ static void check_doc(const cJSON *doc, const opts *o, const nan_fixture *fx, na
     }
     if (strcmp(o->context, "trap") == 0) {
         check_traps(doc, gs);
+        return;
+    }
+    if (strcmp(o->context, "faults") == 0) { /* nan_faults.def */
+        nan_fault_check(doc, gs);
         return;
     }
     const nan_context_rule *r;

@@ -15,6 +15,7 @@
 #include "nan_cases.h"
 #include "nan_context_rules.h"
 #include "nan_family.h"
+#include "nan_faults.h"
 
 static bg_status bad(const char *path, int line, const char *why)
 {
@@ -48,7 +49,9 @@ static const char *const known_rules[] = {
     "unsupported-encoding", "precision-control", "x87-status", "x87-control", "fcomi-eflags",
     "handler-x87-cw", "x87-cw-inheritance", "x87-cw-readback", "x87-cw-initial",
     "ymm-upper",
-    "sequence-state", NULL,
+    "sequence-state",
+    /* context faults (nan_fault_check.h, issue 23 item 4) */
+    "fault-not-raised", "fault-spurious", "fault-signal", "fault-si-code", "fault-state", "fault-result", NULL,
 };
 
 static int rule_known(const char *rule)
@@ -93,12 +96,13 @@ static int in_list(const char *list, const char *s)
 
 /* 1 when item is something a deviation group can show: an op, an op family,
  * an MXCSR mode (main_thread phases), a phase or fact of a context rule, a
- * context, or a trapped exception (check_traps: IE, ZE). */
+ * context, a trapped exception (check_traps: IE, ZE) or a row of the fault
+ * table (nan_faults.def). */
 static int item_known(const char *item)
 {
     if (nan_op_find(item) >= 0 || nan_family_known(item) || nan_mode_find(item) >= 0 ||
         nan_context_known(item) || strcmp(item, "IE") == 0 || strcmp(item, "ZE") == 0 ||
-        strcmp(item, NAN_CONTEXT_SEQUENCES) == 0)
+        strcmp(item, NAN_CONTEXT_SEQUENCES) == 0 || nan_fault_find(item) >= 0)
         return 1;
     for (int i = 0; nan_contexts[i]; i++) {
         const nan_context_rule *r;

@@ -74,6 +74,9 @@
  *                      (precision-control), a handler phase reporting the
  *                      interrupted x87 control word (handler-x87-cw, context
  *                      signal_raise)
+ *   mutant_fault_swallowed  runner dropping every #GP (LD_PRELOAD: the
+ *                      faulting instruction skipped) -> context faults fails
+ *                      fault-not-raised (reserved MXCSR bit, misaligned m128)
  *   mutant_initial     runner starting the guest with MXCSR FTZ|DAZ and x87
  *                      53-bit precision (LD_PRELOAD) -> context initial fails
  *                      mxcsr-initial and context-fact x87_cw_default
@@ -575,16 +578,27 @@ static int op_mutant(ctx *c, const char *name, result *res, const char *probe)
 /* A runner that starts the guest with FTZ|DAZ and 53-bit x87 precision
  * (runners/initial-mutant-runner.sh + libnan-ftzdaz.so beside nan-check):
  * context initial must fail mxcsr-initial and the x87_cw_default fact. */
-static void initial_mutant(ctx *c, result *res, const char *probe)
+/* env[n] = "BG_X86_RUNNERS=<runner>=<RUNNERS_DIR>/initial-mutant-runner.sh
+ * <lib beside nan-check>": a runner that LD_PRELOADs lib.  -1 with a skip
+ * in res when lib was not built (x86-64 Linux only). */
+static int preload_env(ctx *c, const char *runner, const char *lib_name, result *res, char *env, size_t n)
 {
-    char lib[1300], env[4200];
-    beside_check(c, "libnan-ftzdaz.so", lib, sizeof lib);
+    char lib[1300];
+    beside_check(c, lib_name, lib, sizeof lib);
     if (access(lib, R_OK) != 0) {
         res->v = BG_SKIP;
         snprintf(res->obs, sizeof res->obs, "no %s (built on x86-64 Linux only)", lib);
-        return;
+        return -1;
     }
-    snprintf(env, sizeof env, "BG_X86_RUNNERS=ftzdaz=%s/initial-mutant-runner.sh %s", c->runners, lib);
+    snprintf(env, n, "BG_X86_RUNNERS=%s=%s/initial-mutant-runner.sh %s", runner, c->runners, lib);
+    return 0;
+}
+
+static void initial_mutant(ctx *c, result *res, const char *probe)
+{
+    char env[4200];
+    if (preload_env(c, "ftzdaz", "libnan-ftzdaz.so", res, env, sizeof env) != 0)
+        return;
     if (make_root(c, "mutant_initial", NULL, 0) != 0) {
         snprintf(res->obs, sizeof res->obs, "cannot set up %s", c->work);
         return;
@@ -596,6 +610,36 @@ static void initial_mutant(ctx *c, result *res, const char *probe)
         res->v = BG_FAIL;
         snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
                  ", and a fail check for context-fact x87_cw_default");
+    }
+    cJSON_Delete(o.checks);
+}
+
+/* A runner that swallows every #GP (runners/nan_fault_preload.c: the
+ * faulting instruction is skipped, no signal reaches the guest): context
+ * faults must fail fault-not-raised for both causes, the reserved MXCSR bits
+ * and the misaligned m128 operands, and nothing of the rows that must not
+ * fault (no fault-spurious, no fault-result). */
+static void fault_mutant(ctx *c, result *res, const char *probe)
+{
+    char env[4200];
+    if (preload_env(c, "swallow", "libnan-fault.so", res, env, sizeof env) != 0)
+        return;
+    if (make_root(c, "mutant_fault_swallowed", NULL, 0) != 0) {
+        snprintf(res->obs, sizeof res->obs, "cannot set up %s", c->work);
+        return;
+    }
+    char *args[] = {"--runner", "swallow", "--context", "faults", "--probe", (char *)probe, NULL};
+    outcome o = run_check(c, args, env);
+    expect_group(res, &o, 1, "fail", "fault-not-raised", "reserved MXCSR bit set");
+    if (res->v == BG_PASS && !find(&o, "fail", "fault-not-raised", "m128 operand not 16-byte aligned")) {
+        res->v = BG_FAIL;
+        snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
+                 ", and a fail check for fault-not-raised m128 operand not 16-byte aligned");
+    }
+    if (res->v == BG_PASS && (find(&o, "fail", "fault-spurious", NULL) || find(&o, "fail", "fault-result", NULL))) {
+        res->v = BG_FAIL;
+        snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
+                 ", and no fault-spurious / fault-result (the alignment-free rows run as natively)");
     }
     cJSON_Delete(o.checks);
 }
@@ -1003,6 +1047,9 @@ static int scenario(ctx *c, const char *name, result *res)
         return 0;
     } else if (strcmp(name, "mutant_initial") == 0) {
         initial_mutant(c, res, probe_arg);
+        return 0;
+    } else if (strcmp(name, "mutant_fault_swallowed") == 0) {
+        fault_mutant(c, res, probe_arg);
         return 0;
     } else if (strncmp(name, "mutant_ymm_", 11) == 0) {
         return ymm_mutant(c, name, res, probe_arg);
