@@ -1,16 +1,22 @@
-/* nan_fault_preload.c — LD_PRELOAD library of the fault-swallowing mutant
- * runner (runners/initial-mutant-runner.sh, self-test
- * nan.selftest.mutant_fault_swallowed): a translator that drops the #GP of
- * an instruction and runs on.  It interposes sigaction(): the guest's own
- * SIGSEGV/SIGBUS handlers are kept aside and a handler of its own takes a
- * #GP (SIGSEGV with si_code SI_KERNEL), steps the saved RIP over the faulting
- * instruction and returns, so the guest sees no signal and the instruction
- * no effect.  Any other SIGSEGV/SIGBUS goes to the guest's handler.
+/* nan_fault_preload.c — LD_PRELOAD library of the fault mutants
+ * (runners/initial-mutant-runner.sh, self-tests nan.selftest.mutant_fault_*):
+ * translators that get a #GP wrong.  It interposes sigaction(): the guest's
+ * own SIGSEGV/SIGBUS handlers are kept aside and a handler of its own takes
+ * each #GP (SIGSEGV with si_code SI_KERNEL) as NAN_FAULT_MUTANT says:
+ *   swallow (default)  steps the saved RIP over the faulting instruction and
+ *                      returns: no signal, the instruction has no effect
+ *                      (a translator that drops the fault)
+ *   state              passes the fault on with the signal frame's MXCSR and
+ *                      xmm0 scrambled (what valgrind's frame holds)
+ *   sigbus             passes it on as SIGBUS, si_code BUS_ADRALN (a
+ *                      translator reporting an alignment fault)
+ * Any other SIGSEGV/SIGBUS goes to the guest's handler unchanged.
  * x86-64 Linux only (CMakeLists.txt builds it there). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <ucontext.h>
 
@@ -68,10 +74,23 @@ static void swallow(int sig, siginfo_t *si, void *ucv)
 {
     ucontext_t *uc = ucv;
     if (sig == SIGSEGV && si->si_code == 0x80 /* SI_KERNEL: a #GP */) {
-        int len = insn_length((const uint8_t *)uc->uc_mcontext.gregs[REG_RIP]);
-        if (len > 0) {
-            uc->uc_mcontext.gregs[REG_RIP] += len;
+        const char *mode = getenv("NAN_FAULT_MUTANT");
+        if (mode && strcmp(mode, "state") == 0) {
+            if (uc->uc_mcontext.fpregs) {
+                uc->uc_mcontext.fpregs->mxcsr ^= 0x6000; /* RC changed */
+                uc->uc_mcontext.fpregs->_xmm[0].element[0] ^= 0xffffffffu;
+            }
+        } else if (mode && strcmp(mode, "sigbus") == 0) {
+            si->si_signo = SIGBUS;
+            si->si_code = BUS_ADRALN;
+            pass_on(&guest_bus, SIGBUS, si, ucv);
             return;
+        } else {
+            int len = insn_length((const uint8_t *)uc->uc_mcontext.gregs[REG_RIP]);
+            if (len > 0) {
+                uc->uc_mcontext.gregs[REG_RIP] += len;
+                return;
+            }
         }
     }
     pass_on(sig == SIGSEGV ? &guest_segv : &guest_bus, sig, si, ucv);

@@ -77,6 +77,9 @@
  *   mutant_fault_swallowed  runner dropping every #GP (LD_PRELOAD: the
  *                      faulting instruction skipped) -> context faults fails
  *                      fault-not-raised (reserved MXCSR bit, misaligned m128)
+ *   mutant_fault_state  the #GP's signal frame with another MXCSR and xmm0
+ *                      -> fault-state MXCSR / xmm0 at the fault
+ *   mutant_fault_sigbus the #GP delivered as SIGBUS -> fault-signal
  *   mutant_initial     runner starting the guest with MXCSR FTZ|DAZ and x87
  *                      53-bit precision (LD_PRELOAD) -> context initial fails
  *                      mxcsr-initial and context-fact x87_cw_default
@@ -614,27 +617,41 @@ static void initial_mutant(ctx *c, result *res, const char *probe)
     cJSON_Delete(o.checks);
 }
 
-/* A runner that swallows every #GP (runners/nan_fault_preload.c: the
- * faulting instruction is skipped, no signal reaches the guest): context
- * faults must fail fault-not-raised for both causes, the reserved MXCSR bits
- * and the misaligned m128 operands, and nothing of the rows that must not
- * fault (no fault-spurious, no fault-result). */
-static void fault_mutant(ctx *c, result *res, const char *probe)
+/* The fault mutants (runners/nan_fault_preload.c, NAN_FAULT_MUTANT): a
+ * runner that swallows every #GP (the faulting instruction skipped, no
+ * signal), one whose signal frame holds another MXCSR and xmm0 at the fault,
+ * one that delivers the #GP as SIGBUS.  Context faults must fail the rule
+ * with every detail listed, and nothing of the rows that must not fault
+ * (no fault-spurious, no fault-result). */
+static const struct {
+    const char *scenario, *mode, *rule, *details[2];
+} fault_mutants[] = {
+    {"mutant_fault_swallowed", "swallow", "fault-not-raised",
+     {"reserved MXCSR bit set", "m128 operand not 16-byte aligned"}},
+    {"mutant_fault_state", "state", "fault-state", {"MXCSR at the fault", "xmm0 at the fault"}},
+    {"mutant_fault_sigbus", "sigbus", "fault-signal", {"reserved MXCSR bit set", "m128 operand not 16-byte aligned"}},
+};
+
+static int fault_mutant(ctx *c, const char *name, result *res, const char *probe)
 {
-    char env[4200];
-    if (preload_env(c, "swallow", "libnan-fault.so", res, env, sizeof env) != 0)
-        return;
-    if (make_root(c, "mutant_fault_swallowed", NULL, 0) != 0) {
-        snprintf(res->obs, sizeof res->obs, "cannot set up %s", c->work);
-        return;
-    }
-    char *args[] = {"--runner", "swallow", "--context", "faults", "--probe", (char *)probe, NULL};
+    size_t i = ROW_NAMED(fault_mutants, name);
+    if (i == sizeof fault_mutants / sizeof fault_mutants[0])
+        return -2;
+    char lib_env[4200], env[4300];
+    if (preload_env(c, "gp", "libnan-fault.so", res, lib_env, sizeof lib_env) != 0)
+        return 0;
+    /* BG_X86_RUNNERS=gp=env NAN_FAULT_MUTANT=<mode> <initial-mutant-runner.sh> <lib> */
+    snprintf(env, sizeof env, "BG_X86_RUNNERS=gp=env NAN_FAULT_MUTANT=%s %s", fault_mutants[i].mode,
+             lib_env + strlen("BG_X86_RUNNERS=gp="));
+    if (make_root(c, name, NULL, 0) != 0)
+        return -1;
+    char *args[] = {"--runner", "gp", "--context", "faults", "--probe", (char *)probe, NULL};
     outcome o = run_check(c, args, env);
-    expect_group(res, &o, 1, "fail", "fault-not-raised", "reserved MXCSR bit set");
-    if (res->v == BG_PASS && !find(&o, "fail", "fault-not-raised", "m128 operand not 16-byte aligned")) {
+    expect_group(res, &o, 1, "fail", fault_mutants[i].rule, fault_mutants[i].details[0]);
+    if (res->v == BG_PASS && !find(&o, "fail", fault_mutants[i].rule, fault_mutants[i].details[1])) {
         res->v = BG_FAIL;
-        snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp),
-                 ", and a fail check for fault-not-raised m128 operand not 16-byte aligned");
+        snprintf(res->exp + strlen(res->exp), sizeof res->exp - strlen(res->exp), ", and a fail check for %s %s",
+                 fault_mutants[i].rule, fault_mutants[i].details[1]);
     }
     if (res->v == BG_PASS && (find(&o, "fail", "fault-spurious", NULL) || find(&o, "fail", "fault-result", NULL))) {
         res->v = BG_FAIL;
@@ -642,6 +659,7 @@ static void fault_mutant(ctx *c, result *res, const char *probe)
                  ", and no fault-spurious / fault-result (the alignment-free rows run as natively)");
     }
     cJSON_Delete(o.checks);
+    return 0;
 }
 
 /* The YMM mutants (rule ymm-upper, docs/nan_semantics.md "YMM upper halves"):
@@ -1048,9 +1066,8 @@ static int scenario(ctx *c, const char *name, result *res)
     } else if (strcmp(name, "mutant_initial") == 0) {
         initial_mutant(c, res, probe_arg);
         return 0;
-    } else if (strcmp(name, "mutant_fault_swallowed") == 0) {
-        fault_mutant(c, res, probe_arg);
-        return 0;
+    } else if (strncmp(name, "mutant_fault_", 13) == 0) {
+        return fault_mutant(c, name, res, probe_arg);
     } else if (strncmp(name, "mutant_ymm_", 11) == 0) {
         return ymm_mutant(c, name, res, probe_arg);
     } else if (strncmp(name, "mutant_", 7) == 0) {
