@@ -12,6 +12,9 @@ const nan_fault nan_faults[] = {
 };
 const int nan_fault_count = (int)(sizeof nan_faults / sizeof nan_faults[0]);
 
+const char *const nan_fault_rules[] = {"fault-not-raised", "fault-spurious", "fault-signal", "fault-si-code",
+                                       "fault-state", "fault-result", NULL};
+
 int nan_fault_find(const char *name)
 {
     for (int i = 0; i < nan_fault_count; i++)

@@ -35,6 +35,10 @@ typedef struct nan_fault {
 extern const nan_fault nan_faults[];
 extern const int nan_fault_count;
 
+/* The rule ids of context faults' deviation groups (check/nan_fault_check.h
+ * says when each applies), NULL-terminated: what a known line may name. */
+extern const char *const nan_fault_rules[];
+
 /* Index of the row named name, or -1. */
 int nan_fault_find(const char *name);
 
