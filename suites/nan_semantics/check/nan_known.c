@@ -15,6 +15,7 @@
 #include "nan_cases.h"
 #include "nan_context_rules.h"
 #include "nan_family.h"
+#include "nan_faults.h"
 
 static bg_status bad(const char *path, int line, const char *why)
 {
@@ -56,6 +57,9 @@ static int rule_known(const char *rule)
     for (int i = 0; known_rules[i]; i++)
         if (!strcmp(rule, known_rules[i]))
             return 1;
+    for (int i = 0; nan_fault_rules[i]; i++) /* context faults (nan_faults.h) */
+        if (!strcmp(rule, nan_fault_rules[i]))
+            return 1;
     return 0;
 }
 
@@ -93,12 +97,13 @@ static int in_list(const char *list, const char *s)
 
 /* 1 when item is something a deviation group can show: an op, an op family,
  * an MXCSR mode (main_thread phases), a phase or fact of a context rule, a
- * context, or a trapped exception (check_traps: IE, ZE). */
+ * context, a trapped exception (check_traps: IE, ZE) or a row of the fault
+ * table (nan_faults.def). */
 static int item_known(const char *item)
 {
     if (nan_op_find(item) >= 0 || nan_family_known(item) || nan_mode_find(item) >= 0 ||
         nan_context_known(item) || strcmp(item, "IE") == 0 || strcmp(item, "ZE") == 0 ||
-        strcmp(item, NAN_CONTEXT_SEQUENCES) == 0)
+        strcmp(item, NAN_CONTEXT_SEQUENCES) == 0 || nan_fault_find(item) >= 0)
         return 1;
     for (int i = 0; nan_contexts[i]; i++) {
         const nan_context_rule *r;

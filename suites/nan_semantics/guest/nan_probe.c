@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "buildgate/bg_error.h"
+#include "nan_fault_probe.h"
 #include "nan_probe_out.h"
 #include "nan_seq_probe.h"
 #include "nan_table.h"
@@ -56,7 +57,8 @@ static const char usage_text[] =
     "                     siglongjmp, mxcsr_write, mxcsr_write_pthread, fork, exec,\n"
     "                     trap, initial (the MXCSR and x87 control word the\n"
     "                     process started with, read by a constructor),\n"
-    "                     vzeroupper, dispatch_worker (macOS)\n"
+    "                     vzeroupper, dispatch_worker (macOS), faults (the\n"
+    "                     rows of nan_faults.def, each in a child of its own)\n"
     "  --modes SPEC       main_thread only: the MXCSR modes to run, base (default),\n"
     "                     all (16: RC x FTZ x DAZ), or names, e.g. default,ftz,daz_rz\n"
     "  -h, --help         this text\n"
@@ -74,7 +76,11 @@ static const char usage_text[] =
     "             \"skipped_ops\":[\"<op>: the guest CPU lacks <feature>\",...]}],\n"
     "  \"facts\":{\"<fact>\":true|false,...},  (context-specific)\n"
     "  \"traps\":[{\"exception\":\"IE\",\"delivered\":true,\"si_code\":7,\n"
-    "            \"handler_mxcsr\":\"0x1f80\",\"saved_status\":\"0x01\"}]}\n"
+    "            \"handler_mxcsr\":\"0x1f80\",\"saved_status\":\"0x01\"}],\n"
+    "  \"faults\":[{\"case\":\"addps.m128.misaligned\",\"signal\":\"SIGSEGV\"|\"none\"|\"skipped\"\n"
+    "             (skipped: \"why\":\"the guest CPU lacks AVX\" and no more),\n"
+    "             \"handled\":true,\"si_code\":128,\"mxcsr_after\":\"0x3f80\",\n"
+    "             \"dest\":\"<32 hex digits>\"}]}  (context faults only; \"\": not read)\n"
     "  (a trap not delivered: \"si_code\":-1 and \"handler_mxcsr\":\"\"; a saved\n"
     "  status not read: \"saved_status\":\"\")\n"
     "A feature is true when the guest CPU runs the table's ops that need it; an op\n"
@@ -637,6 +643,10 @@ int main(int argc, char **argv)
     } else if (strcmp(context, "trap") == 0) {
         one_trap("IE", 0x0080, 0x7f800001u, 0x3f800000u, 0); /* SNaN + 1, IM clear */
         one_trap("ZE", 0x0200, 0x3f800000u, 0x00000000u, 1); /* 1 / 0, ZM clear */
+    } else if (strcmp(context, "faults") == 0) { /* nan_faults.def: each row in a child of its own */
+        if (nan_fault_probe_run() != 0)
+            die(3, "faults", strerror(errno));
+        out.extra = nan_fault_probe_print;
     } else {
         self_path = argv[0];
         unsigned i = 0;

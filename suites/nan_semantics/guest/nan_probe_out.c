@@ -167,6 +167,9 @@ int nan_out_print(const nan_out *o, FILE *f, const char *context)
             fputs(",\"saved_status\":\"\"", f);
         fputc('}', f);
     }
-    fputs("]}\n", f);
+    fputc(']', f);
+    if (o->extra)
+        o->extra(f);
+    fputs("}\n", f);
     return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }

@@ -34,6 +34,7 @@ typedef struct nan_out {
         uint16_t x87_cw;          /* x87 control word at the phase's start */
         const nan_rec *recs;      /* nan_case_total() records */
     } phases[NAN_OUT_MAX_PHASES];
+    void (*extra)(FILE *f);       /* prints more members (",\"faults\":[...]"), or NULL */
 } nan_out;
 
 /* Record a boolean fact / a trap / a phase (extra ones beyond the MAX are

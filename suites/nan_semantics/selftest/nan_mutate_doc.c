@@ -109,3 +109,40 @@ int nan_mut_doc_feature_false(cJSON *doc, const nan_mut_spec *s, char *why, size
     }
     return 0;
 }
+
+/* fault-field:CASE:FIELD:VALUE: field FIELD of the record of row CASE in the
+ * document's "faults" (context faults, nan_faults.def) becomes VALUE, a
+ * number where the field holds one (si_code), else the text. */
+int nan_mut_doc_fault_field(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
+{
+    char name[96], field[32];
+    const char *c1 = strchr(s->text, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    snprintf(why, n, "not CASE:FIELD:VALUE naming a row of the document's \"faults\" and one of its fields");
+    if (!c2 || (size_t)(c1 - s->text) >= sizeof name || (size_t)(c2 - c1 - 1) >= sizeof field)
+        return -1;
+    snprintf(name, sizeof name, "%.*s", (int)(c1 - s->text), s->text);
+    snprintf(field, sizeof field, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+    const char *value = c2 + 1;
+    cJSON *row = NULL, *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "faults")) {
+        const char *cs = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "case"));
+        if (cs && strcmp(cs, name) == 0)
+            row = r;
+    }
+    cJSON *item = cJSON_GetObjectItemCaseSensitive(row, field);
+    if (!item)
+        return -1;
+    cJSON *now;
+    if (cJSON_IsNumber(item)) {
+        char *end = NULL;
+        double v = strtod(value, &end);
+        if (end == value || *end)
+            return -1;
+        now = cJSON_CreateNumber(v);
+    } else {
+        now = cJSON_CreateString(value);
+    }
+    int changed = !cJSON_Compare(item, now, 1);
+    cJSON_ReplaceItemInObjectCaseSensitive(row, field, now);
+    return changed;
+}

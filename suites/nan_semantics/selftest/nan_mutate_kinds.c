@@ -303,6 +303,11 @@ const nan_mut_kind nan_mut_kinds[] = {
      "present (sse41, fma, avx, f16c) reads false while its ops' records stay, as a runner that hides "
      "a feature from CPUID yet runs its instructions", "probe-failed \"contradiction: features.F false "
      "yet records of OP\"", NULL, NULL, nan_mut_doc_feature_false, 0},
+    {"fault-field", NAN_MUT_TEXT, "CASE:FIELD:VALUE", "context faults: field FIELD (signal, si_code, "
+     "mxcsr_after, dest, ...) of row CASE of nan_faults.def reads VALUE, as a translator that raises a "
+     "fault where none is due, reports another si_code or computes another result would make it",
+     "the fault-* rule of that field (fault-spurious, fault-si-code, fault-result, ...)", NULL, NULL,
+     nan_mut_doc_fault_field, 0},
     {"snan-unquieted", NAN_MUT_NONE, "", "every op but MIN/MAX returns an SNaN operand unquieted where "
      "x86 returns it quieted (same format)", "snan-quieting only", NULL, rec_snan_unquieted, NULL, 0},
     {"minmax-number", NAN_MUT_NONE, "", "MIN/MAX return the first operand, a number (a subnormal as a "
