@@ -13,7 +13,7 @@
 #   (include BuildgateWarnings first).
 get_filename_component(_bg_lib_dir "${CMAKE_CURRENT_LIST_DIR}/../lib" ABSOLUTE)
 set(BG_LIB_MODULES bg_error bg_file bg_fixtures bg_check bg_help bg_hex bg_json bg_cpu bg_fragment
-                   bg_host bg_parse bg_proc bg_progress bg_proposed bg_runner bg_stats bg_guard bg_wx)
+                   bg_host bg_parse bg_proc bg_progress bg_proposed bg_runner bg_stats bg_changepoint bg_guard bg_wx)
 set(BG_LIB_GUEST_MODULES bg_error bg_cpu bg_hex bg_wx)
 
 function(bg_add_libbuildgate target)
