@@ -49,21 +49,6 @@ static const fmt *src_fmt(nan_kind k)
     return nan_kind_f16_source(k) ? &F16 : nan_kind_f64_source(k) ? &F64 : &F32;
 }
 
-/* The rounding direction a ROUNDxx or VCVTPS2PH immediate selects (Intel
- * SDM Vol.2B ROUNDPS Table 4-18, Vol.2A VCVTPS2PH Table 5-3: imm8 bits 1:0,
- * used when bit 2 is clear), or -1: the op is neither or takes MXCSR.RC.  Op
- * names end in the immediate: roundps.9, vcvtps2ph.256.1. */
-static int op_imm_rc(int k)
-{
-    const char *n = nan_ops[k].name, *dot = strrchr(n, '.');
-    if (n[0] == 'v' && strncmp(n, "vround", 6) == 0) /* VEX.128 vroundss...: the same immediates */
-        n++;
-    if ((strncmp(n, "round", 5) != 0 && strncmp(n, "vcvtps2ph", 9) != 0) || !dot)
-        return -1;
-    int imm = atoi(dot + 1);
-    return (imm & 4) ? -1 : (imm & 3);
-}
-
 void nan_flag_names(unsigned bits, char *buf, unsigned n)
 {
     static const char *const names[6] = {"IE", "DE", "ZE", "OE", "UE", "PE"};
@@ -192,7 +177,6 @@ static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, ui
                            const fmt *df, const nan_alts *alt, nan_finding *out, int *n)
 {
     const fmt *sf = nan_kind_int_source(nan_ops[k].kind) ? NULL : src_fmt(nan_ops[k].kind);
-    const char *name = nan_ops[k].name;
     int any_nan = 0, all_zero = 1;
     for (int j = 0; sf && j < n_in; j++) {
         any_nan |= is_nan(sf, in[j]);
@@ -203,8 +187,10 @@ static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, ui
         return;
     if (other_mode(m, SEL_LANE, df->bits, l, 0, o, alt, out, n))
         return;
-    int minmax = strncmp(name, "min", 3) == 0 || strncmp(name, "max", 3) == 0;
-    if (minmax && (any_nan || all_zero)) {
+    /* the minmax rule for the legacy encodings; a VEX min/max NaN result is
+     * judged by the NaN rules below (as since issue 13) */
+    int minmax = nan_op_class(k) == C_MINMAX;
+    if (minmax && !nan_ops[k].ymm && (any_nan || all_zero)) {
         add(out, n, "minmax", any_nan ? "NaN operand" : "signed zeros");
         return;
     }
@@ -212,7 +198,6 @@ static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, ui
      * (x86 compares and returns the flushed zero: Vol.1 10.2.3.4): its own
      * detail, so a known line for it cannot absorb any other wrong min/max
      * value (issue 12 §2; QEMU 7.2 and 10.0 do this) */
-    minmax |= strncmp(name, "vmin", 4) == 0 || strncmp(name, "vmax", 4) == 0;
     if (minmax && sf && (nan_modes[m].mxcsr & NAN_MXCSR_DAZ))
         for (int j = 0; j < n_in; j++)
             if (o == in[j] && is_subnormal(sf, in[j])) {
@@ -253,7 +238,7 @@ static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, ui
         add(out, n, any_nan ? "nan-propagation" : "value", "NaN instead of a number");
         return;
     }
-    int irc = op_imm_rc(k);
+    int irc = nan_op_imm_rc(k);
     if (irc >= 0) { /* the immediate's direction, whatever MXCSR.RC says */
         snprintf(d, sizeof d, "imm %s", rc_names[irc]);
         add(out, n, "rounding", d);

@@ -38,7 +38,7 @@ typedef void (*nan_kernel)(const nan_case *c, uint32_t mx, nan_raw *r);
  * constant offsets (%c: the bare number), not one memory operand per field:
  * at -O0 every "m" operand takes an address register of its own and, with
  * rax/rcx/rdx clobbered, GCC runs out of them ("impossible constraints"). */
-#define NAN_OP(name, kind, dst, lanes, feat, text)                                               \
+#define NAN_OP(name, kind, dst, lanes, feat, props, text)                                               \
     static void NAN_CAT(nan_k_, __LINE__)(const nan_case *c, uint32_t mx, nan_raw *r)             \
     {                                                                                            \
         __asm__ volatile("ldmxcsr %[m]\n\t"                                                      \
@@ -67,7 +67,7 @@ typedef void (*nan_kernel)(const nan_case *c, uint32_t mx, nan_raw *r);
 typedef struct nan_vex_in {
     uint64_t img[4][4], rax, rcx;
 } nan_vex_in;
-#define NAN_VOP(name, kind, dst, lanes, feat, text)                                              \
+#define NAN_VOP(name, kind, dst, lanes, feat, props, text)                                              \
     static void NAN_CAT(nan_k_, __LINE__)(const nan_case *c, uint32_t mx, nan_raw *r)             \
     {                                                                                            \
         nan_vex_in in = {.rax = nan_vex_dst_mark[0], .rcx = c->b[0]};                            \
@@ -96,7 +96,7 @@ typedef struct nan_vex_in {
 #undef NAN_VOP
 
 static const nan_kernel kernels[] = {
-#define NAN_OP(name, kind, dst, lanes, feat, text) NAN_CAT(nan_k_, __LINE__),
+#define NAN_OP(name, kind, dst, lanes, feat, props, text) NAN_CAT(nan_k_, __LINE__),
 #define NAN_VOP NAN_OP
 #include "nan_ops.def"
 #undef NAN_OP
