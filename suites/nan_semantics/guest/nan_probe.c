@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "buildgate/bg_error.h"
+#include "nan_lig.h"
 #include "nan_probe_out.h"
 #include "nan_seq_probe.h"
 #include "nan_table.h"
@@ -74,7 +75,14 @@ static const char usage_text[] =
     "             \"skipped_ops\":[\"<op>: the guest CPU lacks <feature>\",...]}],\n"
     "  \"facts\":{\"<fact>\":true|false,...},  (context-specific)\n"
     "  \"traps\":[{\"exception\":\"IE\",\"delivered\":true,\"si_code\":7,\n"
-    "            \"handler_mxcsr\":\"0x1f80\",\"saved_status\":\"0x01\"}]}\n"
+    "            \"handler_mxcsr\":\"0x1f80\",\"saved_status\":\"0x01\"}],\n"
+    "  \"lig\":{\"ops\":N,\"skipped\":\"<why nothing ran>\",\"deviations\":[...]}}\n"
+    "  (main_thread only: the VEX.L=1 encodings of the scalar VEX ops, props P_LIG,\n"
+    "  compared in the probe with the same phase's VEX.L=0 records; \"skipped\" only\n"
+    "  when nothing ran; one deviation per op: {\"op\":O,\"died\":\"SIGILL\"} (the\n"
+    "  forked child running it died), {\"op\":O,\"exit\":N} (it exited non-zero),\n"
+    "  or {\"op\":O,\"phase\":P,\"case\":I,\"differ\":N,\"l0\":\"<record>\",\n"
+    "  \"l1\":\"<record>\"} (N cases differ; the first one's two records))\n"
     "  (a trap not delivered: \"si_code\":-1 and \"handler_mxcsr\":\"\"; a saved\n"
     "  status not read: \"saved_status\":\"\")\n"
     "A feature is true when the guest CPU runs the table's ops that need it; an op\n"
@@ -634,6 +642,15 @@ int main(int argc, char **argv)
             die(2, "--modes", "not base, all or a list of known mode names (see nan-probe --help)");
         for (int i = 0; i < nphases; i++)
             run_phase(&phases[i]);
+        /* the VEX.L = 1 encodings of the P_LIG ops, each phase's MXCSR, in
+         * forked children (nan_lig.h) */
+        static nan_lig_run lig;
+        uint32_t control[MAX_PHASES];
+        nan_rec *recs[MAX_PHASES];
+        for (int i = 0; i < nphases; i++)
+            control[i] = *phases[i].mxcsr, recs[i] = phases[i].recs;
+        nan_lig_check(nphases, control, recs, &lig);
+        out.lig = &lig;
     } else if (strcmp(context, "trap") == 0) {
         one_trap("IE", 0x0080, 0x7f800001u, 0x3f800000u, 0); /* SNaN + 1, IM clear */
         one_trap("ZE", 0x0200, 0x3f800000u, 0x00000000u, 1); /* 1 / 0, ZM clear */

@@ -41,6 +41,14 @@ static const nan_tpl_fn templates[] = {
 #undef NAN_VOP
 };
 
+int nan_op_template(int k, const uint8_t **start, const uint8_t **end)
+{
+    if (k < 0 || k >= (int)(sizeof templates / sizeof templates[0]))
+        return -1;
+    templates[k](start, end);
+    return 0;
+}
+
 /* ---- what the emitted code reads and writes through rsi ---- */
 typedef struct aux {
     uint8_t reg0[NAN_SEQ_REGS][16];

@@ -23,6 +23,24 @@ int nan_mut_doc_none(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
     return 0;
 }
 
+/* lig-died:OP: the document's "lig" object (main_thread: the VEX.L = 1
+ * encodings, nan_lig.h) lists OP as the op whose forked child died by
+ * SIGILL, as under an emulator that does not decode VEX.L = 1 for it. */
+int nan_mut_doc_lig_died(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
+{
+    cJSON *devs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "lig"), "deviations");
+    cJSON *d = cJSON_CreateObject();
+    if (!cJSON_IsArray(devs) || !d) {
+        cJSON_Delete(d);
+        snprintf(why, n, "the document has no \"lig\" object with \"deviations\" (a main_thread document)");
+        return -1;
+    }
+    cJSON_AddStringToObject(d, "op", nan_ops[s->op].name);
+    cJSON_AddStringToObject(d, "died", "SIGILL");
+    cJSON_AddItemToArray(devs, d);
+    return 1;
+}
+
 /* daz-ignored: the "daz" phase's results become the "default" phase's. */
 int nan_mut_doc_daz_ignored(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
 {

@@ -67,7 +67,8 @@
  *                      merging the old destination's bits 127:32; vex128: one
  *                      per VEX.128 family, e.g. vcvtps2dq leaving bits 255:128,
  *                      vroundsd / vcmpunordsd taking bits 127:64 from xmm2,
- *                      vcomiss as vucomiss, cmpltss as cmpless) -> a fail
+ *                      vcomiss as vucomiss, cmpltss as cmpless; vroundss.1's
+ *                      VEX.L=1 encoding killing the process: vex-lig) -> a fail
  *                      check of the rule that names that bug, listing the op;
  *                      x87: fadd returning SNaNs unquieted (snan-quieting),
  *                      fadd_pc24 computed in 64-bit precision
@@ -388,6 +389,8 @@ static const struct {
     const char *scenario, *mutation, *rule, *detail, *op, *known;
 } op_mutants[] = {
     {"mutant_cvt_source", "source-clobber:cvttpd2dq", "source-modified", NULL, "cvttpd2dq", NULL},
+    {"mutant_lig_died", "lig-died:vroundss.1", "vex-lig", "VEX.L=1 (LIG) encoding: the process died (SIGILL)",
+     "vroundss.1", NULL},
     {"mutant_cvt_upper", "dirty-upper:cvtpd2ps", "upper-lanes", "zeroed destination elements not zero",
      "cvtpd2ps", NULL},
     {"mutant_bitwise", "quiet-snan:andnps", "bitwise", "NaN payload or sign changed", "andnps", NULL},
@@ -901,6 +904,7 @@ static int scenario(ctx *c, const char *name, result *res)
         mutant_groups(c, res, "daz-ignored", "daz-ftz:DAZ;daz-ftz:DAZ (status flags)");
         return 0;
     }
+
     if (strcmp(name, "known_new_op") == 0 || strcmp(name, "known_new_context") == 0) {
         known_new(c, res, strcmp(name, "known_new_context") == 0);
         return 0;
