@@ -415,7 +415,7 @@ static void check_lig(const cJSON *doc, nan_groups *gs)
     }
     const cJSON *d;
     cJSON_ArrayForEach(d, devs) {
-        const char *op = bg_json_str(d, "op"), *died = bg_json_str(d, "died");
+        const char *op = bg_json_str(d, "op"), *died = bg_json_str(d, "died"), *raised = bg_json_str(d, "raised");
         const cJSON *ex = cJSON_GetObjectItemCaseSensitive(d, "exit");
         int k = op ? nan_op_find(op) : -1;
         char detail[120], exp[sizeof gs->g[0].expected] = "the VEX.L=0 result", obs[sizeof gs->g[0].observed];
@@ -425,8 +425,10 @@ static void check_lig(const cJSON *doc, nan_groups *gs)
             continue;
         }
         gs->checked++;
-        if (died || cJSON_IsNumber(ex)) {
-            if (died)
+        if (died || raised || cJSON_IsNumber(ex)) {
+            if (raised)
+                snprintf(obs, sizeof obs, "the instruction raised %s", raised);
+            else if (died)
                 snprintf(obs, sizeof obs, "the process died (%s)", died);
             else
                 snprintf(obs, sizeof obs, "the process exited (status %d)", ex->valueint);

@@ -3,6 +3,8 @@
 #include "nan_lig.h"
 
 #include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +15,24 @@
 #include "nan_seq_jit.h"
 #include "nan_table.h"
 
-/* Shared with the children: which op runs now, and each op's outcome. */
+/* Shared with the children: which op runs now, and each op's outcome
+ * (done: 1 ran, 2 raised a signal the child caught). */
 typedef struct slot {
-    int done, differ, phase, kase;
+    int done, signal, differ, phase, kase;
     nan_rec l0, l1;
 } slot;
+
+/* A fault the op raises (#UD -> SIGILL) is caught in the child, which goes
+ * on with the next op: one fork for the whole table unless the runner itself
+ * dies (QEMU's assertion). */
+static sigjmp_buf fault_jump;
+static volatile sig_atomic_t fault_sig;
+
+static void on_fault(int sig)
+{
+    fault_sig = sig;
+    siglongjmp(fault_jump, 1);
+}
 
 /* The op's bytes with VEX.L = 1 and a RET, at code + *len; -1 when the
  * template is not one VEX instruction. */
@@ -40,9 +55,23 @@ static void child(int from, int nlig, const int *ops, const size_t *at, const ui
     nan_rec *l1 = malloc(sizeof *l1 * (size_t)maxn);
     if (!l1)
         _exit(3);
-    for (int j = from; j < nlig; j++) {
+    static const int faults[] = {SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fault;
+    sigemptyset(&sa.sa_mask);
+    for (unsigned f = 0; f < sizeof faults / sizeof faults[0]; f++)
+        sigaction(faults[f], &sa, NULL);
+    uint32_t entry = nan_mxcsr_get();
+    for (volatile int j = from; j < nlig; j++) {
         int k = ops[j], n = nan_case_count(k);
         *cur = j;
+        if (sigsetjmp(fault_jump, 1)) { /* the op raised fault_sig; the signal mask is restored */
+            nan_mxcsr_set(entry);
+            slots[j].signal = fault_sig;
+            slots[j].done = 2;
+            continue;
+        }
         for (int p = 0; p < nphases; p++) {
             nan_table_run_code(k, code + at[j], control[p], l1);
             const nan_rec *l0 = recs[p] + nan_case_offset(k);
@@ -115,17 +144,23 @@ void nan_lig_check(int nphases, const uint32_t *control, nan_rec *const *recs, n
             break;
         int j = *cur < from ? from : *cur; /* the op the child was running */
         nan_lig_result *r = &run->res[run->nres++];
-        r->op = ops[j], r->differ = 0, r->phase = r->kase = -1;
+        r->op = ops[j], r->differ = 0, r->phase = r->kase = -1, r->caught = 0;
         r->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
         r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
         slots[j].done = -1;
         from = j + 1;
     }
     for (int j = 0; j < nlig; j++) {
+        if (slots[j].done == 2) {
+            nan_lig_result *r = &run->res[run->nres++];
+            r->op = ops[j], r->signal = slots[j].signal, r->caught = 1, r->status = -1, r->differ = 0;
+            r->phase = r->kase = -1;
+            continue;
+        }
         if (slots[j].done != 1 || !slots[j].differ)
             continue;
         nan_lig_result *r = &run->res[run->nres++];
-        r->op = ops[j], r->signal = 0, r->status = -1, r->differ = slots[j].differ;
+        r->op = ops[j], r->signal = 0, r->caught = 0, r->status = -1, r->differ = slots[j].differ;
         r->phase = slots[j].phase, r->kase = slots[j].kase, r->l0 = slots[j].l0, r->l1 = slots[j].l1;
     }
     munmap(code, cap);

@@ -8,13 +8,16 @@
  * row (nan_seq_jit.h nan_op_template), sets the L bit of the VEX prefix (C5:
  * byte 1 bit 2; C4: byte 2 bit 2; Vol.2A 2.3.5) and runs that copy from an
  * executable buffer (nan_table_run_code).  Every op whose props column has
- * P_LIG runs every case of every phase so, compared with the phase's own
- * VEX.L = 0 records.
+ * P_LIG runs every case so under each MXCSR the caller passes (nan-probe:
+ * the first and the last phase's), compared with that phase's own VEX.L = 0
+ * records.
  *
- * Isolation: the ops run in a forked child; when the child dies (QEMU 7.2
- * aborts on `!s->vex_l`, valgrind raises SIGILL), the op it was running is the
- * one that killed it, and a new child goes on with the next op.  So one op that
- * kills the emulator is one result naming it, and the rest still run.
+ * Isolation: the ops run in a forked child.  A fault the op raises (QEMU and
+ * valgrind decode VEX.L = 1 as #UD: SIGILL) is caught there and recorded, and
+ * the child goes on with the next op; when the child dies anyway (QEMU aborts
+ * on its assertion `!s->vex_l`), the op it was running is the one that killed
+ * it, and a new child goes on with the next op.  So one op that kills the
+ * emulator is one result naming it, and the rest still run.
  */
 #ifndef NAN_LIG_H
 #define NAN_LIG_H
@@ -26,7 +29,8 @@
 /* One P_LIG op whose VEX.L = 1 encoding deviated. */
 typedef struct nan_lig_result {
     int op;           /* nan_ops index */
-    int signal;       /* the signal that ended the child running it, else 0 */
+    int signal;       /* the signal the op raised (caught) or that ended the child running it, else 0 */
+    int caught;       /* 1: the op raised `signal` and the child caught it (#UD -> SIGILL) */
     int status;       /* the child's exit status when it exited non-zero, else -1 */
     int differ;       /* cases (over all phases) whose VEX.L = 1 record differs */
     int phase, kase;  /* the first of them: phase index and case index */

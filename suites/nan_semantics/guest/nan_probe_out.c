@@ -147,7 +147,7 @@ static void put_lig(FILE *f, const nan_out *o)
         put_str(f, nan_ops[r->op].name);
         if (r->signal) {
             const char *name = signal_name(r->signal);
-            fputs(",\"died\":", f);
+            fputs(r->caught ? ",\"raised\":" : ",\"died\":", f);
             if (name)
                 put_str(f, name);
             else

@@ -316,6 +316,10 @@ const nan_mut_kind nan_mut_kinds[] = {
      "(SIGILL: an emulator that does not decode it, as valgrind's VROUNDSS)",
      "vex-lig \"VEX.L=1 (LIG) encoding: the process died (SIGILL)\", naming OP", op_lig, NULL,
      nan_mut_doc_lig_died, 0},
+    {"rc-ignored", NAN_MUT_NONE, "", "the SSE/AVX ops compute in round-to-nearest in every phase with a "
+     "directed MXCSR.RC (their records are those of the same FTZ/DAZ with RC nearest; box64 #4408)",
+     "one group: rounding \"MXCSR.RC ignored: the round-to-nearest result\" (no status-flag or upper-lanes)", NULL, NULL,
+     nan_mut_doc_rc_ignored, 0},
     {"value", NAN_MUT_OP, "OP", "bit 10 of OP's first destination element flipped wherever it is a "
      "finite non-zero number (an f32/f64 op)", "value, naming OP alone", op_float, rec_value, NULL, 0},
     {"none", NAN_MUT_NONE, "", "nothing: the control run of a mutant self-test (the one kind allowed "

@@ -42,6 +42,11 @@
  *   mutant_minmax      MIN/MAX returning the number -> exactly minmax "NaN operand"
  *   mutant_daz         DAZ ignored in the daz phase -> exactly the daz-ftz "DAZ"
  *                      groups (value and status flags), no rounding/value/minmax
+ *   mutant_rc_ignored  MXCSR.RC ignored by the SSE/AVX ops (box64 #4408,
+ *                      nan-mutate rc-ignored) -> exactly one group, rounding
+ *                      "MXCSR.RC ignored: the round-to-nearest result" (main
+ *                      had 11: a rounding group per direction, seven
+ *                      status-flag groups, a false upper-lanes VEX.L group)
  *   known_new_op       real valgrind under its real known lines (those of its
  *                      version), with one more op (subss) computing a wrong
  *                      value -> fail for rule value naming subss, while the
@@ -904,7 +909,10 @@ static int scenario(ctx *c, const char *name, result *res)
         mutant_groups(c, res, "daz-ignored", "daz-ftz:DAZ;daz-ftz:DAZ (status flags)");
         return 0;
     }
-
+    if (strcmp(name, "mutant_rc_ignored") == 0) {
+        mutant_groups(c, res, "rc-ignored", "rounding:MXCSR.RC ignored: the round-to-nearest result");
+        return 0;
+    }
     if (strcmp(name, "known_new_op") == 0 || strcmp(name, "known_new_context") == 0) {
         known_new(c, res, strcmp(name, "known_new_context") == 0);
         return 0;

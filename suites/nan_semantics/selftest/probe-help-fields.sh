@@ -8,11 +8,11 @@
 probe=$1
 help=$("$probe" --help) || { echo "nan-probe --help failed"; exit 1; }
 bad=0
-check() { # $1 context: the keys and value forms of one document against the help
-    doc=$("$probe" --context "$1") || { echo "nan-probe --context $1 failed"; bad=1; return; }
+check() { # $1 context [$2 $3: --modes M]: the keys and value forms of one document against the help
+    doc=$("$probe" --context "$@") || { echo "nan-probe --context $* failed"; bad=1; return; }
     for key in probe schema context os case_table features phases phase mode mxcsr x87_cw results \
                skipped_ops facts traps exception delivered si_code handler_mxcsr saved_status \
-               lig ops skipped deviations op died exit case differ l0 l1; do
+               lig ops skipped deviations op raised died exit case differ l0 l1; do
         case $doc in *"\"$key\":"*)
             case $help in *"\"$key\":"*) ;; *) echo "key \"$key\" is written but not in the help"; bad=1 ;; esac ;;
         esac
@@ -31,5 +31,5 @@ check() { # $1 context: the keys and value forms of one document against the hel
 }
 check pthread
 check trap
-check main_thread
+check main_thread --modes default
 exit $bad
