@@ -395,6 +395,81 @@ static void check_features(const cJSON *doc, nan_groups *gs)
     }
 }
 
+/* The VEX.L = 1 encodings of the P_LIG ops (nan_lig.h, issue 23 item 3):
+ * the probe compared them with the same phase's VEX.L = 0 records itself, so
+ * every deviation it lists is a group of rule vex-lig naming the op, one
+ * detail per cause (the forked child died by a signal, exited, or the result
+ * differs). */
+static void check_lig(const cJSON *doc, nan_groups *gs)
+{
+    const cJSON *lig = cJSON_GetObjectItemCaseSensitive(doc, "lig");
+    const cJSON *devs = cJSON_GetObjectItemCaseSensitive(lig, "deviations");
+    if (!cJSON_IsObject(lig) || !cJSON_IsArray(devs)) {
+        add_simple(gs, "probe-failed", "no \"lig\" object (the VEX.L=1 check)", "lig", "lig object", "absent");
+        return;
+    }
+    const char *skipped = bg_json_str(lig, "skipped");
+    if (skipped) {
+        char t[300];
+        snprintf(t, sizeof t, "VEX.L=1 (LIG) encodings not run: %s", skipped);
+        note(gs, t);
+    }
+    const cJSON *d;
+    cJSON_ArrayForEach(d, devs) {
+        const char *op = bg_json_str(d, "op"), *died = bg_json_str(d, "died"), *raised = bg_json_str(d, "raised");
+        const cJSON *ex = cJSON_GetObjectItemCaseSensitive(d, "exit");
+        int k = op ? nan_op_find(op) : -1;
+        char detail[120], exp[sizeof gs->g[0].expected] = "the VEX.L=0 result", obs[sizeof gs->g[0].observed];
+        if (k < 0) {
+            add_simple(gs, "probe-failed", "lig deviation of an unknown op", op ? op : "lig", "an op of nan_ops.def",
+                       op ? op : "(none)");
+            continue;
+        }
+        gs->checked++;
+        if (died || raised || cJSON_IsNumber(ex)) {
+            if (raised)
+                snprintf(obs, sizeof obs, "the instruction raised %s", raised);
+            else if (died)
+                snprintf(obs, sizeof obs, "the process died (%s)", died);
+            else
+                snprintf(obs, sizeof obs, "the process exited (status %d)", ex->valueint);
+            snprintf(detail, sizeof detail, "VEX.L=1 (LIG) encoding: %.80s", obs);
+            add_simple(gs, "vex-lig", detail, op, exp, obs);
+            continue;
+        }
+        const char *l0s = bg_json_str(d, "l0"), *l1s = bg_json_str(d, "l1");
+        nan_rec l0, l1;
+        if (!l0s || !l1s || strlen(l0s) != (size_t)nan_rec_hex(k) || strlen(l1s) != (size_t)nan_rec_hex(k) ||
+            nan_rec_decode(k, l0s, &l0) != 0 || nan_rec_decode(k, l1s, &l1) != 0) {
+            add_simple(gs, "probe-failed", "malformed lig records", op, "l0 and l1 records", "wrong length or digit");
+            continue;
+        }
+        int upper_only = l0.d[0] == l1.d[0] && l0.d[1] == l1.d[1] && l0.s[0] == l1.s[0] && l0.s[1] == l1.s[1] &&
+                         l0.flags == l1.flags && l0.eflags == l1.eflags;
+        snprintf(detail, sizeof detail, "%s", upper_only ? "VEX.L=1 (LIG) encoding: ymm0 bits 255:128 not as VEX.L=0"
+                                                         : "VEX.L=1 (LIG) encoding: result differs from VEX.L=0");
+        rec_text(k, &l0, exp, sizeof exp);
+        rec_text(k, &l1, obs, sizeof obs);
+        int fresh;
+        nan_group *g = nan_groups_add(gs, "vex-lig", detail, op, &fresh);
+        if (g)
+            g->base = 1;
+        if (g && fresh) {
+            snprintf(g->expected, sizeof g->expected, "%s", exp);
+            snprintf(g->observed, sizeof g->observed, "%s", obs);
+            g->example = cJSON_CreateObject();
+            cJSON_AddStringToObject(g->example, "op", op);
+            cJSON_AddStringToObject(g->example, "encoding", "VEX.L=1");
+            const char *ph = bg_json_str(d, "phase");
+            cJSON_AddStringToObject(g->example, "phase", ph ? ph : "");
+            const cJSON *cs = cJSON_GetObjectItemCaseSensitive(d, "case");
+            cJSON_AddNumberToObject(g->example, "case", cJSON_IsNumber(cs) ? cs->valueint : -1);
+            const cJSON *df = cJSON_GetObjectItemCaseSensitive(d, "differ");
+            cJSON_AddNumberToObject(g->example, "cases_differing", cJSON_IsNumber(df) ? df->valueint : -1);
+        }
+    }
+}
+
 static void check_doc(const cJSON *doc, const opts *o, const nan_fixture *fx, nan_groups *gs)
 {
     char mine[20];
@@ -418,6 +493,7 @@ static void check_doc(const cJSON *doc, const opts *o, const nan_fixture *fx, na
             }
             check_phase(ph, nan_modes[m].name, nan_modes[m].mxcsr, "mxcsr-readback", m, fx, gs);
         }
+        check_lig(doc, gs);
         return;
     }
     if (strcmp(o->context, "trap") == 0) {

@@ -48,7 +48,7 @@ static const char *const known_rules[] = {
     /* x87 (nan_x87.h, issue 13 item 4) */
     "unsupported-encoding", "precision-control", "x87-status", "x87-control", "fcomi-eflags",
     "handler-x87-cw", "x87-cw-inheritance", "x87-cw-readback", "x87-cw-initial",
-    "ymm-upper",
+    "ymm-upper", "vex-lig",
     "sequence-state", NULL,
 };
 

@@ -42,6 +42,11 @@
  *   mutant_minmax      MIN/MAX returning the number -> exactly minmax "NaN operand"
  *   mutant_daz         DAZ ignored in the daz phase -> exactly the daz-ftz "DAZ"
  *                      groups (value and status flags), no rounding/value/minmax
+ *   mutant_rc_ignored  MXCSR.RC ignored by the SSE/AVX ops (box64 #4408,
+ *                      nan-mutate rc-ignored) -> exactly one group, rounding
+ *                      "MXCSR.RC ignored: the round-to-nearest result" (main
+ *                      had 11: a rounding group per direction, seven
+ *                      status-flag groups, a false upper-lanes VEX.L group)
  *   known_new_op       real valgrind under its real known lines (those of its
  *                      version), with one more op (subss) computing a wrong
  *                      value -> fail for rule value naming subss, while the
@@ -67,7 +72,8 @@
  *                      merging the old destination's bits 127:32; vex128: one
  *                      per VEX.128 family, e.g. vcvtps2dq leaving bits 255:128,
  *                      vroundsd / vcmpunordsd taking bits 127:64 from xmm2,
- *                      vcomiss as vucomiss, cmpltss as cmpless) -> a fail
+ *                      vcomiss as vucomiss, cmpltss as cmpless; vroundss.1's
+ *                      VEX.L=1 encoding killing the process: vex-lig) -> a fail
  *                      check of the rule that names that bug, listing the op;
  *                      x87: fadd returning SNaNs unquieted (snan-quieting),
  *                      fadd_pc24 computed in 64-bit precision
@@ -397,6 +403,8 @@ static const struct {
     const char *scenario, *mutation, *rule, *detail, *op, *known;
 } op_mutants[] = {
     {"mutant_cvt_source", "source-clobber:cvttpd2dq", "source-modified", NULL, "cvttpd2dq", NULL},
+    {"mutant_lig_died", "lig-died:vroundss.1", "vex-lig", "VEX.L=1 (LIG) encoding: the process died (SIGILL)",
+     "vroundss.1", NULL},
     {"mutant_cvt_upper", "dirty-upper:cvtpd2ps", "upper-lanes", "zeroed destination elements not zero",
      "cvtpd2ps", NULL},
     {"mutant_bitwise", "quiet-snan:andnps", "bitwise", "NaN payload or sign changed", "andnps", NULL},
@@ -974,6 +982,10 @@ static int scenario(ctx *c, const char *name, result *res)
     }
     if (strcmp(name, "mutant_daz") == 0) {
         mutant_groups(c, res, "daz-ignored", "daz-ftz:DAZ;daz-ftz:DAZ (status flags)");
+        return 0;
+    }
+    if (strcmp(name, "mutant_rc_ignored") == 0) {
+        mutant_groups(c, res, "rc-ignored", "rounding:MXCSR.RC ignored: the round-to-nearest result");
         return 0;
     }
     if (strcmp(name, "known_new_op") == 0 || strcmp(name, "known_new_context") == 0) {
