@@ -989,7 +989,7 @@ static bg_status vt_read_stored(const char *dir, vt_row *r, const char *metric)
         struct stat sb;
         if (stat(b, &sb) != 0 || stat(h, &sb) != 0) {
             if (k == 0) {
-                snprintf(r->why, sizeof r->why, "no stored pairs (%s)", b);
+                snprintf(r->why, sizeof r->why, "no stored pairs (%.500s)", b);
                 r->skip_or_fail = BG_FAIL;
             }
             return BG_OK;
@@ -1042,8 +1042,9 @@ static int mode_variants(opts *o, const cJSON *budgets)
         ro[i].rounds = 1;
         ro[i].duet = o->cpus.n >= 2;
         ro[i].paired = 1;
+        ro[i].seed = o->seed + (unsigned long long)i; /* each row its own sides per round */
         if (access(r->field[3], X_OK) != 0 || access(r->field[4], X_OK) != 0) {
-            snprintf(r->why, sizeof r->why, "not built: %s", access(r->field[3], X_OK) ? r->field[3] : r->field[4]);
+            snprintf(r->why, sizeof r->why, "not built: %.500s", access(r->field[3], X_OK) ? r->field[3] : r->field[4]);
             r->skip_or_fail = BG_SKIP;
             continue;
         }
