@@ -33,8 +33,11 @@ digest=$(at '### digest_agreement' "$md")
 table=$(at '**RandomX build variants: light-mode JIT H/s against the shipped build**' "$md")
 place="table missing"
 [ "$table" -gt 0 ] && place="table under digest_agreement"
-[ "$table" -gt 0 ] && [ "$digest" -eq 0 -o "$table" -lt "$digest" ] && place="table not under digest_agreement (lines $digest, $table)"
+if [ "$table" -gt 0 ] && { [ "$digest" -eq 0 ] || [ "$table" -lt "$digest" ]; }; then
+    place="table not under digest_agreement (lines $digest, $table)"
+fi
 cols=$(grep -c -F '| version | variant | against | RandomX ARCH | build type | flags | H/s ratio [interval] verdict | pairs | check |' "$md")
+# shellcheck disable=SC2016 # backticks are Markdown here
 r1=$(grep -c -F '| v1 | `debug` | v1/release | native | Release | -O0 | 0.5000 \[0.4900, 0.5100\] loss | 5 |' "$md")
 r3=$(grep -c -F '0.9000 \[0.8800, 0.9200\] loss (gated: FAIL)' "$md")
 up=$(grep -c -F '98.55 %' "$md")
@@ -48,6 +51,7 @@ cp "$work/out-b/results.json" "$work/hosts/b/results.json" || exit 3
 "$report" --merge "$work/hosts" --out-dir "$work/merged" >/dev/null 2>&1
 mm=$work/merged/report.md
 mh=$(grep -c -F '## RandomX build variants against the shipped build, per host' "$mm")
+# shellcheck disable=SC2016 # backticks are Markdown here
 mrow=$(grep -c -F '| `v2/lto` | 0.9000 [0.8800, 0.9200] loss (gated: FAIL) | — (not run on this host) |' "$mm")
 expected="exit 1; table under digest_agreement; columns 1; loss row 1; gated row 1; upstream figure 1; html table 1; merge: section 1, v2/lto row 1"
 observed="exit $rc; $place; columns $cols; loss row $r1; gated row $r3; upstream figure $up; html table $hv; merge: section $mh, v2/lto row $mrow"
