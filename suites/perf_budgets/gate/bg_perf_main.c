@@ -894,8 +894,11 @@ static int vt_one_name(vt_row *r)
         return 0;
     }
     char *name = strdup(r->base.s[0].name);
-    if (!name)
+    if (!name) {
+        snprintf(r->why, sizeof r->why, "out of memory");
+        r->skip_or_fail = BG_FAIL;
         return 0;
+    }
     free(r->head.s[0].name);
     r->head.s[0].name = name;
     return 1;
@@ -1102,8 +1105,7 @@ static int mode_variants(opts *o, const cJSON *budgets)
     for (int i = 0; t && i < t->nrows; i++) {
         perf_set_free(&t->row[i].base);
         perf_set_free(&t->row[i].head);
-        if (t->row[i].planned || t->row[i].pl.cls_of)
-            perf_plan_free(&t->row[i].pl);
+        perf_plan_free(&t->row[i].pl); /* zeroed when never planned */
         if (ro && ro[i].work_dir && ro[i].work_dir != o->work_dir)
             free((char *)ro[i].work_dir);
     }
