@@ -692,7 +692,7 @@ const char *bg_report_variant_caption(void)
            "interval reaches past a margin (docs/perf_budgets.md \"The variant table\"). It informs: "
            "only a verdict budgets.json variant_table gates fails. Upstream's figure for v2 against "
            "v1: 98.55 % of v1's hash rate (26791.7 vs 27186.1 H/s, full-memory mining, AMD Ryzen 9 "
-           "9950X at 285 W; RandomX v2.0 doc/design_v2.md, \"Performance impact\").";
+           "9950X at 285 W; section 4, Performance impact, of design_v2.md in RandomX v2.0's doc folder).";
 }
 
 /* Where the variant table goes: beside the digest suite's build variants (their
