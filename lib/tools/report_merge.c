@@ -15,6 +15,7 @@
 #include "buildgate/bg_host.h"
 #include "buildgate/bg_json.h"
 #include "merge_model.h"
+#include "report_data.h"
 
 static const char usage_text[] =
     "Usage: bg-report --merge DIR --out-dir OUT [--expect-hosts N]\n"
@@ -356,6 +357,56 @@ static void write_matrix(FILE *f, const merge *m)
     mg_strset_free(&suites);
 }
 
+/* The variant table of every host (bg-perf variants, details.variant_table):
+ * one row per version/variant, one column per host; a host without the
+ * row says so.  Nothing here must agree (speed is each host's own). */
+static void write_variants(FILE *f, const merge *m)
+{
+    mg_strset rows = {0};
+    const cJSON *c;
+    char key[300], buf[600];
+    for (int i = 0; i < m->n; i++)
+        cJSON_ArrayForEach(c, m->h[i].checks) {
+            const cJSON *vt = bg_report_variant_of(c);
+            if (!vt)
+                continue;
+            snprintf(key, sizeof key, "%s/%s", bg_json_str(vt, "version"), bg_json_str(vt, "variant"));
+            mg_strset_add(&rows, key);
+        }
+    if (!rows.n)
+        return;
+    mg_strset_sort(&rows);
+    fprintf(f, "\n## RandomX build variants against the shipped build, per host\n\n");
+    md_cell(f, bg_report_variant_caption());
+    fprintf(f, " Each host measures its own CPU: these differ between hosts by design and decide "
+               "nothing here.\n\n| version/variant |");
+    for (int i = 0; i < m->n; i++)
+        fprintf(f, " `%s` |", m->h[i].name);
+    fprintf(f, "\n|---|");
+    for (int i = 0; i < m->n; i++)
+        fprintf(f, "---|");
+    fprintf(f, "\n");
+    for (int r = 0; r < rows.n; r++) {
+        fprintf(f, "| `%s` |", rows.s[r]);
+        for (int i = 0; i < m->n; i++) {
+            snprintf(buf, sizeof buf, "— (not run on this host)");
+            cJSON_ArrayForEach(c, m->h[i].checks) {
+                const cJSON *vt = bg_report_variant_of(c);
+                if (!vt)
+                    continue;
+                snprintf(key, sizeof key, "%s/%s", bg_json_str(vt, "version"), bg_json_str(vt, "variant"));
+                if (!strcmp(key, rows.s[r]))
+                    bg_report_variant_cell(c, buf, sizeof buf);
+            }
+            fprintf(f, " ");
+            md_cell(f, buf);
+            fprintf(f, " |");
+        }
+        fprintf(f, "\n");
+    }
+    mg_strset_free(&rows);
+}
+
 static bg_status write_report(const merge *m, const char *dir, const char *path, int nbad)
 {
     char tmp[4200];
@@ -382,6 +433,7 @@ static bg_status write_report(const merge *m, const char *dir, const char *path,
     }
     if (!nbad)
         fprintf(f, "None: every value that must be equal on every host is.\n");
+    write_variants(f, m);
     fprintf(f, "\n<details><summary>All %d agreement checks</summary>\n\n"
                "| check | verdict | expected | observed |\n|---|---|---|---|\n",
             cJSON_GetArraySize(m->checks));
