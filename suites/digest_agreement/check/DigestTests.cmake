@@ -216,6 +216,13 @@ bg_add_test(NAME digest.selftest.runner_mutant SUITE digest_agreement LABELS sel
             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/runner_mutant.sh ${bg_digest_bins}
                     ${CMAKE_CURRENT_BINARY_DIR}/selftest-runner-mutant
                     ${CMAKE_CURRENT_SOURCE_DIR}/selftest/mutant-runner.sh)
+# ci/adopt-known adopts digest proposals (joined per version range and
+# algorithm), refuses an overlapping or a malformed line (ci/selftest/adopt-known.sh)
+foreach(case IN ITEMS dg_adopt dg_overlap dg_malformed)
+  bg_add_test(NAME digest.selftest.adopt_${case} SUITE digest_agreement LABELS selftest TIMEOUT 60
+              COMMAND ${PROJECT_SOURCE_DIR}/ci/selftest/adopt-known.sh ${case} ${PROJECT_SOURCE_DIR}
+                      ${CMAKE_CURRENT_BINARY_DIR}/selftest-adopt-${case} $<TARGET_FILE:bg-check>)
+endforeach()
 bg_add_test(NAME digest.selftest.bad_input SUITE digest_agreement LABELS selftest TIMEOUT 120
             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/bad_input.sh ${bg_digest_bins})
 # A host that forbids W+X memory, simulated with an LD_PRELOAD library (Linux only;

@@ -22,6 +22,36 @@ static int valid_versions_list(const char *s)
     return 1;
 }
 
+/* 1 when s is "*" or a comma-separated list of kat.<id>[.commitment], chain, run. */
+static int valid_checks(const char *s)
+{
+    if (!strcmp(s, "*"))
+        return 1;
+    if (!*s)
+        return 0;
+    for (const char *p = s; *p;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        char one[64];
+        if (!l || l >= sizeof one)
+            return 0;
+        memcpy(one, p, l);
+        one[l] = '\0';
+        int ok = !strcmp(one, "chain") || !strcmp(one, "run");
+        if (!ok && !strncmp(one, "kat.", 4) && one[4]) {
+            ok = 1;
+            for (const char *c = one + 4; *c; c++)
+                ok &= (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '.';
+        }
+        if (!ok)
+            return 0;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return 1;
+}
+
 /* 1 when word is in the comma-separated list (or the list is "*"). */
 static int in_list(const char *list, const char *word)
 {
@@ -84,9 +114,8 @@ bg_status rk_load(const char *root, const char *tool, rk_list *out)
             why = "algorithm: expected randomx-v1, randomx-v2 or *";
         else if (!*col[3] || strlen(col[3]) >= sizeof out->lines[0].variants)
             why = "variants: expected runtime-variant slugs, comma-separated, or *";
-        else if (strcmp(col[4], "*") && strcmp(col[4], "chain") && strcmp(col[4], "run") &&
-                 strncmp(col[4], "kat.", 4))
-            why = "check: expected kat.<id>, chain, run or *";
+        else if (!valid_checks(col[4]) || strlen(col[4]) >= sizeof out->lines[0].check)
+            why = "check: expected kat.<id>[.commitment], chain or run, comma-separated, or *";
         else if (!*col[5])
             why = "reference: empty (an upstream report, or \"observed here ...\")";
         else if (!valid_versions_list(col[6]))
@@ -143,7 +172,7 @@ void rk_free(rk_list *l)
 static int matches(const rk_line *r, const char *algorithm, const char *slug, const char *check)
 {
     return (!strcmp(r->algorithm, "*") || !strcmp(r->algorithm, algorithm)) &&
-           in_list(r->variants, slug) && (!strcmp(r->check, "*") || !strcmp(r->check, check));
+           in_list(r->variants, slug) && in_list(r->check, check);
 }
 
 /* 1 when version v is one of the line's observed versions. */

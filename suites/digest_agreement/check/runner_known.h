@@ -11,8 +11,11 @@
  *   versions   a range (bg_version_range_valid: "*", ">=7.2,<7.3", ...)
  *   algorithm  randomx-v1, randomx-v2 or *
  *   variants   runtime-variant slugs, comma-separated (rx_flags_slug), or *
- *   check      the check after the test name: kat.<id>, kat.<id>.commitment,
- *              chain, run (the probe failed under the runner), or *
+ *   check      the checks after the test name, comma-separated: kat.<id>,
+ *              kat.<id>.commitment, chain, run (the probe failed under the
+ *              runner), or *; a line holds every (variant, check) pair of
+ *              its two lists (ci/adopt-known joins the proposals of one
+ *              version range and algorithm so)
  *   reference  why it is known: an upstream report (URL) or "observed here ...";
  *              a proposed line says BG_PROPOSED_MARK until ci/adopt-known
  *   observed   the runner versions it was measured on ("7.2.22,7.2.23")
@@ -32,7 +35,7 @@
 #include "buildgate/bg_error.h"
 
 typedef struct rk_line {
-    char versions[64], algorithm[16], variants[512], check[64], reference[1024], observed[256];
+    char versions[64], algorithm[16], variants[512], check[512], reference[1024], observed[256];
     int lineno;
 } rk_line;
 
