@@ -104,6 +104,8 @@ typedef struct observed {
     uint8_t kat[32][32], com[32][32];
     int have_com[32];
     rx_chain_result chain;
+    double init_seconds; /* every light cache initialisation (Argon2, 256 MiB) together */
+    int inits;           /* how many */
 } observed;
 
 #define KAT_REL x->kat_rel
@@ -258,6 +260,8 @@ static bg_status compute_kats(rx_session *s, const rx_kat_set *kats, observed *o
             bg_status st = rx_session_rekey(s, k->key, k->key_len);
             if (st)
                 return st;
+            ob->init_seconds += s->init_seconds;
+            ob->inits++;
             snprintf(last_key, sizeof last_key, "%s", k->key);
         }
         bg_guard_region_begin("RandomX", "randomx_calculate_hash");
@@ -388,6 +392,8 @@ static int print_observed(const rx_opts *o, const rx_kat_set *kats, const observ
     char hex[65];
     cJSON_AddStringToObject(doc, "algorithm", rx_algorithm((int)o->flags));
     cJSON_AddNumberToObject(doc, "flags", (double)o->flags);
+    cJSON_AddNumberToObject(doc, "cache_inits", ob->inits);
+    cJSON_AddNumberToObject(doc, "cache_init_seconds", ob->init_seconds);
     cJSON *arr = cJSON_AddArrayToObject(doc, "kats");
     for (int i = 0; i < kats->nvectors; i++) {
         cJSON *k = cJSON_CreateObject();
@@ -450,6 +456,8 @@ static int parse_observed(const char *txt, const rx_opts *o, const rx_kat_set *k
                  ck != o->k || !hex32(ch, "digest", ob->chain.digest) || !cJSON_IsArray(cps)))
         bad = "a chain without this n, k, digest and checkpoints";
     if (!bad) {
+        ob->inits = (int)bg_json_num(doc, "cache_inits", 0);
+        ob->init_seconds = bg_json_num(doc, "cache_init_seconds", 0);
         ob->chain.n = cn;
         ob->chain.k = ck;
         ob->chain.seconds = bg_json_num(ch, "hashing_seconds", 0);
@@ -564,12 +572,20 @@ static int observe_under_runner(ctx *x, const rx_opts *o, const rx_kat_set *kats
     } else if (!parse_observed(r.out, o, kats, ob, why, sizeof why)) {
         rc = run_failed(x, why, BG_FAIL);
     } else {
-        char name[400], w[160];
+        char name[400], w[300];
         snprintf(name, sizeof name, "%s.run", x->test);
-        snprintf(w, sizeof w, "%.1f s wall, %.1f s CPU", r.wall_s, r.cpu_s);
+        snprintf(w, sizeof w, "%.1f s wall, %.1f s CPU; %d cache inits %.1f s, %llu hashes %.1f s",
+                 r.wall_s, r.cpu_s, ob->inits, ob->init_seconds,
+                 (unsigned long long)ob->chain.n, ob->chain.seconds);
         cJSON *d = matrix(x, "run", w);
         cJSON_AddNumberToObject(d, "wall_seconds", r.wall_s);
         cJSON_AddNumberToObject(d, "cpu_seconds", r.cpu_s);
+        cJSON_AddNumberToObject(d, "cache_inits", ob->inits);
+        cJSON_AddNumberToObject(d, "cache_init_seconds", ob->init_seconds);
+        cJSON_AddNumberToObject(d, "hashing_seconds", ob->chain.seconds);
+        char load[64];
+        bg_host_load_describe(load, sizeof load);
+        cJSON_AddStringToObject(d, "load", load); /* at the end of the run */
         bg_check_emit_str(x->c, name, BG_PASS, "the probe computes the variant under the runner",
                           w, d);
     }
@@ -642,8 +658,11 @@ static int variant_run(ctx *x, const rx_opts *o)
                 }
         if (!st)
             st = rx_session_rekey(&s, o->key, o->key_len);
-        if (!st)
+        if (!st) {
+            ob->init_seconds += s.init_seconds;
+            ob->inits++;
             st = rx_chain_run(s.vm, o->n, o->k, NULL, &ob->chain);
+        }
         rx_session_close(&s);
         if (st) {
             rx_chain_free(&ob->chain);
