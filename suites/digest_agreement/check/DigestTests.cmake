@@ -216,6 +216,20 @@ bg_add_test(NAME digest.selftest.runner_mutant SUITE digest_agreement LABELS sel
             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/runner_mutant.sh ${bg_digest_bins}
                     ${CMAKE_CURRENT_BINARY_DIR}/selftest-runner-mutant
                     ${CMAKE_CURRENT_SOURCE_DIR}/selftest/mutant-runner.sh)
+# every committed known digest list of runners loads (runner_known.h), so a bad
+# line fails here and not only in the runner tests (label long); a 6-column
+# line is refused naming file and line
+file(GLOB bg_rk_lists ${BG_FIXTURES_DIR}/randomx/known/*.tsv)
+foreach(list IN LISTS bg_rk_lists)
+  get_filename_component(tool ${list} NAME_WE)
+  bg_add_selftest(NAME digest.selftest.known_valid_${tool} SUITE digest_agreement
+    EXPECT --exit 0 --contains "known digest deviation line(s) valid"
+    COMMAND bg-digest-check --validate-known ${list})
+endforeach()
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/known-bad/valgrind.tsv "valgrind\t*\trandomx-v1\t*\tchain\tself-test\n")
+bg_add_selftest(NAME digest.selftest.known_malformed SUITE digest_agreement
+  EXPECT --exit 5 --stderr "buildgate: bg-digest-check: known digest deviations: ${CMAKE_CURRENT_BINARY_DIR}/known-bad/valgrind.tsv:1: expected 7 tab-separated columns"
+  COMMAND bg-digest-check --validate-known ${CMAKE_CURRENT_BINARY_DIR}/known-bad/valgrind.tsv)
 # ci/adopt-known adopts digest proposals (joined per version range and
 # algorithm), refuses an overlapping or a malformed line (ci/selftest/adopt-known.sh)
 foreach(case IN ITEMS dg_adopt dg_overlap dg_malformed)

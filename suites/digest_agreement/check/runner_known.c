@@ -72,8 +72,15 @@ static int in_list(const char *list, const char *word)
 
 bg_status rk_load(const char *root, const char *tool, rk_list *out)
 {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/randomx/known/%s.tsv", root, tool);
+    return rk_load_path(path, tool, out);
+}
+
+bg_status rk_load_path(const char *path, const char *tool, rk_list *out)
+{
     memset(out, 0, sizeof *out);
-    snprintf(out->path, sizeof out->path, "%s/randomx/known/%s.tsv", root, tool);
+    snprintf(out->path, sizeof out->path, "%s", path);
     struct stat sb;
     if (stat(out->path, &sb) != 0)
         return BG_OK; /* no list: no known deviation */

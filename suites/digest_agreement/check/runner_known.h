@@ -49,6 +49,8 @@ typedef struct rk_list {
  * BG_E_FIXTURE (one line "<path>:<line>: <why>") on a malformed line,
  * BG_E_IO when it cannot be read. */
 bg_status rk_load(const char *root, const char *tool, rk_list *out);
+/* The same for the list at path (tool: the runner column every line must name). */
+bg_status rk_load_path(const char *path, const char *tool, rk_list *out);
 void rk_free(rk_list *l);
 
 enum { RK_NONE = 0, RK_LISTED = 1, RK_INFERRED = 2 };

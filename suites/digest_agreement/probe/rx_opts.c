@@ -74,6 +74,8 @@ static const opt_row rows[] = {
      "with --runner: the x86-64 bg-digest-check to run\n(default: this program)"},
     {"--timeout", "S", RX_TOOL_DIGEST,
      "with --runner: the probe's wall-clock limit,\n1..86400 s (default 1200)"},
+    {"--validate-known", "FILE", RX_TOOL_DIGEST,
+     "check a known digest list of runners\n(fixtures/randomx/known/<tool>.tsv) and exit"},
     {"--observe", NULL, RX_TOOL_DIGEST,
      "compute only: print the KAT hashes and the chain\nas one JSON object on stdout, record no check\n(what --runner runs under the runner)"},
 };
@@ -219,6 +221,8 @@ bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts
             if (!*v)
                 return bg_fail(BG_E_USAGE, "--runner", "expected a runner's name (bg-runner --list), got ''");
             o->runner = v;
+        } else if (!strcmp(a, "--validate-known")) {
+            o->validate_known = v;
         } else if (!strcmp(a, "--probe")) {
             o->probe = v;
         } else if (!strcmp(a, "--timeout")) {

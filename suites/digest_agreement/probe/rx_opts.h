@@ -56,6 +56,7 @@ typedef struct rx_opts {
     const char *runner, *probe;     /* --runner NAME, --probe PATH; NULL when not given */
     unsigned long timeout;          /* --timeout seconds (default 1200) */
     int observe;                    /* --observe */
+    const char *validate_known;     /* --validate-known FILE */
     const char *argv0;              /* how the program was started (argv[0]) */
     int replace, progress;
     int help; /* --help was given: usage printed, nothing else to do */
