@@ -31,7 +31,7 @@
 #   empty        proposed files holding comments only -> exit 2, nothing to adopt
 #   mo_quote     a reason holding " and \ -> adopted, expectations.json valid
 #   dg_adopt     two digest lines (runner_known.h) of one version range and
-#                algorithm -> one line in fixtures/randomx/known/valgrind.tsv
+#                algorithm -> one line in fixtures/randomx/known/box64.tsv
 #                (created with its header), variants and checks united
 #   dg_overlap   a digest line overlapping a committed one -> exit 6, unchanged
 #   dg_malformed a digest line with 6 columns -> exit 4 naming file:line
@@ -156,33 +156,33 @@ case "$case" in
     obs="exit $rc: $out"
     [ "$rc" = 2 ] && [[ "$out" == *"nothing to adopt"* ]] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
   dg_adopt|dg_overlap)  # digest proposals (suites/digest_agreement/check/runner_known.h)
-    D=$'proposed, not reviewed; observed 2026-12-02 on self-test with valgrind-99.1.0'
+    D=$'proposed, not reviewed; observed 2026-12-02 on self-test with box64 v99.1.0'
     if [ "$case" = dg_overlap ]; then
       mkdir -p "$fx/randomx/known"
-      printf 'valgrind\t>=99.1,<99.2\trandomx-v1\t*\tchain\tself-test: committed\t99.1.0\n' >"$fx/randomx/known/valgrind.tsv"
+      printf 'box64\t>=99.1,<99.2\trandomx-v1\t*\tchain\tself-test: committed\t99.1.0\n' >"$fx/randomx/known/box64.tsv"
       before=$(snapshot)
     fi
-    printf 'valgrind\t>=99.1,<99.2\trandomx-v1\tinterp+soft-aes+light+argon2-ref\tkat.1a\t%s; runner valgrind: x differs from the native value\t99.1.0\n' "$D" >"$prop/digest_agreement/valgrind.tsv"
-    printf 'valgrind\t>=99.1,<99.2\trandomx-v1\tjit+hard-aes+light+argon2-ref\tchain\t%s; runner valgrind: y differs from the native value\t99.1.0\n' "$D" >>"$prop/digest_agreement/valgrind.tsv"
+    printf 'box64\t>=99.1,<99.2\trandomx-v1\tinterp+soft-aes+light+argon2-ref\tkat.1a\t%s; runner box64: x differs from the native value\t99.1.0\n' "$D" >"$prop/digest_agreement/box64.tsv"
+    printf 'box64\t>=99.1,<99.2\trandomx-v1\tjit+hard-aes+light+argon2-ref\tchain\t%s; runner box64: y differs from the native value\t99.1.0\n' "$D" >>"$prop/digest_agreement/box64.tsv"
     run --approve "self-test reason" --fixtures "$fx" "$prop"
     if [ "$case" = dg_overlap ]; then
       exp="exit 6 naming the committed line; fixtures unchanged"
       obs="exit $rc: $out"
-      [ "$rc" = 6 ] && [[ "$out" == *"would overlap"*"valgrind.tsv:1"* ]] && [ "$(snapshot)" = "$before" ] && ok=1
+      [ "$rc" = 6 ] && [[ "$out" == *"would overlap"*"box64.tsv:1"* ]] && [ "$(snapshot)" = "$before" ] && ok=1
     else
-      got=$(grep -v '^#' "$fx/randomx/known/valgrind.tsv" 2>&1)
-      want=$'valgrind\t>=99.1,<99.2\trandomx-v1\tinterp+soft-aes+light+argon2-ref,jit+hard-aes+light+argon2-ref\tkat.1a,chain\t'
-      exp="exit 0; one line starting: ${want}adopted ... self-test reason; observed 2026-12-02 on self-test with valgrind-99.1.0, ending 99.1.0; a header"
+      got=$(grep -v '^#' "$fx/randomx/known/box64.tsv" 2>&1)
+      want=$'box64\t>=99.1,<99.2\trandomx-v1\tinterp+soft-aes+light+argon2-ref,jit+hard-aes+light+argon2-ref\tkat.1a,chain\t'
+      exp="exit 0; one line starting: ${want}adopted ... self-test reason; observed 2026-12-02 on self-test with box64 v99.1.0, ending 99.1.0; a header"
       obs="exit $rc; $got"
-      [ "$rc" = 0 ] && [ "$(printf '%s\n' "$got" | wc -l | tr -d ' ')" = 1 ] && [[ "$got" == "$want"adopted*"self-test reason; observed 2026-12-02 on self-test with valgrind-99.1.0"$'\t'99.1.0 ]] &&
-        [ "$(grep -c '^# Known digest deviations of valgrind' "$fx/randomx/known/valgrind.tsv")" = 1 ] && ok=1
+      [ "$rc" = 0 ] && [ "$(printf '%s\n' "$got" | wc -l | tr -d ' ')" = 1 ] && [[ "$got" == "$want"adopted*"self-test reason; observed 2026-12-02 on self-test with box64 v99.1.0"$'\t'99.1.0 ]] &&
+        [ "$(grep -c '^# Known digest deviations of box64' "$fx/randomx/known/box64.tsv")" = 1 ] && ok=1
     fi ;;
   dg_malformed)
-    printf 'valgrind\t>=99.1,<99.2\trandomx-v1\tinterp+soft-aes+light+argon2-ref\tkat.1a\tproposed, not reviewed\n' >"$prop/digest_agreement/valgrind.tsv"
+    printf 'box64\t>=99.1,<99.2\trandomx-v1\tinterp+soft-aes+light+argon2-ref\tkat.1a\tproposed, not reviewed\n' >"$prop/digest_agreement/box64.tsv"
     run --approve "self-test" --fixtures "$fx" "$prop"
     exp="exit 4, one line naming <file>:1 and the 7 columns; fixtures unchanged"
     obs="exit $rc: $out"
-    [ "$rc" = 4 ] && [[ "$out" == *"valgrind.tsv:1: want 7 tab-separated columns"* ]] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
+    [ "$rc" = 4 ] && [[ "$out" == *"box64.tsv:1: want 7 tab-separated columns"* ]] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
   *) echo "buildgate: adopt-known self-test: unknown case '$case'" >&2; exit 2 ;;
 esac
 verdict=fail
