@@ -30,13 +30,18 @@
 #   mo_zero_rate a memory_order line with rate_per_million 0 -> exit 4
 #   empty        proposed files holding comments only -> exit 2, nothing to adopt
 #   mo_quote     a reason holding " and \ -> adopted, expectations.json valid
+#   dg_adopt     two digest lines (runner_known.h) of one version range and
+#                algorithm -> one line in fixtures/randomx/known/box64.tsv
+#                (created with its header), variants and checks united
+#   dg_overlap   a digest line overlapping a committed one -> exit 6, unchanged
+#   dg_malformed a digest line with 6 columns -> exit 4 naming file:line
 set -uo pipefail
 case=$1 root=$2 work=$3 bgcheck=$4
 [ -n "${5:-}" ] && export BG_NAN_CHECK=$5
 suite=nan_semantics
-case "$case" in mo_*) suite=memory_order ;; esac
+case "$case" in mo_*) suite=memory_order ;; dg_*) suite=digest_agreement ;; esac
 fx=$work/fixtures prop=$work/proposed-known
-rm -rf "$work" && mkdir -p "$prop/nan_semantics" "$prop/memory_order" && cp -r "$root/fixtures" "$fx"
+rm -rf "$work" && mkdir -p "$prop/nan_semantics" "$prop/memory_order" "$prop/digest_agreement" && cp -r "$root/fixtures" "$fx"
 P=$'proposed, not reviewed; observed 2026-11-30 on self-test with qemu-x86_64 version 99.1.0; ops addss; 3 cases; test t'
 exp="" obs="" ok=0
 snapshot() { (cd "$fx" && find . -type f -exec sha256sum {} + | sort); }
@@ -150,6 +155,34 @@ case "$case" in
     exp="exit 2: nothing to adopt; fixtures unchanged"
     obs="exit $rc: $out"
     [ "$rc" = 2 ] && [[ "$out" == *"nothing to adopt"* ]] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
+  dg_adopt|dg_overlap)  # digest proposals (suites/digest_agreement/check/runner_known.h)
+    D=$'proposed, not reviewed; observed 2026-12-02 on self-test with box64 v99.1.0'
+    if [ "$case" = dg_overlap ]; then
+      mkdir -p "$fx/randomx/known"
+      printf 'box64\t>=99.1,<99.2\trandomx-v1\t*\tchain\tself-test: committed\t99.1.0\n' >"$fx/randomx/known/box64.tsv"
+      before=$(snapshot)
+    fi
+    printf 'box64\t>=99.1,<99.2\trandomx-v1\tinterp+soft-aes+light+argon2-ref\tkat.1a\t%s; runner box64: x differs from the native value\t99.1.0\n' "$D" >"$prop/digest_agreement/box64.tsv"
+    printf 'box64\t>=99.1,<99.2\trandomx-v1\tjit+hard-aes+light+argon2-ref\tchain\t%s; runner box64: y differs from the native value\t99.1.0\n' "$D" >>"$prop/digest_agreement/box64.tsv"
+    run --approve "self-test reason" --fixtures "$fx" "$prop"
+    if [ "$case" = dg_overlap ]; then
+      exp="exit 6 naming the committed line; fixtures unchanged"
+      obs="exit $rc: $out"
+      [ "$rc" = 6 ] && [[ "$out" == *"would overlap"*"box64.tsv:1"* ]] && [ "$(snapshot)" = "$before" ] && ok=1
+    else
+      got=$(grep -v '^#' "$fx/randomx/known/box64.tsv" 2>&1)
+      want=$'box64\t>=99.1,<99.2\trandomx-v1\tinterp+soft-aes+light+argon2-ref,jit+hard-aes+light+argon2-ref\tkat.1a,chain\t'
+      exp="exit 0; one line starting: ${want}adopted ... self-test reason; observed 2026-12-02 on self-test with box64 v99.1.0, ending 99.1.0; a header"
+      obs="exit $rc; $got"
+      [ "$rc" = 0 ] && [ "$(printf '%s\n' "$got" | wc -l | tr -d ' ')" = 1 ] && [[ "$got" == "$want"adopted*"self-test reason; observed 2026-12-02 on self-test with box64 v99.1.0"$'\t'99.1.0 ]] &&
+        [ "$(grep -c '^# Known digest deviations of box64' "$fx/randomx/known/box64.tsv")" = 1 ] && ok=1
+    fi ;;
+  dg_malformed)
+    printf 'box64\t>=99.1,<99.2\trandomx-v1\tinterp+soft-aes+light+argon2-ref\tkat.1a\tproposed, not reviewed\n' >"$prop/digest_agreement/box64.tsv"
+    run --approve "self-test" --fixtures "$fx" "$prop"
+    exp="exit 4, one line naming <file>:1 and the 7 columns; fixtures unchanged"
+    obs="exit $rc: $out"
+    [ "$rc" = 4 ] && [[ "$out" == *"box64.tsv:1: want 7 tab-separated columns"* ]] && [ "$(snapshot)" = "$before" ] && ok=1 ;;
   *) echo "buildgate: adopt-known self-test: unknown case '$case'" >&2; exit 2 ;;
 esac
 verdict=fail

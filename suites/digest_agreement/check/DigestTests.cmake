@@ -94,12 +94,70 @@ function(bg_digest_matrix_unavailable extra why)
   endforeach()
 endfunction()
 
+# Under runners (docs/digest_agreement.md "Under runners"): every runner of
+# x86-64 programs in the registry (cmake/BuildgateRunners.cmake: the built-in
+# rows and BG_X86_RUNNERS) runs the probe of the light-memory variants
+# {interp, jit} x {soft, hard} AES (Argon2 ref): the KATs and the short chain,
+# judged by the host against the same fixtures as native.  Tests
+# digest.<runner>.<slug>; the runner, its version and the RandomX version are
+# properties of the checks (details, the BG_RANDOMX_VERSION column), never
+# parsed from the name.  A runner this host lacks is a skip naming why.
+set(BG_DIGEST_RUNNER_N 16 CACHE STRING "digest: chain length under runners")
+set(BG_DIGEST_RUNNER_K 4 CACHE STRING "digest: checkpoint interval under runners")
+set(BG_DIGEST_RUNNER_GATE "qemu-x86_64|jit|hard" CACHE STRING
+    "digest: runner|jit|aes of the runner tests in the gate (label digest); the others: label long")
+set(BG_DIGEST_RUNNER_TIMEOUT 900 CACHE STRING "digest: limit of one runner test in seconds (its probe: 60 s less)")
+
+# bg_digest_runners(<version v1|v2> [tool runner...]): the runner tests of one
+# RandomX version; the optional words run bg-digest-check (run_variant.sh of
+# the v2 release build variant), else this build's bg-digest-check.
+# bg_digest_runners(<version> UNAVAILABLE <why>): the same names, each a skip naming why.
+function(bg_digest_runners ver)
+  set(why "")
+  if(ARGV1 STREQUAL "UNAVAILABLE")
+    set(why "${ARGV2}")
+  elseif(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+    set(why "the probe of this build is a ${CMAKE_SYSTEM_PROCESSOR} program; x86-64 RandomX and its probe are built on x86-64 hosts only")
+  endif()
+  set(extra "")
+  if(ver STREQUAL "v2")
+    set(extra v2)
+  endif()
+  bg_runners(runners GUEST x86_64)
+  math(EXPR probe_timeout "${BG_DIGEST_RUNNER_TIMEOUT} - 60")
+  foreach(runner IN LISTS runners)
+    foreach(jit IN ITEMS interp jit)
+      foreach(aes IN ITEMS soft hard)
+        bg_digest_flags(slug flags ${jit} ${aes} light ref "${extra}")
+        set(label long)
+        if("${runner}|${jit}|${aes}" IN_LIST BG_DIGEST_RUNNER_GATE)
+          set(label digest)
+        endif()
+        if(why)
+          bg_add_unavailable(NAME digest.${runner}.${slug} SUITE digest_agreement LABELS ${label}
+                             EXPECTED "x86-64 RandomX ${ver} variant ${slug} checked under ${runner}"
+                             CAUSE "${why}")
+          set_tests_properties(digest.${runner}.${slug} PROPERTIES ENVIRONMENT BG_RANDOMX_VERSION=${ver})
+          continue()
+        endif()
+        bg_add_test(NAME digest.${runner}.${slug} SUITE digest_agreement LABELS ${label}
+                    TIMEOUT ${BG_DIGEST_RUNNER_TIMEOUT}
+                    COMMAND ${ARGN} bg-digest-check --runner ${runner} --timeout ${probe_timeout}
+                            --flags ${flags} --n ${BG_DIGEST_RUNNER_N} --k ${BG_DIGEST_RUNNER_K}
+                    ENVIRONMENT BG_RANDOMX_VERSION=${ver})
+      endforeach()
+    endforeach()
+  endforeach()
+endfunction()
+bg_digest_runners(v1)
+
 # The installed library's versions: v1, and v2 only where its randomx.h declares
 # RANDOMX_FLAG_V2 (FindRandomX: RandomX_HAS_V2); otherwise the +v2 variants run
 # the v2 release build variant's probe (builds/CMakeLists.txt).
 bg_digest_matrix("")
 if(RandomX_HAS_V2)
   bg_digest_matrix(v2)
+  bg_digest_runners(v2)
 endif()
 bg_digest_variant(jit hard light ref large-pages)
 bg_digest_variant(jit hard full "" large-pages)
@@ -151,6 +209,34 @@ bg_add_test(NAME digest.selftest.corrupt_chain SUITE digest_agreement LABELS sel
 bg_add_test(NAME digest.selftest.dataset_cache SUITE digest_agreement LABELS selftest TIMEOUT 600
             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/dataset_cache.sh ${bg_digest_bins}
                     ${CMAKE_CURRENT_BINARY_DIR}/selftest-dataset-cache)
+# Under runners: a runner that computes a wrong checkpoint or known answer is
+# caught naming it; listed, inferred (bracket) and unlisted deviations; a
+# malformed known list (selftest/runner_mutant.sh with selftest/mutant-runner.sh).
+bg_add_test(NAME digest.selftest.runner_mutant SUITE digest_agreement LABELS selftest TIMEOUT 300
+            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/runner_mutant.sh ${bg_digest_bins}
+                    ${CMAKE_CURRENT_BINARY_DIR}/selftest-runner-mutant
+                    ${CMAKE_CURRENT_SOURCE_DIR}/selftest/mutant-runner.sh)
+# every committed known digest list of runners loads (runner_known.h), so a bad
+# line fails here and not only in the runner tests (label long); a 6-column
+# line is refused naming file and line
+file(GLOB bg_rk_lists ${BG_FIXTURES_DIR}/randomx/known/*.tsv)
+foreach(list IN LISTS bg_rk_lists)
+  get_filename_component(tool ${list} NAME_WE)
+  bg_add_selftest(NAME digest.selftest.known_valid_${tool} SUITE digest_agreement
+    EXPECT --exit 0 --contains "known digest deviation line(s) valid"
+    COMMAND bg-digest-check --validate-known ${list})
+endforeach()
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/known-bad/valgrind.tsv "valgrind\t*\trandomx-v1\t*\tchain\tself-test\n")
+bg_add_selftest(NAME digest.selftest.known_malformed SUITE digest_agreement
+  EXPECT --exit 5 --stderr "buildgate: bg-digest-check: known digest deviations: ${CMAKE_CURRENT_BINARY_DIR}/known-bad/valgrind.tsv:1: expected 7 tab-separated columns"
+  COMMAND bg-digest-check --validate-known ${CMAKE_CURRENT_BINARY_DIR}/known-bad/valgrind.tsv)
+# ci/adopt-known adopts digest proposals (joined per version range and
+# algorithm), refuses an overlapping or a malformed line (ci/selftest/adopt-known.sh)
+foreach(case IN ITEMS dg_adopt dg_overlap dg_malformed)
+  bg_add_test(NAME digest.selftest.adopt_${case} SUITE digest_agreement LABELS selftest TIMEOUT 60
+              COMMAND ${PROJECT_SOURCE_DIR}/ci/selftest/adopt-known.sh ${case} ${PROJECT_SOURCE_DIR}
+                      ${CMAKE_CURRENT_BINARY_DIR}/selftest-adopt-${case} $<TARGET_FILE:bg-check>)
+endforeach()
 bg_add_test(NAME digest.selftest.bad_input SUITE digest_agreement LABELS selftest TIMEOUT 120
             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/bad_input.sh ${bg_digest_bins})
 # A host that forbids W+X memory, simulated with an LD_PRELOAD library (Linux only;

@@ -16,6 +16,19 @@
  *       its progress in $BG_PROGRESS_FILE (bg-run --stall, bg_progress.h).
  *   bg-digest-check --remove-datasets DIR
  *       Deletes the .rxds files in DIR (the fixture cleanup after the full-memory tests).
+ *   bg-digest-check --runner NAME [--probe PATH] [--timeout S] --flags LIST [--n N --k K]
+ *       The same checks for a light-memory variant computed under a runner of
+ *       the registry (bg_runner.h): runs `<runner> PROBE --observe ...` (the
+ *       probe, default this program, prints what it computed as one JSON
+ *       object) and judges that document here, against the same fixtures.
+ *       Checks carry runner and runner_version; a deviation listed in
+ *       fixtures/randomx/known/<tool>.tsv is xfail (runner_known.h), one no line
+ *       explains fails and proposes a line; a probe that fails under the runner
+ *       is the check <test>.run; a runner this host lacks is a skip naming why.
+ *   bg-digest-check --observe --flags LIST [--n N --k K]
+ *       Computes only: prints {"algorithm","flags","kats":[{"id","hash"
+ *       [,"commitment"]}],"chain":{...rx_chain_add_json...,"hashing_seconds"}}
+ *       on stdout, records no check (what --runner runs).
  * Options: rx_opts.h.  Exit: 0 pass, 1 a check failed, 2 usage, 5 fixture
  * missing/corrupt/another version (also recorded as a fail check), 7 RandomX
  * failed (a NULL allocation, or an exception/abort inside RandomX caught by
@@ -30,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_guard.h"
@@ -38,11 +52,16 @@
 #include "build_matrix.h"
 #include "dataset_cache.h"
 #include "buildgate/bg_progress.h"
+#include "buildgate/bg_json.h"
+#include "buildgate/bg_proc.h"
+#include "buildgate/bg_proposed.h"
+#include "buildgate/bg_runner.h"
 #include "rx_chain.h"
 #include "rx_fixture.h"
 #include "rx_flags.h"
 #include "rx_opts.h"
 #include "rx_session.h"
+#include "runner_known.h"
 
 #define SUITE "digest_agreement"
 
@@ -73,7 +92,22 @@ typedef struct ctx {
     const char *variant; /* --variant: the build variant, NULL outside one */
     const char *kat, *chains; /* the fixtures' paths (--kat, --chains or the defaults) */
     const char *kat_rel;      /* kat's place below the fixtures root (rx_kat_rel) */
+    const char *algorithm;    /* randomx-v1 / randomx-v2 (rx_algorithm of the flags) */
+    const char *runner;       /* --runner: the runner's name, NULL natively */
+    char runner_version[160]; /* the registry row's version of the runner */
+    char known_tool[64];      /* its known list's tool (bg_runner_known_tool) */
+    rk_list known;            /* fixtures/randomx/known/<tool>.tsv */
 } ctx;
+
+/* What one runtime variant computed: in this process, or (--runner) read from
+ * the probe's --observe document. */
+typedef struct observed {
+    uint8_t kat[32][32], com[32][32];
+    int have_com[32];
+    rx_chain_result chain;
+    double init_seconds; /* every light cache initialisation (Argon2, 256 MiB) together */
+    int inits;           /* how many */
+} observed;
 
 #define KAT_REL x->kat_rel
 #define CHAINS_REL "randomx/chains.json"
@@ -81,8 +115,10 @@ typedef struct ctx {
 /* A value that differs from the stored fixture file (its place rel): the
  * hint that a hand edit shows in `git diff` (bg_fixture_hint), as the
  * report's "Next:". */
-static void diff_hint(cJSON *d, const char *file, const char *rel)
+static void diff_hint(const ctx *x, cJSON *d, const char *file, const char *rel)
 {
+    if (x->runner)
+        return; /* under a runner the native value is the reference: runner_verdict's action */
     char next[9000];
     bg_fixture_hint(BG_FIXTURE_DIFF, file, rel, next, sizeof next);
     cJSON_AddStringToObject(d, "action", next);
@@ -96,6 +132,23 @@ static cJSON *matrix(const ctx *x, const char *col, const char *cell)
     cJSON *d = cJSON_CreateObject();
     char c[320];
     snprintf(c, sizeof c, "%s (%s)", col, x->slug);
+    if (x->runner) { /* table "Runners", row = runner (and the RandomX version) */
+        const char *ver = getenv("BG_RANDOMX_VERSION");
+        char row[200];
+        snprintf(row, sizeof row, "%s%s%s%s", x->runner, ver && *ver ? " (RandomX " : "",
+                 ver && *ver ? ver : "", ver && *ver ? ")" : "");
+        cJSON_AddStringToObject(d, "runner", x->runner);
+        cJSON_AddStringToObject(d, "runner_version", x->runner_version);
+        if (ver && *ver)
+            cJSON_AddStringToObject(d, "randomx_version", ver);
+        cJSON *m = cJSON_AddObjectToObject(d, "matrix");
+        cJSON_AddStringToObject(m, "table", "Digest under runners");
+        cJSON_AddStringToObject(m, "row", row);
+        cJSON_AddStringToObject(m, "col", c);
+        if (cell)
+            cJSON_AddStringToObject(m, "cell", cell);
+        return d;
+    }
     if (build_matrix_cell(d, x->variant, c, cell))
         return d;
     cJSON *m = cJSON_AddObjectToObject(d, "matrix");
@@ -141,19 +194,65 @@ static bg_status fixtures_root_ok(const rx_opts *o)
     return bg_fixtures_check_root(bg_fixtures_root(), "randomx");
 }
 
-static void check_hash(ctx *x, const char *name, const uint8_t want[32], const uint8_t got[32],
+/* The verdict of a check whose value differs from the fixture (bad) or agrees.
+ * Natively fail/pass.  Under a runner (runner_known.h): a deviation listed for
+ * the runner's version is xfail (not seen: xpass, the line is stale); one
+ * inferred from the bracket xfail (not seen: pass, noted); any other fails and
+ * proposes a known line with the run's version (the nan suite's path). */
+static bg_verdict runner_verdict(ctx *x, const char *check, int bad, cJSON *d)
+{
+    if (!x->runner)
+        return bad ? BG_FAIL : BG_PASS;
+    const rk_line *l = NULL;
+    char note[200], at[4200];
+    int k = rk_find(&x->known, x->runner_version, x->algorithm, x->slug, check, &l, note,
+                    sizeof note);
+    if (l) {
+        snprintf(at, sizeof at, "%s:%d", x->known.path, l->lineno);
+        cJSON_AddStringToObject(d, "known", l->reference);
+        cJSON_AddStringToObject(d, "known_line", at);
+    }
+    if (k == RK_LISTED) {
+        if (!bad)
+            cJSON_AddStringToObject(d, "action", "the listed deviation did not happen under this "
+                                                 "version: narrow the line's versions or remove it");
+        return bad ? BG_XFAIL : BG_XPASS;
+    }
+    if (k == RK_INFERRED) {
+        cJSON_AddStringToObject(d, "inferred", note);
+        return bad ? BG_XFAIL : BG_PASS;
+    }
+    if (!bad)
+        return BG_PASS;
+    char path[600] = "", extra[300], act[1400];
+    snprintf(extra, sizeof extra, "runner %s: %s.%s differs from the native value", x->runner,
+             x->slug, check);
+    if (rk_propose(x->known_tool, x->runner_version, x->algorithm, x->slug, check, extra, path,
+                   sizeof path) == BG_OK && *path)
+        cJSON_AddStringToObject(d, "proposed", path);
+    snprintf(act, sizeof act,
+             "runner %s (%s) computed another value than every native build: a translation bug "
+             "(rerun natively to confirm). If it is known upstream, adopt the proposed line with "
+             "its reference: %s", x->runner, x->runner_version, BG_PROPOSED_ADOPT);
+    cJSON_AddStringToObject(d, "action", act);
+    return BG_FAIL;
+}
+
+static void check_hash(ctx *x, const char *check, const uint8_t want[32], const uint8_t got[32],
                        cJSON *details)
 {
-    char w[65], g[65];
+    char w[65], g[65], name[400];
+    snprintf(name, sizeof name, "%s.%s", x->test, check);
     bg_hex_encode(want, 32, w);
     bg_hex_encode(got, 32, g);
     int differs = memcmp(want, got, 32) != 0;
     if (differs)
-        diff_hint(details, x->kat, KAT_REL);
-    bg_check_emit_str(x->c, name, differs ? BG_FAIL : BG_PASS, w, g, details);
+        diff_hint(x, details, x->kat, KAT_REL);
+    bg_check_emit_str(x->c, name, runner_verdict(x, check, differs, details), w, g, details);
 }
 
-static bg_status run_kats(ctx *x, rx_session *s, const rx_kat_set *kats)
+/* Computes every known answer's hash (and v2 commitment) into ob. */
+static bg_status compute_kats(rx_session *s, const rx_kat_set *kats, observed *ob)
 {
     char last_key[128] = "";
     for (int i = 0; i < kats->nvectors; i++) {
@@ -162,31 +261,46 @@ static bg_status run_kats(ctx *x, rx_session *s, const rx_kat_set *kats)
             bg_status st = rx_session_rekey(s, k->key, k->key_len);
             if (st)
                 return st;
+            ob->init_seconds += s->init_seconds;
+            ob->inits++;
             snprintf(last_key, sizeof last_key, "%s", k->key);
         }
-        uint8_t got[32];
         bg_guard_region_begin("RandomX", "randomx_calculate_hash");
-        randomx_calculate_hash(s->vm, k->input, k->input_len, got);
+        randomx_calculate_hash(s->vm, k->input, k->input_len, ob->kat[i]);
         bg_guard_region_end();
-        char name[400];
-        snprintf(name, sizeof name, "%s.kat.%s", x->test, k->id);
-        cJSON *d = matrix(x, "KAT", NULL);
-        cJSON_AddStringToObject(d, "key", k->key);
-        check_hash(x, name, k->hash, got, d);
-        if (k->has_commitment) { /* check <test>.kat.<id>.commitment (RandomX v2 API) */
-            snprintf(name + strlen(name), sizeof name - strlen(name), ".commitment");
 #if defined(BG_RANDOMX_HAS_V2)
-            uint8_t com[32];
-            randomx_calculate_commitment(k->input, k->input_len, got, com);
-            check_hash(x, name, k->commitment, com, matrix(x, "KAT", NULL));
-#else
-            bg_check_emit_str(x->c, name, BG_SKIP, "randomx_calculate_commitment",
-                              "this RandomX library has no commitment API (needs RandomX 2.0)",
-                              NULL);
-#endif
+        if (k->has_commitment) {
+            randomx_calculate_commitment(k->input, k->input_len, ob->kat[i], ob->com[i]);
+            ob->have_com[i] = 1;
         }
+#endif
     }
     return BG_OK;
+}
+
+/* Checks <test>.kat.<id> (and .commitment) of what ob holds. */
+static void judge_kats(ctx *x, const rx_kat_set *kats, const observed *ob)
+{
+    for (int i = 0; i < kats->nvectors; i++) {
+        const rx_kat *k = &kats->vectors[i];
+        char check[64];
+        snprintf(check, sizeof check, "kat.%s", k->id);
+        cJSON *d = matrix(x, "KAT", NULL);
+        cJSON_AddStringToObject(d, "key", k->key);
+        check_hash(x, check, k->hash, ob->kat[i], d);
+        if (k->has_commitment) { /* check <test>.kat.<id>.commitment (RandomX v2 API) */
+            snprintf(check + strlen(check), sizeof check - strlen(check), ".commitment");
+            if (ob->have_com[i]) {
+                check_hash(x, check, k->commitment, ob->com[i], matrix(x, "KAT", NULL));
+            } else {
+                char name[400];
+                snprintf(name, sizeof name, "%s.%s", x->test, check);
+                bg_check_emit_str(x->c, name, BG_SKIP, "randomx_calculate_commitment",
+                                  "this RandomX library has no commitment API (needs RandomX 2.0)",
+                                  NULL);
+            }
+        }
+    }
 }
 
 /* The known dataset items of key: from s's dataset memory, or (s NULL) from
@@ -214,7 +328,7 @@ static void check_dataset_items(ctx *x, rx_session *s, const char *path, const r
         cJSON *det = matrix(x, "dataset", NULL);
         cJSON_AddStringToObject(det, "key", key);
         if (got != d->first_u64)
-            diff_hint(det, x->kat, KAT_REL);
+            diff_hint(x, det, x->kat, KAT_REL);
         bg_check_emit_str(x->c, name, got == d->first_u64 ? BG_PASS : BG_FAIL, w, g, det);
     }
 }
@@ -242,7 +356,7 @@ static void check_chain(ctx *x, const rx_opts *o, const rx_chain_result *want,
     int cp_differs = i < got->ncheckpoints || got->ncheckpoints != want->ncheckpoints;
     int same = !cp_differs && memcmp(want->digest, got->digest, 32) == 0;
     if (!same) {
-        diff_hint(d, x->chains, CHAINS_REL);
+        diff_hint(x, d, x->chains, CHAINS_REL);
         cJSON *div = cJSON_AddObjectToObject(d, "first_divergent_checkpoint");
         if (cp_differs && i < got->ncheckpoints && i < want->ncheckpoints) {
             char cw[65], cg[65];
@@ -258,7 +372,7 @@ static void check_chain(ctx *x, const rx_opts *o, const rx_chain_result *want,
                      (unsigned long long)((i + 1) * got->k - 1), cw, w);
             snprintf(og, sizeof og, "checkpoint %zu (hash %llu) %s; digest %s", i + 1,
                      (unsigned long long)((i + 1) * got->k - 1), cg, g);
-            bg_check_emit_str(x->c, name, BG_FAIL, ew, og, d);
+            bg_check_emit_str(x->c, name, runner_verdict(x, "chain", 1, d), ew, og, d);
             return;
         } else {
             /* every checkpoint agrees: only the final digest differs */
@@ -268,7 +382,216 @@ static void check_chain(ctx *x, const rx_opts *o, const rx_chain_result *want,
             cJSON_AddStringToObject(div, "observed", g);
         }
     }
-    bg_check_emit_str(x->c, name, same ? BG_PASS : BG_FAIL, w, g, d);
+    bg_check_emit_str(x->c, name, runner_verdict(x, "chain", !same, d), w, g, d);
+}
+
+/* --observe: what was computed, as one JSON object on stdout (runner_known.h
+ * and the usage above name its fields). */
+static int print_observed(const rx_opts *o, const rx_kat_set *kats, const observed *ob)
+{
+    cJSON *doc = cJSON_CreateObject();
+    char hex[65];
+    cJSON_AddStringToObject(doc, "algorithm", rx_algorithm((int)o->flags));
+    cJSON_AddNumberToObject(doc, "flags", (double)o->flags);
+    cJSON_AddNumberToObject(doc, "cache_inits", ob->inits);
+    cJSON_AddNumberToObject(doc, "cache_init_seconds", ob->init_seconds);
+    cJSON *arr = cJSON_AddArrayToObject(doc, "kats");
+    for (int i = 0; i < kats->nvectors; i++) {
+        cJSON *k = cJSON_CreateObject();
+        cJSON_AddStringToObject(k, "id", kats->vectors[i].id);
+        bg_hex_encode(ob->kat[i], 32, hex);
+        cJSON_AddStringToObject(k, "hash", hex);
+        if (ob->have_com[i]) {
+            bg_hex_encode(ob->com[i], 32, hex);
+            cJSON_AddStringToObject(k, "commitment", hex);
+        }
+        cJSON_AddItemToArray(arr, k);
+    }
+    cJSON *ch = cJSON_AddObjectToObject(doc, "chain");
+    rx_chain_add_json(ch, o->key_text, o->key, o->key_len, &ob->chain);
+    cJSON_AddNumberToObject(ch, "hashing_seconds", ob->chain.seconds);
+    char *txt = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    if (!txt)
+        return bg_exit_code(bg_fail(BG_E_NOMEM, "--observe", "out of memory"));
+    int ok = puts(txt) >= 0 && fflush(stdout) == 0;
+    cJSON_free(txt);
+    return ok ? 0 : bg_exit_code(bg_fail(BG_E_IO, "--observe", "cannot write stdout"));
+}
+
+/* One hex digest field of a document into out; 0 when absent or malformed. */
+static int hex32(const cJSON *obj, const char *key, uint8_t out[32])
+{
+    const char *h = bg_json_str(obj, key);
+    size_t n = 0;
+    return h && bg_hex_decode(h, out, 32, &n) == BG_OK && n == 32;
+}
+
+/* Reads the probe's --observe document into ob; 0 with why[n] when it is not
+ * one for these vectors and this chain. */
+static int parse_observed(const char *txt, const rx_opts *o, const rx_kat_set *kats, observed *ob,
+                          char *why, size_t n)
+{
+    cJSON *doc = cJSON_Parse(txt);
+    const char *alg = bg_json_str(doc, "algorithm");
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, "kats");
+    const cJSON *ch = cJSON_GetObjectItemCaseSensitive(doc, "chain");
+    const char *bad = NULL;
+    uint64_t cn = 0, ck = 0;
+    if (!doc || !alg || !cJSON_IsArray(arr) || !cJSON_IsObject(ch))
+        bad = "no JSON object with algorithm, kats and chain";
+    else if (strcmp(alg, rx_algorithm((int)o->flags)))
+        bad = "another algorithm than the flags'";
+    else if (cJSON_GetArraySize(arr) != kats->nvectors)
+        bad = "another number of known answers than the fixture";
+    for (int i = 0; !bad && i < kats->nvectors; i++) {
+        const cJSON *k = cJSON_GetArrayItem(arr, i);
+        const char *id = bg_json_str(k, "id");
+        if (!id || strcmp(id, kats->vectors[i].id) || !hex32(k, "hash", ob->kat[i]))
+            bad = "a known answer without its id or a 64-digit hash";
+        else
+            ob->have_com[i] = hex32(k, "commitment", ob->com[i]);
+    }
+    const cJSON *cps = cJSON_GetObjectItemCaseSensitive(ch, "checkpoints");
+    if (!bad && (!bg_json_u64(ch, "n", &cn) || !bg_json_u64(ch, "k", &ck) || cn != o->n ||
+                 ck != o->k || !hex32(ch, "digest", ob->chain.digest) || !cJSON_IsArray(cps)))
+        bad = "a chain without this n, k, digest and checkpoints";
+    if (!bad) {
+        ob->inits = (int)bg_json_num(doc, "cache_inits", 0);
+        ob->init_seconds = bg_json_num(doc, "cache_init_seconds", 0);
+        ob->chain.n = cn;
+        ob->chain.k = ck;
+        ob->chain.seconds = bg_json_num(ch, "hashing_seconds", 0);
+        ob->chain.ncheckpoints = (size_t)cJSON_GetArraySize(cps);
+        ob->chain.checkpoints = calloc(ob->chain.ncheckpoints + 1, 32);
+        for (size_t i = 0; !bad && i < ob->chain.ncheckpoints; i++) {
+            const cJSON *c = cJSON_GetArrayItem(cps, (int)i);
+            size_t got = 0;
+            if (!ob->chain.checkpoints || !cJSON_IsString(c) ||
+                bg_hex_decode(c->valuestring, ob->chain.checkpoints[i], 32, &got) != BG_OK || got != 32)
+                bad = "a chain checkpoint that is not 64 hex digits";
+        }
+    }
+    cJSON_Delete(doc);
+    if (bad)
+        snprintf(why, n, "the probe's --observe output: %s", bad);
+    return !bad;
+}
+
+/* The check <test>.run: the probe could not be run under the runner, or what
+ * it printed is no observation.  A crash of a translator is a deviation of the
+ * runner like a wrong digest (runner_verdict, check "run"). */
+static int run_failed(ctx *x, const char *why, bg_verdict v)
+{
+    char name[400];
+    snprintf(name, sizeof name, "%s.run", x->test);
+    cJSON *d = matrix(x, "run", NULL);
+    if (v == BG_FAIL)
+        v = runner_verdict(x, "run", 1, d);
+    bg_check_emit_str(x->c, name, v, "the probe computes the variant under the runner", why, d);
+    return bg_checks_close(x->c);
+}
+
+/* --runner: `<runner> <probe> --observe ...` and its document read into ob.
+ * Returns -1 when ob holds the observation, else the process exit code (the
+ * run's check recorded). */
+static int observe_under_runner(ctx *x, const rx_opts *o, const rx_kat_set *kats, observed *ob)
+{
+    char why[1100];
+    bg_runner rn;
+    bg_status st = bg_runner_resolve(o->runner, "x86_64", &rn, why, sizeof why);
+    if (st == BG_E_UNSUPPORTED) {
+        char name[400];
+        snprintf(name, sizeof name, "%s.run", x->test);
+        bg_check_emit_str(x->c, name, BG_SKIP, "a runner to run the probe", why,
+                          matrix(x, "run", NULL));
+        return bg_checks_close(x->c);
+    }
+    if (st != BG_OK) {
+        bg_checks_free(x->c);
+        return bg_exit_code(bg_fail(st, "--runner", "%s", why));
+    }
+    snprintf(x->runner_version, sizeof x->runner_version, "%s", rn.version);
+    bg_runner_known_tool(&rn, x->known_tool, sizeof x->known_tool);
+    if ((st = rk_load(bg_fixtures_root(), x->known_tool, &x->known))) {
+        bg_runner_free(&rn);
+        char name[400];
+        snprintf(name, sizeof name, "%s.known", x->test);
+        return bg_checks_fail_stored(x->c, name, "a valid known list (docs/digest_agreement.md "
+                                                 "\"Under runners\")", st);
+    }
+    char self[4096], nb[32], kb[32], keyhex[520];
+    const char *probe = o->probe;
+    if (!probe) { /* this program (Linux: /proc/self/exe; else argv[0] as found) */
+        if (!realpath("/proc/self/exe", self) && bg_proc_which(o->argv0, self, sizeof self))
+            snprintf(self, sizeof self, "%s", o->argv0);
+        probe = self;
+    }
+    snprintf(nb, sizeof nb, "%llu", (unsigned long long)o->n);
+    snprintf(kb, sizeof kb, "%llu", (unsigned long long)o->k);
+    char *av[BG_RUNNER_MAX_ARGS + 20];
+    int n = 0;
+    for (int i = 0; i < rn.argc; i++)
+        av[n++] = rn.argv[i];
+    av[n++] = (char *)probe;
+    av[n++] = "--observe";
+    av[n++] = "--flags";
+    av[n++] = (char *)o->flags_text;
+    av[n++] = "--n";
+    av[n++] = nb;
+    av[n++] = "--k";
+    av[n++] = kb;
+    av[n++] = "--kat";
+    av[n++] = (char *)x->kat;
+    av[n++] = "--chains";
+    av[n++] = (char *)x->chains;
+    if (o->key_text) {
+        av[n++] = "--key";
+        av[n++] = (char *)o->key_text;
+    } else {
+        bg_hex_encode(o->key, o->key_len, keyhex);
+        av[n++] = "--key-hex";
+        av[n++] = keyhex;
+    }
+    av[n] = NULL;
+    bg_proc_opts po = {.env = rn.env, .timeout_s = (double)o->timeout, .max_out = (size_t)1 << 20};
+    bg_proc_result r;
+    st = bg_proc_spawn(av, &po, &r);
+    bg_runner_free(&rn);
+    if (st)
+        return run_failed(x, bg_last_error(), BG_FAIL);
+    int rc = -1;
+    if (r.exited && r.code == 77) { /* the probe says this host cannot run the variant */
+        bg_proc_stderr_tail(&r, BG_PROC_TAIL_LINES, why, sizeof why);
+        rc = run_failed(x, why, BG_SKIP);
+    } else if (!bg_proc_ok(&r)) {
+        char how[700];
+        bg_proc_explain(&r, (double)o->timeout, how, sizeof how);
+        snprintf(why, sizeof why, "%.700s under runner %.40s (%.160s)", how, o->runner,
+                 x->runner_version);
+        rc = run_failed(x, why, BG_FAIL);
+    } else if (!parse_observed(r.out, o, kats, ob, why, sizeof why)) {
+        rc = run_failed(x, why, BG_FAIL);
+    } else {
+        char name[400], w[300];
+        snprintf(name, sizeof name, "%s.run", x->test);
+        snprintf(w, sizeof w, "%.1f s wall, %.1f s CPU; %d cache inits %.1f s, %llu hashes %.1f s",
+                 r.wall_s, r.cpu_s, ob->inits, ob->init_seconds,
+                 (unsigned long long)ob->chain.n, ob->chain.seconds);
+        cJSON *d = matrix(x, "run", w);
+        cJSON_AddNumberToObject(d, "wall_seconds", r.wall_s);
+        cJSON_AddNumberToObject(d, "cpu_seconds", r.cpu_s);
+        cJSON_AddNumberToObject(d, "cache_inits", ob->inits);
+        cJSON_AddNumberToObject(d, "cache_init_seconds", ob->init_seconds);
+        cJSON_AddNumberToObject(d, "hashing_seconds", ob->chain.seconds);
+        char load[64];
+        bg_host_load_describe(load, sizeof load);
+        cJSON_AddStringToObject(d, "load", load); /* at the end of the run */
+        bg_check_emit_str(x->c, name, BG_PASS, "the probe computes the variant under the runner",
+                          w, d);
+    }
+    bg_proc_result_free(&r);
+    return rc;
 }
 
 static int variant_run(ctx *x, const rx_opts *o)
@@ -276,7 +599,8 @@ static int variant_run(ctx *x, const rx_opts *o)
     /* DigestTests.cmake names the tests; the slug here comes from the flags:
      * they must agree, or the report would file results under a wrong name. */
     const char *prefix = "digest.runtime.";
-    if (!strncmp(x->test, prefix, strlen(prefix)) && strcmp(x->test + strlen(prefix), x->slug)) {
+    if (!o->observe && !strncmp(x->test, prefix, strlen(prefix)) &&
+        strcmp(x->test + strlen(prefix), x->slug)) {
         char name[400];
         snprintf(name, sizeof name, "%s.name", x->test);
         bg_check_emit_str(x->c, name, BG_FAIL, x->test + strlen(prefix), x->slug,
@@ -285,45 +609,83 @@ static int variant_run(ctx *x, const rx_opts *o)
     rx_kat_set kats;
     bg_status st = fixtures_root_ok(o);
     if (st)
-        return stop(x, "fixture", st);
+        return o->observe ? bg_exit_code(st) : stop(x, "fixture", st);
     if ((st = rx_kat_load(o->kat, rx_algorithm((int)o->flags), &kats)))
-        return stop_at(x, "fixture", st, o->kat, KAT_REL);
+        return o->observe ? bg_exit_code(st) : stop_at(x, "fixture", st, o->kat, KAT_REL);
     rx_chain_result want;
+    memset(&want, 0, sizeof want);
     int no_entry;
-    st = rx_chain_fixture_find(o->chains, rx_algorithm((int)o->flags), (const char *)o->key, o->n,
-                               o->k, &want, &no_entry);
-    if (st) /* a sound file without this chain has nothing to restore: the error says record one */
-        return stop_at(x, "fixture", st, no_entry ? NULL : o->chains, CHAINS_REL);
-    rx_session s;
-    /* open with the first KAT key; the chain key comes last */
-    const rx_kat *k0 = &kats.vectors[0];
-    st = rx_session_open(&s, o->flags, k0->key, k0->key_len, o->init_threads, o->dataset_dir);
-    if (st) {
+    if (!o->observe) {
+        st = rx_chain_fixture_find(o->chains, rx_algorithm((int)o->flags), (const char *)o->key,
+                                   o->n, o->k, &want, &no_entry);
+        if (st) /* a sound file without this chain has nothing to restore: the error says record one */
+            return stop_at(x, "fixture", st, no_entry ? NULL : o->chains, CHAINS_REL);
+    }
+    observed *ob = calloc(1, sizeof *ob);
+    if (!ob) {
         rx_chain_free(&want);
-        return stop(x, "variant", st);
+        return stop(x, "run", bg_fail(BG_E_NOMEM, "bg-digest-check", "out of memory"));
     }
-    st = run_kats(x, &s, &kats);
-    if (!st && (o->flags & RANDOMX_FLAG_FULL_MEM))
-        for (int i = 0; i < kats.nvectors; i++)
-            if (i == 0 || strcmp(kats.vectors[i].key, kats.vectors[i - 1].key)) {
-                st = rx_session_rekey(&s, kats.vectors[i].key, kats.vectors[i].key_len);
-                if (st)
-                    break;
-                check_dataset_items(x, &s, NULL, &kats, kats.vectors[i].key);
-            }
-    if (!st)
-        st = rx_session_rekey(&s, o->key, o->key_len);
-    if (!st) {
-        rx_chain_result got;
-        st = rx_chain_run(s.vm, o->n, o->k, NULL, &got);
+    if (o->runner) {
+        int rc = observe_under_runner(x, o, &kats, ob);
+        if (rc >= 0) {
+            rx_chain_free(&ob->chain);
+            free(ob);
+            rx_chain_free(&want);
+            rk_free(&x->known);
+            return rc;
+        }
+    } else {
+        rx_session s;
+        /* open with the first KAT key; the chain key comes last */
+        const rx_kat *k0 = &kats.vectors[0];
+        st = rx_session_open(&s, o->flags, k0->key, k0->key_len, o->init_threads, o->dataset_dir);
+        if (st) {
+            rx_chain_free(&want);
+            free(ob);
+            return o->observe ? bg_exit_code(st) : stop(x, "variant", st);
+        }
+        st = compute_kats(&s, &kats, ob);
+        if (!st && !o->observe)
+            judge_kats(x, &kats, ob);
+        if (!st && (o->flags & RANDOMX_FLAG_FULL_MEM))
+            for (int i = 0; i < kats.nvectors; i++)
+                if (i == 0 || strcmp(kats.vectors[i].key, kats.vectors[i - 1].key)) {
+                    st = rx_session_rekey(&s, kats.vectors[i].key, kats.vectors[i].key_len);
+                    if (st)
+                        break;
+                    if (!o->observe)
+                        check_dataset_items(x, &s, NULL, &kats, kats.vectors[i].key);
+                }
         if (!st)
-            check_chain(x, o, &want, &got);
-        rx_chain_free(&got);
+            st = rx_session_rekey(&s, o->key, o->key_len);
+        if (!st) {
+            ob->init_seconds += s.init_seconds;
+            ob->inits++;
+            st = rx_chain_run(s.vm, o->n, o->k, NULL, &ob->chain);
+        }
+        rx_session_close(&s);
+        if (st) {
+            rx_chain_free(&ob->chain);
+            rx_chain_free(&want);
+            free(ob);
+            return o->observe ? bg_exit_code(st) : stop(x, "run", st);
+        }
+        if (o->observe) {
+            int rc = print_observed(o, &kats, ob);
+            rx_chain_free(&ob->chain);
+            free(ob);
+            bg_checks_free(x->c);
+            return rc;
+        }
     }
+    if (o->runner)
+        judge_kats(x, &kats, ob);
+    check_chain(x, o, &want, &ob->chain);
+    rx_chain_free(&ob->chain);
     rx_chain_free(&want);
-    rx_session_close(&s);
-    if (st)
-        return stop(x, "run", st);
+    rk_free(&x->known);
+    free(ob);
     return bg_checks_close(x->c);
 }
 
@@ -501,12 +863,35 @@ int main(int argc, char **argv)
     bg_status st = rx_opts_parse_tool(argc, argv, &tool, &o);
     if (st || o.help)
         return bg_exit_code(st);
+    if (o.validate_known) { /* the tool is the file's name: <tool>.tsv */
+        const char *b = strrchr(o.validate_known, '/') ? strrchr(o.validate_known, '/') + 1
+                                                       : o.validate_known;
+        char tool_name[64];
+        snprintf(tool_name, sizeof tool_name, "%.*s",
+                 strstr(b, ".tsv") ? (int)(strstr(b, ".tsv") - b) : (int)strlen(b), b);
+        rk_list kl;
+        struct stat sb;
+        if (stat(o.validate_known, &sb) != 0)
+            return bg_exit_code(bg_fail(BG_E_FIXTURE, "known digest deviations", "%s: missing",
+                                        o.validate_known));
+        if ((st = rk_load_path(o.validate_known, tool_name, &kl)))
+            return bg_exit_code(st);
+        printf("%s: %d known digest deviation line(s) valid\n", o.validate_known, kl.n);
+        rk_free(&kl);
+        return 0;
+    }
     ctx x;
     x.variant = o.variant;
     x.kat = o.kat;
     x.kat_rel = rx_kat_rel(rx_algorithm((int)o.flags));
     x.chains = o.chains;
-    x.c = bg_checks_open(SUITE);
+    x.algorithm = rx_algorithm((int)o.flags);
+    x.runner = o.runner;
+    x.runner_version[0] = x.known_tool[0] = '\0';
+    memset(&x.known, 0, sizeof x.known);
+    x.c = o.observe ? NULL : bg_checks_open(SUITE);
+    if (o.observe)
+        return variant_run(&x, &o);
     if (!x.c)
         return BG_EXIT_IO;
     rx_flags_slug(o.flags, !o.dataset_dir, x.slug, sizeof x.slug);

@@ -1,7 +1,7 @@
 # The probe's sources, shared by this suite's CMakeLists.txt (system RandomX)
 # and builds/probe/ (each from-source build variant).  Paths relative to the suite folder.
 set(BG_RX_PROBE_SOURCES probe/rx_flags.c probe/rx_session.c chain/rx_chain.c probe/rx_fixture.c probe/rx_opts.c)
-set(BG_RX_DIGEST_CHECK_SOURCES check/digest_check.c check/build_matrix.c check/dataset_cache.c)
+set(BG_RX_DIGEST_CHECK_SOURCES check/digest_check.c check/build_matrix.c check/dataset_cache.c check/runner_known.c)
 set(BG_RX_AES_FLAGS_SOURCES check/aes_flags_check.c check/aes_flags.c check/build_matrix.c)
 set(BG_RX_AES_INSNS_SOURCES builds/aes_insns.c check/build_matrix.c)
 # JIT emission capture and phase profile (builds/probe only: they need a static librandomx.a)

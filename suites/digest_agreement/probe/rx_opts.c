@@ -66,6 +66,18 @@ static const opt_row rows[] = {
     {"--progress", NULL, ALL, "progress lines on stderr about once a second"},
     {"--variant", "NAME", RX_TOOL_DIGEST | RX_TOOL_OTHER,
      "the build variant this probe was built for (CMake\npasses it): its checks fill that row of the\nBuild variants table (default: none)"},
+    {"--runner", "NAME", RX_TOOL_DIGEST,
+     "run the probe under this runner of the registry\n(bg-runner --list; light memory only) and judge\n"
+     "what it computed: checks as without --runner, with\nthe runner and its version (a runner this host\n"
+     "lacks: a skip naming why)"},
+    {"--probe", "PATH", RX_TOOL_DIGEST,
+     "with --runner: the x86-64 bg-digest-check to run\n(default: this program)"},
+    {"--timeout", "S", RX_TOOL_DIGEST,
+     "with --runner: the probe's wall-clock limit,\n1..86400 s (default 1200)"},
+    {"--validate-known", "FILE", RX_TOOL_DIGEST,
+     "check a known digest list of runners\n(fixtures/randomx/known/<tool>.tsv) and exit"},
+    {"--observe", NULL, RX_TOOL_DIGEST,
+     "compute only: print the KAT hashes and the chain\nas one JSON object on stdout, record no check\n(what --runner runs under the runner)"},
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
@@ -121,10 +133,12 @@ bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts
     o->key_len = strlen(o->key_text);
     memcpy(o->key, o->key_text, o->key_len);
     o->n = 64;
+    o->timeout = 1200;
+    o->argv0 = argv[0];
     long nc = sysconf(_SC_NPROCESSORS_ONLN);
     o->init_threads = nc > 0 ? (int)nc : 1;
     const char *flags = "auto";
-    int key_given = 0;
+    int key_given = 0, timeout_given = 0;
     bg_status st = BG_OK;
     for (int i = 1; i < argc && !st; i++) {
         const char *a = argv[i];
@@ -145,6 +159,10 @@ bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts
         }
         if (!strcmp(a, "--replace")) {
             o->replace = 1;
+            continue;
+        }
+        if (!strcmp(a, "--observe")) {
+            o->observe = 1;
             continue;
         }
         if (i + 1 >= argc) {
@@ -199,6 +217,18 @@ bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts
             o->chains = v;
         } else if (!strcmp(a, "--record")) {
             o->record = v;
+        } else if (!strcmp(a, "--runner")) {
+            if (!*v)
+                return bg_fail(BG_E_USAGE, "--runner", "expected a runner's name (bg-runner --list), got ''");
+            o->runner = v;
+        } else if (!strcmp(a, "--validate-known")) {
+            o->validate_known = v;
+        } else if (!strcmp(a, "--probe")) {
+            o->probe = v;
+        } else if (!strcmp(a, "--timeout")) {
+            st = parse_u64("--timeout", v, 1, 86400, &u);
+            o->timeout = (unsigned long)u;
+            timeout_given = 1;
         } else if (!strcmp(a, "--variant")) {
             if (!*v)
                 return bg_fail(BG_E_USAGE, "--variant", "expected a build variant's name, got ''");
@@ -226,8 +256,18 @@ bg_status rx_opts_parse_tool(int argc, char **argv, const rx_tool *tool, rx_opts
     if (!o->dataset_cache != !o->dataset_cache_id)
         return bg_fail(BG_E_USAGE, o->dataset_cache ? "--dataset-cache" : "--dataset-cache-id",
                        "--dataset-cache and --dataset-cache-id go together");
+    if ((o->probe || timeout_given) && !o->runner)
+        return bg_fail(BG_E_USAGE, o->probe ? "--probe" : "--timeout", "only applies with --runner NAME");
+    if (o->runner && (o->observe || o->make_datasets || o->remove_datasets || o->dataset_dir))
+        return bg_fail(BG_E_USAGE, "--runner",
+                       "runs one light-memory variant: not with %s",
+                       o->observe ? "--observe" : o->make_datasets ? "--make-datasets"
+                       : o->remove_datasets ? "--remove-datasets" : "--dataset-dir");
     if ((st = rx_flags_parse(flags, &o->flags)))
         return st;
+    o->flags_text = flags;
+    if (o->runner && (o->flags & RANDOMX_FLAG_FULL_MEM))
+        return bg_fail(BG_E_USAGE, "--runner", "runs light-memory variants only (--flags without full-mem)");
     const char *fx = bg_fixtures_root();
     if (!o->kat) { /* the flags' algorithm picks the file (v2: kat-v2.json) */
         snprintf(o->kat_buf, sizeof o->kat_buf, "%s/%s", fx, rx_kat_rel(rx_algorithm((int)o->flags)));

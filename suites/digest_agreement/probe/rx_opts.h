@@ -16,6 +16,12 @@
  *   --remove-datasets DIR        bg-digest-check: delete the .rxds files in DIR (fixture cleanup)
  *   --progress                   progress lines on stderr about once a second
  *   --variant NAME               the build variant the probe was built for (build_matrix.h)
+ *   --runner NAME                bg-digest-check: run the variant's probe under this runner of
+ *                                the registry (bg_runner.h) and judge what it computed
+ *   --probe PATH                 with --runner: the x86-64 bg-digest-check to run (default: this one)
+ *   --timeout S                  with --runner: wall-clock limit of the probe, 1..86400 s (default 1200)
+ *   --observe                    bg-digest-check: compute only; print what was computed as one
+ *                                JSON object on stdout, record no check (what --runner runs)
  *   --help                       print the usage and set help (exit 0)
  * A bad value prints one line and returns BG_E_USAGE.  The option table in
  * rx_opts.c says which tool takes which option; it drives both the parser and
@@ -46,6 +52,12 @@ typedef struct rx_opts {
     const char *kat, *chains;
     const char *record, *reason;
     const char *variant; /* --variant: the build variant, NULL outside one */
+    const char *flags_text;         /* --flags as given (passed on to the probe under --runner) */
+    const char *runner, *probe;     /* --runner NAME, --probe PATH; NULL when not given */
+    unsigned long timeout;          /* --timeout seconds (default 1200) */
+    int observe;                    /* --observe */
+    const char *validate_known;     /* --validate-known FILE */
+    const char *argv0;              /* how the program was started (argv[0]) */
     int replace, progress;
     int help; /* --help was given: usage printed, nothing else to do */
     char kat_buf[4096], chains_buf[4096];
