@@ -75,6 +75,37 @@ case "$case_" in
     exec "$expect" --name "$name" --exit 1 --contains "/hash/light-jit-hard: fail ratio 1.0" -- \
       "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=1 \
       --filter '^randomx/[^/]+/[^/]+/hash/light-jit-hard$' --work-dir "$w" --budgets "$budgets" ;;
+  callgrind_function)  # which function got slower: 0.5 % more work planted in one named
+    # function (the knob scales chain_run's loop) must be named FIRST in report.md's
+    # "Which function got slower", with its share of the change, and drawn in report.html's
+    # differential flame graph; the profiles are what this host's callgrind writes
+    mkdir -p "$w/checks"
+    BG_CHECKS_FILE="$w/checks/perf.callgrind.function.jsonl" BG_TEST_NAME=perf.callgrind.function \
+      "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=0.5 \
+      --filter '^synth/chain$' --work-dir "$w" --budgets "$budgets" >"$w/perf.out" 2>&1 || true
+    "$bin/../../lib/bg-report" --checks-dir "$w/checks" --out-dir "$w/out" >/dev/null 2>&1 || true
+    # the section's first "Top function" line and its first table row, and the flame graph's
+    # red (grown) frame named chain_run
+    exec "$expect" --name "$name" --exit 0 --contains 'first: Top function: **`chain_run`** +60 Ir per iteration, **' \
+      --contains 'share >= 90 %' --contains 'first row: | `chain_run` | 12007 | 12067 | +60 |' \
+      --contains 'flame: chain_run red' -- \
+      bash -c 'md=$0/report.md; sec=$(sed -n "/^### Which function got slower/,\$p" "$md")
+        top=$(printf "%s\n" "$sec" | grep -m1 "^Top function")
+        echo "first: $top"
+        share=$(printf "%s\n" "$top" | sed -n "s/.*\*\*\([0-9.]*\) % of the change.*/\1/p")
+        awk -v s="$share" "BEGIN { exit !(s >= 90) }" && echo "share >= 90 %"
+        echo "first row: $(printf "%s\n" "$sec" | grep -m1 "^| \`")"
+        grep -q "<svg class=\"flame\"" "$0/report.html" &&
+          grep -o "chain_run[^<]*</title><rect[^>]*fill=\"rgb(255,[^>]*" "$0/report.html" | grep -q . &&
+          echo "flame: chain_run red"' "$w/out" ;;
+  callgrind_chase)  # a memory-latency regression (BG_PERF_CHASE_LOADS=20000: 20000 dependent
+    # loads through a 64 MiB cycle after each RandomX hash, about +0.07 % Ir) passes the Ir
+    # judge and must fail the estimated-cycles judge, naming rx_chase first
+    exec "$expect" --name "$name" --exit 1 --contains "pass         perf.callgrind.randomx/" \
+      --contains "fail         perf.callgrind_cycles.randomx/" \
+      --contains "top function by self change: rx_chase" -- \
+      "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_CHASE_LOADS=20000 \
+      --filter '^randomx/[^/]+/[^/]+/hash/light-jit-hard$' --work-dir "$w" --budgets "$budgets" ;;
   no_valgrind)  # no valgrind on PATH: one line, a skip (77)
     mkdir -p "$w/path"; ln -s "$(command -v env)" "$w/path/env"
     exec "$expect" --name "$name" --exit 77 --contains "valgrind is not installed" -- \
