@@ -173,11 +173,14 @@ static int build(ftree *t, const cJSON *folded)
     return 0;
 }
 
-static int depth_of(const ftree *t, int k)
+/* Rows drawn from node k up (frames narrower than 0.4 px are not drawn). */
+static int depth_of(const ftree *t, int k, double scale)
 {
+    if (t->n[k].head * scale < 0.4)
+        return 0;
     int d = 0;
     for (int c = t->n[k].child; c >= 0; c = t->n[c].next) {
-        int x = depth_of(t, c);
+        int x = depth_of(t, c, scale);
         d = x > d ? x : d;
     }
     return d + 1;
@@ -185,6 +188,18 @@ static int depth_of(const ftree *t, int k)
 
 #define FG_W 960.0
 #define FG_ROW 17
+
+/* The first len bytes of name, escaped (names point into their folded stack). */
+static void put_name(FILE *f, const char *name, size_t len)
+{
+    char *tmp = malloc(len + 1);
+    if (!tmp)
+        return;
+    memcpy(tmp, name, len);
+    tmp[len] = 0;
+    bg_html_text(f, tmp, len);
+    free(tmp);
+}
 
 static void frame(FILE *f, const ftree *t, int k, double x, double scale, int level, int height)
 {
@@ -198,7 +213,7 @@ static void frame(FILE *f, const ftree *t, int k, double x, double scale, int le
     else if (d < 0 && a > 0.001) { b = 255; r = g = (int)(230 - 200 * a); }
     double y = height - (level + 1) * FG_ROW;
     fprintf(f, "<g><title>");
-    bg_html_text(f, n->name, n->nlen < 400 ? n->nlen : 400);
+    put_name(f, n->name, n->nlen < 400 ? n->nlen : 400);
     fprintf(f, " — base %.6g, head %.6g (inclusive); self change %+.6g</title>"
                "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" "
                "stroke=\"#fff\" stroke-width=\"0.5\"/>", n->base, n->head, d, x, y, w, FG_ROW - 1, r, g, b);
@@ -206,13 +221,7 @@ static void frame(FILE *f, const ftree *t, int k, double x, double scale, int le
     if (chars >= 3) {
         fprintf(f, "<text x=\"%.1f\" y=\"%.0f\">", x + 3, y + FG_ROW - 5);
         size_t len = n->nlen < chars - 1 ? n->nlen : chars - 1;
-        char *tmp = malloc(len + 1);
-        if (tmp) {
-            memcpy(tmp, n->name, len);
-            tmp[len] = 0;
-            bg_html_text(f, tmp, len);
-            free(tmp);
-        }
+        put_name(f, n->name, len);
         fprintf(f, "%s</text>", len < n->nlen ? "…" : "");
     }
     fprintf(f, "</g>\n");
@@ -226,7 +235,7 @@ static void flame(FILE *f, const cJSON *d)
 {
     ftree t = {0};
     if (build(&t, cJSON_GetObjectItemCaseSensitive(d, "folded")) == 0 && t.n[0].head > 0) {
-        int depth = depth_of(&t, 0), height = depth * FG_ROW + 4;
+        int depth = depth_of(&t, 0, FG_W / t.n[0].head), height = depth * FG_ROW + 4;
         fprintf(f, "<p class=\"muted\">Differential flame graph (%s per iteration): width = the head's "
                    "inclusive cost, red = the frame's own cost grew, blue = it shrank, grey = unchanged; "
                    "hover for values. Stacks approximated from callgrind's caller–callee pairs.</p>\n"

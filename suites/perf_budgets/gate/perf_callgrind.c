@@ -56,7 +56,7 @@ static void iter_filter(const char *name, char *buf, size_t cap)
 /* The callgrind profile of one benchmark at `iters` iterations, with the
  * cache simulation on a fixed geometry (perf_callgrind.h). */
 static bg_status one_run(const perf_cmd *cmd, const char *tag, size_t idx, const char *name,
-                         long long iters, const char *work_dir, perf_cg_profile *prof)
+                         long long iters, int sim, const char *work_dir, perf_cg_profile *prof)
 {
     char cg_out[1024], a_out[1100], a_iter[64], filter[600], json[1100];
     snprintf(cg_out, sizeof cg_out, "%s/cg-%s-%zu-%lld.out", work_dir, tag, idx, iters);
@@ -66,7 +66,9 @@ static bg_status one_run(const perf_cmd *cmd, const char *tag, size_t idx, const
     /* --smc-check=all: every write to code is seen, in anonymous mappings (a JIT buffer,
      * RandomX's) and file-backed ones; the x86 default all-non-file would cover the JIT
      * too, other architectures' default (stack) relies on cache flushes: so it is explicit. */
-    const char *prefix[] = {"valgrind", "--tool=callgrind", "--smc-check=all", PERF_CG_CACHE_ARGS, a_out, NULL};
+    const char *with[] = {"valgrind", "--tool=callgrind", "--smc-check=all", PERF_CG_CACHE_ARGS, a_out, NULL};
+    const char *without[] = {"valgrind", "--tool=callgrind", "--smc-check=all", a_out, NULL};
+    const char **prefix = sim ? with : without;
     const char *args[] = {a_iter, NULL};
     perf_cmd c = {cmd->exe, prefix, cmd->env, args};
     snprintf(json, sizeof json, "%s/cg-%s-%zu-%lld.json", work_dir, tag, idx, iters);
@@ -86,12 +88,13 @@ static bg_status one_run(const perf_cmd *cmd, const char *tag, size_t idx, const
 /* One side of a benchmark: profiles at N and N/2 (prof[0], prof[1]) and the
  * per-iteration Ir and estimated cycles (per[PERF_CG_M_*]). */
 static bg_status side_run(const perf_cmd *cmd, const char *tag, size_t idx, const char *name,
-                          long long n, const char *work_dir, perf_cg_profile prof[2], double per[PERF_CG_NM])
+                          long long n, int sim, const char *work_dir, perf_cg_profile prof[2],
+                          double per[PERF_CG_NM])
 {
-    bg_status st = one_run(cmd, tag, idx, name, n, work_dir, &prof[0]);
+    bg_status st = one_run(cmd, tag, idx, name, n, sim, work_dir, &prof[0]);
     if (st != BG_OK)
         return st;
-    st = one_run(cmd, tag, idx, name, n / 2, work_dir, &prof[1]);
+    st = one_run(cmd, tag, idx, name, n / 2, sim, work_dir, &prof[1]);
     if (st != BG_OK) {
         perf_cg_free(&prof[0]);
         return st;
@@ -100,7 +103,7 @@ static bg_status side_run(const perf_cmd *cmd, const char *tag, size_t idx, cons
     if (!(full > half))
         st = bg_fail(BG_E_PARSE, "callgrind", "%s: Ir(%lld) = %.0f is not above Ir(%lld) = %.0f", name,
                      n, full, n / 2, half);
-    else if (!perf_cg_has_cache(&prof[0]) || !perf_cg_has_cache(&prof[1]))
+    else if (sim && (!perf_cg_has_cache(&prof[0]) || !perf_cg_has_cache(&prof[1])))
         st = bg_fail(BG_E_PARSE, "callgrind", "%s: the callgrind output has no cache events (D1mr, DLmr): "
                      "was --cache-sim=yes ignored?", name);
     for (int m = 0; st == BG_OK && m < PERF_CG_NM; m++)
@@ -126,8 +129,8 @@ static void judge(perf_result *x, double base, double head, double band)
 }
 
 bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, const char *filter,
-                                 long long iterations, const char *work_dir, const cJSON *budgets,
-                                 perf_result **out, size_t *n_out, perf_set *names)
+                                 long long iterations, int cache_sim, const char *work_dir,
+                                 const cJSON *budgets, perf_result **out, size_t *n_out, perf_set *names)
 {
     *out = NULL;
     *n_out = 0;
@@ -143,11 +146,13 @@ bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, con
     bg_status st = perf_run_list(&lc, filter, work_dir, "callgrind", names);
     if (st != BG_OK)
         return st;
-    perf_result *r = calloc(2 * names->n, sizeof *r);
+    size_t per = cache_sim ? 2 : 1; /* results per benchmark */
+    perf_result *r = calloc(per * names->n, sizeof *r);
     if (!r)
         return BG_E_NOMEM;
     for (size_t i = 0; i < names->n && st == BG_OK; i++) {
-        perf_result *x = &r[2 * i], *y = &r[2 * i + 1]; /* Ir, estimated cycles */
+        perf_result ycopy, *x = &r[per * i], *y = cache_sim ? &r[2 * i + 1] : &ycopy; /* Ir, estimated cycles */
+        memset(&ycopy, 0, sizeof ycopy);
         x->name = y->name = names->s[i].name;
         perf_budget_for(budgets, x->name, &x->budget);
         y->budget = x->budget;
@@ -157,10 +162,10 @@ bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, con
         long long it = iterations ? iterations : x->budget.ir_iterations;
         perf_cg_profile pb[2], ph[2];
         double vb[PERF_CG_NM], vh[PERF_CG_NM];
-        st = side_run(base, "base", i, x->name, it, work_dir, pb, vb);
+        st = side_run(base, "base", i, x->name, it, cache_sim, work_dir, pb, vb);
         if (st != BG_OK)
             break;
-        st = side_run(head, "head", i, x->name, it, work_dir, ph, vh);
+        st = side_run(head, "head", i, x->name, it, cache_sim, work_dir, ph, vh);
         if (st != BG_OK) {
             perf_cg_free(&pb[0]);
             perf_cg_free(&pb[1]);
@@ -169,7 +174,7 @@ bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, con
         judge(x, vb[PERF_CG_M_IR], vh[PERF_CG_M_IR], x->budget.ir_band);
         judge(y, vb[PERF_CG_M_CYCLES], vh[PERF_CG_M_CYCLES], y->budget.cycles_band);
         /* which function got slower: for every judgement that did not pass */
-        for (int m = 0; m < PERF_CG_NM && st == BG_OK; m++) {
+        for (int m = 0; m < (cache_sim ? PERF_CG_NM : 1) && st == BG_OK; m++) {
             perf_result *z = m == PERF_CG_M_IR ? x : y;
             if (z->outcome != PERF_FAIL && z->outcome != PERF_INCONCLUSIVE)
                 continue;
@@ -186,10 +191,10 @@ bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, con
         }
     }
     if (st != BG_OK) {
-        perf_results_free(r, 2 * names->n);
+        perf_results_free(r, per * names->n);
         return st;
     }
     *out = r;
-    *n_out = 2 * names->n;
+    *n_out = per * names->n;
     return BG_OK;
 }

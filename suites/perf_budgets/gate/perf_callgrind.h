@@ -47,11 +47,13 @@
  * perf.callgrind.<name>) and metric "estimated_cycles" (perf_cgfile.h's
  * formula per iteration, band cycles_band, check perf.callgrind_cycles.<name>);
  * n = 1, lo = hi = ratio, p = q = NaN.  A result that fails carries
- * extra.function_diff (perf_cgfile.h): which function got slower.  BG_E_UNSUPPORTED when valgrind is not installed (one
+ * extra.function_diff (perf_cgfile.h): which function got slower.
+ * cache_sim 0 (bg-perf --ir-only): no cache simulation, one result per
+ * benchmark (Ir).  BG_E_UNSUPPORTED when valgrind is not installed (one
  * line, the caller turns it into a skip); BG_E_TARGET a run failed; BG_E_PARSE
  * no summary line. */
 bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, const char *filter,
-                                 long long iterations, const char *work_dir, const cJSON *budgets,
+                                 long long iterations, int cache_sim, const char *work_dir, const cJSON *budgets,
                                  perf_result **out, size_t *n_out, perf_set *names);
 
 #endif
