@@ -167,8 +167,8 @@ static void write_md(const char *mode, const perf_result *r, size_t n, int rerun
         }
         if (r[i].paired) /* sd between: of the pair log ratios (perf_gate.h) */
             snprintf(pr, sizeof pr, "%zu pairs", r[i].np_base);
-        fprintf(f, "| `%s` | %.4g | %.4g | %.4f [%.4f, %.4f] | ±%.1f%% | %s | %s | %s | %s%s%s |\n", r[i].name,
-                r[i].med_base, r[i].med_head, r[i].ratio, r[i].lo, r[i].hi, 100 * r[i].budget.band, pq, pr,
+        fprintf(f, "| `%s`%s%s | %.4g | %.4g | %.4f [%.4f, %.4f] | ±%.1f%% | %s | %s | %s | %s%s%s |\n", r[i].name,
+                r[i].check_mode ? " " : "", r[i].check_mode ? r[i].budget.metric : "", r[i].med_base, r[i].med_head, r[i].ratio, r[i].lo, r[i].hi, 100 * r[i].budget.band, pq, pr,
                 sd, perf_outcome_name(r[i].outcome), r[i].why[0] ? ": " : "", r[i].why);
     }
     fprintf(f, "\nprocesses: base / head, the unit the U test and the two-level bootstrap judge "
