@@ -608,9 +608,13 @@ cJSON *perf_cg_function_diff(const perf_cg_profile *base_full, const perf_cg_pro
     qsort(sr, stacks.n, sizeof *sr, cmp_stack);
     cJSON *fa = cJSON_AddArrayToObject(d, "folded");
     double floor_ = 1e-4 * fmax(fabs(bt), fabs(ht));
+    size_t chars = 0; /* of the stacks kept: at most PERF_CG_FOLDED_CHARS in results.json */
     for (size_t k = 0; k < stacks.n && (int)k < max_stacks; k++) {
         double b = stacks.val[sr[k].i][0], h = stacks.val[sr[k].i][1];
         if (sr[k].score <= floor_) /* rounding left-overs of the N - N/2 difference */
+            break;
+        chars += strlen(stacks.key[sr[k].i]);
+        if (chars > PERF_CG_FOLDED_CHARS)
             break;
         cJSON *e = cJSON_CreateArray();
         cJSON_AddItemToArray(e, cJSON_CreateString(stacks.key[sr[k].i]));

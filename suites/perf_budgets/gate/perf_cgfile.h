@@ -50,6 +50,9 @@ enum { PERF_CG_IR, PERF_CG_DR, PERF_CG_DW, PERF_CG_I1MR, PERF_CG_D1MR, PERF_CG_D
 /* The metrics the per-function difference reports. */
 enum { PERF_CG_M_IR, PERF_CG_M_CYCLES, PERF_CG_NM };
 
+/* The most characters of folded stacks one function_diff carries. */
+#define PERF_CG_FOLDED_CHARS 200000
+
 typedef struct perf_cg_fn {
     char *name;
     double self[PERF_CG_NEV], incl[PERF_CG_NEV];
@@ -101,9 +104,12 @@ int perf_cg_has_cache(const perf_cg_profile *p);
  * caller-callee pairs, not whole stacks, so a function's callees are spread
  * over its callers in proportion to their calls' inclusive costs (the usual
  * approximation of a call graph as a tree), from the functions nobody calls,
- * a function already on the stack not entered again, branches below
- * 0.1 % of the total kept in their parent; at most `max_stacks` stacks, the
- * largest.  NULL on out of memory. */
+ * a function already on the stack not entered again, calls inside a call cycle
+ * left out, branches below 10^-6 of the profile's total (start-up included)
+ * or deeper than 48 frames kept in their parent, at most 200000 frames a
+ * profile; then at most `max_stacks` stacks, the
+ * largest, and at most PERF_CG_FOLDED_CHARS characters of stack names in all.
+ * NULL on out of memory. */
 cJSON *perf_cg_function_diff(const perf_cg_profile *base_full, const perf_cg_profile *base_half,
                              const perf_cg_profile *head_full, const perf_cg_profile *head_half,
                              double iters, int metric, int top, int max_stacks);
