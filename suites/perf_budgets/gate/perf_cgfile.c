@@ -417,7 +417,6 @@ void perf_cg_free(perf_cg_profile *p)
         free(p->fn[i].name);
     free(p->fn);
     free(p->call);
-    free(p->hash);
     memset(p, 0, sizeof *p);
 }
 

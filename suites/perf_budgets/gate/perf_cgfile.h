@@ -72,8 +72,6 @@ typedef struct perf_cg_profile {
     size_t ncall, capcall;
     double total[PERF_CG_NEV]; /* summary:/totals: */
     int has[PERF_CG_NEV];      /* the event is in the file's events: line */
-    size_t *hash;              /* name index (internal) */
-    size_t caphash;
 } perf_cg_profile;
 
 /* Reads a callgrind output file.  BG_E_IO, BG_E_PARSE (no events: line, a
