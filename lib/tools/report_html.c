@@ -11,6 +11,7 @@
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_json.h"
 #include "report_esc.h"
+#include "report_fndiff.h"
 
 #define HIST_MAX 32
 
@@ -459,6 +460,7 @@ static void perf(FILE *f, const bg_report_model *m)
     }
     history(f, m);
     fprintf(f, "</section>\n");
+    bg_report_html_fndiff(f, m); /* which function got slower (report_fndiff.h) */
 }
 
 static void matrix(FILE *f, const bg_rep_matrix *x)

@@ -14,6 +14,7 @@
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_json.h"
 #include "report_esc.h"
+#include "report_fndiff.h"
 
 /* Failures shown in full before the <details>; the rest are listed inside. */
 #define SHOWN_FAILURES 12
@@ -438,6 +439,7 @@ static void perf(FILE *f, const bg_report_model *m)
         perf_rows(f, m, m->nperf_mb, m->nperf);
     }
     perf_chart(f, m);
+    bg_report_md_fndiff(f, m); /* which function got slower (report_fndiff.h) */
 }
 
 static int suite_checks(const bg_report_model *m, const char *suite)

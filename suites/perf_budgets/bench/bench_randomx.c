@@ -20,7 +20,16 @@
  *   1.1.10, docs/performance.md "RandomX instruction counts"), so p is p %
  *   more instructions per hash there (elsewhere about p %).  A hash itself
  *   cannot be cut into fractions; the filler is in the benchmark, not an
- *   LD_PRELOAD, and costs nothing when p = 0.
+ *   LD_PRELOAD, and costs nothing when p = 0.  The filler is its own function,
+ *   rx_knob_fill (never inlined), so a profile names it.
+ *   The memory-latency knob (BG_PERF_CHASE_LOADS=N, 0..10000000, default 0;
+ *   anything else is ignored) adds, after every hash, N dependent loads
+ *   through a 64 MiB random cycle (one node per 64-byte line, Sattolo's
+ *   algorithm, fixed seed; built once per process, not timed): rx_chase,
+ *   never inlined, 3 instructions per load, each load a cache miss: a
+ *   regression of memory latency that adds almost no instructions (the
+ *   planted regression of bg-perf callgrind's estimated cycles,
+ *   docs/perf_budgets.md "Memory behaviour").
  * randomx/<v>/<variant>/init/cache: cache initialisation (randomx_init_cache),
  *   seconds per iteration (manual time).
  * randomx/<v>/<variant>/init/dataset: dataset initialisation over all threads (from a
@@ -84,10 +93,11 @@ static const rx_variant rx_variants[] = {
     {RX_PREFIX "hash/full-jit-hard", 1, 1, 1, RX_JIT_STEPS},
 };
 
-/* What hash_run gets: the VM and the knob's extra filler steps per hash. */
+/* What hash_run gets: the VM, the knob's extra filler steps per hash and
+ * the chase knob's loads per hash. */
 typedef struct rx_ctx {
     randomx_vm *vm;
-    uint64_t extra;
+    uint64_t extra, chase;
 } rx_ctx;
 
 /* One cache (per JIT flag) and one dataset per process: built on first use.
@@ -97,6 +107,68 @@ static pthread_mutex_t rx_lock = PTHREAD_MUTEX_INITIALIZER;
 static randomx_cache *rx_caches[2];
 static randomx_dataset *rx_dataset;
 static char rx_why[3][400]; /* [jit]: why cache jit is missing; [2]: the dataset */
+
+/* The chase knob's cycle: 64 MiB, one node per 64-byte line holding the
+ * byte offset of the next node. */
+#define RX_CHASE_BYTES (64ULL << 20)
+static uint64_t *rx_chase_lines;
+static uint64_t rx_chase_at;
+
+static uint64_t rx_chase_loads(void)
+{
+    const char *s = getenv("BG_PERF_CHASE_LOADS");
+    if (!s || !*s)
+        return 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    return *end || v > 10000000ULL ? 0 : (uint64_t)v; /* documented range; else ignored */
+}
+
+/* Builds the cycle once (under rx_lock); 0 when it cannot be allocated. */
+static int rx_chase_build(void)
+{
+    int ok;
+    pthread_mutex_lock(&rx_lock);
+    if (!rx_chase_lines) {
+        uint64_t n = RX_CHASE_BYTES / 64, *perm = malloc(n * sizeof *perm);
+        uint64_t *lines = perm ? malloc(RX_CHASE_BYTES) : NULL;
+        if (lines) {
+            uint64_t x = 88172645463325252ULL;
+            for (uint64_t i = 0; i < n; i++)
+                perm[i] = i;
+            for (uint64_t i = n - 1; i > 0; i--) { /* Sattolo: one cycle through all n */
+                x = bg_bench_xorshift64(x);
+                uint64_t j = x % i, t = perm[i];
+                perm[i] = perm[j];
+                perm[j] = t;
+            }
+            for (uint64_t i = 0; i < n; i++)
+                lines[perm[i] * 8] = perm[(i + 1) % n] * 64;
+            rx_chase_lines = lines;
+        }
+        free(perm);
+    }
+    ok = rx_chase_lines != NULL;
+    pthread_mutex_unlock(&rx_lock);
+    return ok;
+}
+
+/* The chase knob's work: n dependent loads from byte offset at. */
+__attribute__((noinline)) static uint64_t rx_chase(const uint64_t *lines, uint64_t at, uint64_t n)
+{
+    const char *base = (const char *)lines;
+    for (uint64_t k = 0; k < n; k++)
+        at = *(const uint64_t *)(const void *)(base + at);
+    return at;
+}
+
+/* The slowdown knob's work: n dependent xorshift64 steps. */
+__attribute__((noinline)) static uint64_t rx_knob_fill(uint64_t fill, uint64_t n)
+{
+    for (uint64_t k = 0; k < n; k++)
+        fill = bg_bench_xorshift64(fill);
+    return fill;
+}
 
 static randomx_flags argon2_flags(void)
 {
@@ -252,10 +324,17 @@ static void *hash_setup(bg_bench_state *st, void *user)
         randomx_destroy_vm(c.vm);
         snprintf(why, sizeof why, "out of memory");
     }
+    uint64_t chase = rx_chase_loads();
+    if (x && chase && !rx_chase_build()) {
+        randomx_destroy_vm(c.vm);
+        free(x);
+        x = NULL;
+        snprintf(why, sizeof why, "BG_PERF_CHASE_LOADS: cannot allocate the 64 MiB cycle");
+    }
     if (!x)
         bg_bench_error(st, why);
     else
-        *x = (rx_ctx){c.vm, perf_knob_scale(v->knob_steps) - v->knob_steps};
+        *x = (rx_ctx){c.vm, perf_knob_scale(v->knob_steps) - v->knob_steps, chase};
     return x;
 }
 
@@ -277,11 +356,14 @@ static void hash_run(bg_bench_state *st, uint64_t n, void *ctx)
     for (uint64_t i = 0; i < n; i++) {
         memcpy(msg, &i, sizeof i);
         randomx_calculate_hash(x->vm, msg, sizeof msg, out);
-        for (uint64_t k = 0; k < x->extra; k++) /* the knob: p % more work */
-            fill = bg_bench_xorshift64(fill);
+        if (x->extra) /* the knob: p % more work */
+            fill = rx_knob_fill(fill, x->extra);
+        if (x->chase) /* the memory-latency knob */
+            rx_chase_at = rx_chase(rx_chase_lines, rx_chase_at, x->chase);
     }
     bg_guard_region_end();
     bg_bench_keep_u64(&fill);
+    bg_bench_keep_u64(&rx_chase_at);
     bg_bench_keep(out, sizeof out);
     bg_bench_set_items_processed(st, (int64_t)n);
 }

@@ -13,7 +13,9 @@
 #   --filter RE     default: the gate "pr_judge" of budgets.json "gates" (synth,
 #                   aes and light-mode RandomX hashing; docs/perf_budgets.md)
 #   --ir-filter RE  the benchmarks judged first by instruction counts (bg-perf
-#                   callgrind, checks perf.callgrind.<benchmark>, band ir_band):
+#                   callgrind, checks perf.callgrind.<benchmark>, band ir_band,
+#                   and perf.callgrind_cycles.<benchmark>: estimated cycles of the
+#                   cache simulation, band cycles_band; a failure names the function):
 #                   default the gate "pr_judge_ir" (light-mode RandomX hashing,
 #                   JIT and interpreter, hard AES); '' turns it off.  No valgrind (macOS): one skip
 #                   check perf.callgrind.valgrind naming why

@@ -92,10 +92,15 @@ static const char usage_text[] =
     "    Only checks that an existing FILE is a valid baseline of this host (exit\n"
     "    0 also when FILE is absent), so a corrupt one is refused before any run.\n"
     "bg-perf callgrind --base-exe EXE --head-exe EXE [--base-env K=V]...\n"
-    "    [--head-env K=V]... [--filter RE] [--iterations N] [--work-dir D]\n"
-    "    [--budgets B]\n"
+    "    [--head-env K=V]... [--filter RE] [--iterations N] [--ir-only]\n"
+    "    [--work-dir D] [--budgets B]\n"
     "    Instruction counts (valgrind callgrind Ir per iteration, perf_callgrind.h),\n"
-    "    deterministic, judged against ir_band.  N: each benchmark's budget\n"
+    "    deterministic, judged against ir_band (checks perf.callgrind.<name>), and\n"
+    "    from the same runs' cache simulation the estimated cycles per iteration\n"
+    "    (Ir + 10 L1 misses + 100 LL misses, perf_cgfile.h) against cycles_band\n"
+    "    (perf.callgrind_cycles.<name>); a failure names the function that got\n"
+    "    slower (details.function_diff).  --ir-only: no cache simulation (about\n"
+    "    2-3x less valgrind time), Ir alone.  N: each benchmark's budget\n"
     "    ir_iterations (20000; RandomX hashing 2) unless given.  No valgrind\n"
     "    (macOS: valgrind does not run there): skip check naming why (exit 77).\n"
     "bg-perf calibrate --exe EXE [--filter RE] [--rounds N] [--reps K]\n"
@@ -152,6 +157,7 @@ static const char usage_text[] =
 typedef struct opts {
     const char *mode;
     int duet, interleaved, paired, pin, drop_warmup, random_interleaving; /* --duet ... */
+    int ir_only;                                                         /* callgrind --ir-only */
     perf_cpus cpus;
     const char *base[MAX_LIST], *head[MAX_LIST], *base_env[MAX_LIST + 1], *head_env[MAX_LIST + 1],
         *prefix[MAX_LIST + 1];
@@ -224,7 +230,8 @@ static bg_status parse(int argc, char **argv, opts *o)
         int *flag = !strcmp(a, "--duet") ? &o->duet : !strcmp(a, "--paired") ? &o->paired
                     : !strcmp(a, "--interleaved") ? &o->interleaved
                     : !strcmp(a, "--pin") ? &o->pin : !strcmp(a, "--drop-warmup") ? &o->drop_warmup
-                    : !strcmp(a, "--random-interleaving") ? &o->random_interleaving : NULL;
+                    : !strcmp(a, "--random-interleaving") ? &o->random_interleaving
+                    : !strcmp(a, "--ir-only") ? &o->ir_only : NULL;
         if (flag) {
             *flag = 1;
             continue;
@@ -308,6 +315,8 @@ static bg_status check_judge(const opts *o)
     if (known && !ab && (o->duet || o->interleaved))
         return bg_fail(BG_E_USAGE, "bg-perf", "%s: only for ab and calibrate, not %s (see bg-perf --help)",
                        o->duet ? "--duet" : "--interleaved", o->mode);
+    if (known && strcmp(o->mode, "callgrind") && o->ir_only)
+        return bg_fail(BG_E_USAGE, "bg-perf", "--ir-only: only for callgrind, not %s (see bg-perf --help)", o->mode);
     if (known && !cmp && (o->paired || o->unit))
         return bg_fail(BG_E_USAGE, "bg-perf", "%s: only for compare, not %s (see bg-perf --help)",
                        o->paired ? "--paired" : "--unit", o->mode);
@@ -718,8 +727,8 @@ static int mode_callgrind(const opts *o, const cJSON *budgets)
     size_t n = 0;
     perf_set names = {0};
     if (st == BG_OK)
-        st = perf_callgrind_compare(&cb, &ch, o->filter, o->iterations, o->work_dir, budgets, &r, &n,
-                                    &names);
+        st = perf_callgrind_compare(&cb, &ch, o->filter, o->iterations, !o->ir_only, o->work_dir, budgets,
+                                    &r, &n, &names);
     int rc;
     if (st == BG_E_UNSUPPORTED)
         rc = perf_report_skip("perf.callgrind.valgrind", "valgrind installed", bg_last_error());

@@ -8,7 +8,7 @@
 
 #include "buildgate/bg_json.h"
 
-static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 0.05, 5, 2000, 2, 20000, "real_time", 1};
+static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 0.05, 5, 2000, 2, 20000, "real_time", 1, 0.002};
 
 /* A count field: fallback when absent, -1 (which invalid() rejects) when it
  * is not a whole number in [0, INT_MAX] (1e400 or -1 cast to int is undefined). */
@@ -28,6 +28,7 @@ static void apply(const cJSON *o, perf_budget *b, int allow_metric)
     b->alpha = bg_json_num(o, "alpha", b->alpha);
     b->level = bg_json_num(o, "level", b->level);
     b->ir_band = bg_json_num(o, "ir_band", b->ir_band);
+    b->cycles_band = bg_json_num(o, "cycles_band", b->cycles_band);
     b->min_time = bg_json_num(o, "min_time", b->min_time);
     b->min_repetitions = int_field(o, "min_repetitions", b->min_repetitions);
     b->resamples = int_field(o, "resamples", b->resamples);
@@ -44,6 +45,8 @@ static const char *invalid(const perf_budget *b)
         return "band must be in (0, 1)";
     if (!(b->ir_band > 0 && b->ir_band < 1))
         return "ir_band must be in (0, 1)";
+    if (!(b->cycles_band > 0 && b->cycles_band < 1))
+        return "cycles_band must be in (0, 1)";
     if (!(b->alpha > 0 && b->alpha <= 0.5))
         return "alpha must be in (0, 0.5]";
     if (!(b->level > 0.5 && b->level < 1))

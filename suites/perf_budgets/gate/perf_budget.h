@@ -4,7 +4,7 @@
  *   {"schema": 1,
  *    "defaults": {"band": 0.05, "alpha": 0.01, "min_repetitions": 5,
  *                 "metric": "real_time", "level": 0.95, "resamples": 2000,
- *                 "max_reruns": 2, "ir_band": 0.002, "ir_iterations": 20000,
+ *                 "max_reruns": 2, "ir_band": 0.002, "cycles_band": 0.002, "ir_iterations": 20000,
  *                 "min_time": 0.05},
  *    "benchmarks": {"<name prefix>": {<any of the default keys>}, ...},
  *    "retired": {"<benchmark name>": "<reason>", ...}}
@@ -17,6 +17,8 @@
  * interval coverage; resamples: bootstrap resamples; max_reruns: how many
  * times `ab` reruns the inconclusive benchmarks; ir_band: the band of the
  * instruction-count mode (callgrind Ir per iteration, deterministic);
+ * cycles_band: the band of that mode's second metric, estimated cycles per
+ * iteration from its cache simulation (perf_callgrind.h; default 0.002);
  * ir_iterations: N of that mode, Ir per iteration = (Ir(N) - Ir(N/2)) / (N - N/2)
  * (bg-perf --iterations overrides it for every benchmark; RandomX: 2, one hash).  "metric" is read from
  * "defaults" only (one metric per run; a per-benchmark one is an error).  For a benchmark the longest
@@ -51,12 +53,13 @@ typedef struct perf_budget {
     int min_repetitions, resamples, max_reruns, ir_iterations;
     char metric[64];
     int lower_better; /* the metric's direction: perf_metric_known_direction or higher_is_better */
+    double cycles_band; /* band of the callgrind mode's estimated cycles (perf_callgrind.h) */
 } perf_budget;
 
 /* Loads and validates a budgets file (path NULL: built-in defaults only).
  * BG_E_IO, BG_E_PARSE (bad JSON, schema != 1, a value out of range: band in
  * (0, 1), alpha in (0, 0.5], level in (0.5, 1), min_repetitions >= 2,
- * resamples >= 100, max_reruns in 0..10, ir_iterations >= 2, min_time in (0, 60]; "retired"
+ * resamples >= 100, max_reruns in 0..10, cycles_band in (0, 1), ir_iterations >= 2, min_time in (0, 60]; "retired"
  * not an object, or a retirement without a reason; a metric of unknown direction without
  * "higher_is_better", or one that contradicts a known direction).  *out owned by the caller. */
 bg_status perf_budgets_load(const char *path, cJSON **out);

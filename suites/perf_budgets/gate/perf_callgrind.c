@@ -1,6 +1,7 @@
 /* perf_callgrind.c — see perf_callgrind.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "perf_callgrind.h"
+#include "perf_cgfile.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,22 +20,6 @@ static int have_valgrind(void)
             return 1;
     }
     return 0;
-}
-
-static bg_status read_ir(const char *path, double *ir)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return bg_fail(BG_E_IO, "callgrind", "cannot read %s", path);
-    char line[512];
-    int found = 0;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "summary:", 8) == 0 || strncmp(line, "totals:", 7) == 0) {
-            *ir = strtod(strchr(line, ':') + 1, NULL);
-            found = 1;
-        }
-    fclose(f);
-    return found && *ir > 0 ? BG_OK : bg_fail(BG_E_PARSE, "callgrind", "%s: no summary line", path);
 }
 
 /* Appends c to buf (escaped when a regex metacharacter). */
@@ -68,9 +53,10 @@ static void iter_filter(const char *name, char *buf, size_t cap)
     snprintf(buf + k, cap - k, "$");
 }
 
-/* Ir of one benchmark at `iters` iterations. */
-static bg_status one_ir(const perf_cmd *cmd, const char *tag, size_t idx, const char *name,
-                        long long iters, const char *work_dir, double *ir)
+/* The callgrind profile of one benchmark at `iters` iterations, with the
+ * cache simulation on a fixed geometry (perf_callgrind.h). */
+static bg_status one_run(const perf_cmd *cmd, const char *tag, size_t idx, const char *name,
+                         long long iters, int sim, const char *work_dir, perf_cg_profile *prof)
 {
     char cg_out[1024], a_out[1100], a_iter[64], filter[600], json[1100];
     snprintf(cg_out, sizeof cg_out, "%s/cg-%s-%zu-%lld.out", work_dir, tag, idx, iters);
@@ -80,34 +66,71 @@ static bg_status one_ir(const perf_cmd *cmd, const char *tag, size_t idx, const 
     /* --smc-check=all: every write to code is seen, in anonymous mappings (a JIT buffer,
      * RandomX's) and file-backed ones; the x86 default all-non-file would cover the JIT
      * too, other architectures' default (stack) relies on cache flushes: so it is explicit. */
-    const char *prefix[] = {"valgrind", "--tool=callgrind", "--smc-check=all", a_out, NULL};
+    const char *with[] = {"valgrind", "--tool=callgrind", "--smc-check=all", PERF_CG_CACHE_ARGS, a_out, NULL};
+    const char *without[] = {"valgrind", "--tool=callgrind", "--smc-check=all", a_out, NULL};
+    const char **prefix = sim ? with : without;
     const char *args[] = {a_iter, NULL};
     perf_cmd c = {cmd->exe, prefix, cmd->env, args};
     snprintf(json, sizeof json, "%s/cg-%s-%zu-%lld.json", work_dir, tag, idx, iters);
     int rr = perf_run_bench(&c, filter, 1, 0.001, json);
     if (rr == PERF_RUN_BENCH_ERROR)
         return bg_fail(BG_E_TARGET, "callgrind", "%s reported an error under valgrind (log: %s.log)", name, json);
-    return rr < 0 ? (bg_status)rr : read_ir(cg_out, ir);
-}
-
-static bg_status ir_per_iteration(const perf_cmd *cmd, const char *tag, size_t idx, const char *name,
-                                  long long n, const char *work_dir, double *per)
-{
-    double full, half;
-    bg_status st = one_ir(cmd, tag, idx, name, n, work_dir, &full);
-    if (st == BG_OK)
-        st = one_ir(cmd, tag, idx, name, n / 2, work_dir, &half);
-    if (st == BG_OK && !(full > half))
-        st = bg_fail(BG_E_PARSE, "callgrind", "%s: Ir(%lld) = %.0f is not above Ir(%lld) = %.0f", name,
-                     n, full, n / 2, half);
-    if (st == BG_OK)
-        *per = (full - half) / (double)(n - n / 2);
+    if (rr < 0)
+        return (bg_status)rr;
+    bg_status st = perf_cg_read(cg_out, prof);
+    if (st == BG_OK && !(prof->total[PERF_CG_IR] > 0)) {
+        perf_cg_free(prof);
+        st = bg_fail(BG_E_PARSE, "callgrind", "%s: no summary line", cg_out);
+    }
     return st;
 }
 
+/* One side of a benchmark: profiles at N and N/2 (prof[0], prof[1]) and the
+ * per-iteration Ir and estimated cycles (per[PERF_CG_M_*]). */
+static bg_status side_run(const perf_cmd *cmd, const char *tag, size_t idx, const char *name,
+                          long long n, int sim, const char *work_dir, perf_cg_profile prof[2],
+                          double per[PERF_CG_NM])
+{
+    bg_status st = one_run(cmd, tag, idx, name, n, sim, work_dir, &prof[0]);
+    if (st != BG_OK)
+        return st;
+    st = one_run(cmd, tag, idx, name, n / 2, sim, work_dir, &prof[1]);
+    if (st != BG_OK) {
+        perf_cg_free(&prof[0]);
+        return st;
+    }
+    double full = prof[0].total[PERF_CG_IR], half = prof[1].total[PERF_CG_IR];
+    if (!(full > half))
+        st = bg_fail(BG_E_PARSE, "callgrind", "%s: Ir(%lld) = %.0f is not above Ir(%lld) = %.0f", name,
+                     n, full, n / 2, half);
+    else if (sim && (!perf_cg_has_cache(&prof[0]) || !perf_cg_has_cache(&prof[1])))
+        st = bg_fail(BG_E_PARSE, "callgrind", "%s: the callgrind output has no cache events (D1mr, DLmr): "
+                     "was --cache-sim=yes ignored?", name);
+    for (int m = 0; st == BG_OK && m < PERF_CG_NM; m++)
+        per[m] = (perf_cg_metric(prof[0].total, m) - perf_cg_metric(prof[1].total, m)) / (double)(n - n / 2);
+    if (st != BG_OK) {
+        perf_cg_free(&prof[0]);
+        perf_cg_free(&prof[1]);
+    }
+    return st;
+}
+
+/* Judges x on its ratio against band (deterministic: no interval). */
+static void judge(perf_result *x, double base, double head, double band)
+{
+    x->measured = 1;
+    x->med_base = base;
+    x->med_head = head;
+    x->n_base = x->n_head = 1;
+    x->ratio = x->lo = x->hi = head / base;
+    x->p = x->q = NAN;
+    x->budget.band = band;
+    x->outcome = x->ratio > 1 + band ? PERF_FAIL : x->ratio < 1 - band ? PERF_IMPROVED : PERF_PASS;
+}
+
 bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, const char *filter,
-                                 long long iterations, const char *work_dir, const cJSON *budgets,
-                                 perf_result **out, size_t *n_out, perf_set *names)
+                                 long long iterations, int cache_sim, const char *work_dir,
+                                 const cJSON *budgets, perf_result **out, size_t *n_out, perf_set *names)
 {
     *out = NULL;
     *n_out = 0;
@@ -123,34 +146,57 @@ bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, con
     bg_status st = perf_run_list(&lc, filter, work_dir, "callgrind", names);
     if (st != BG_OK)
         return st;
-    perf_result *r = calloc(names->n, sizeof *r);
+    size_t per = cache_sim ? 2 : 1; /* results per benchmark */
+    perf_result *r = calloc(per * names->n, sizeof *r);
     if (!r)
         return BG_E_NOMEM;
     for (size_t i = 0; i < names->n && st == BG_OK; i++) {
-        perf_result *x = &r[i];
-        x->name = names->s[i].name;
+        perf_result ycopy, *x = &r[per * i], *y = cache_sim ? &r[2 * i + 1] : &ycopy; /* Ir, estimated cycles */
+        memset(&ycopy, 0, sizeof ycopy);
+        x->name = y->name = names->s[i].name;
         perf_budget_for(budgets, x->name, &x->budget);
+        y->budget = x->budget;
+        y->check_mode = "callgrind_cycles";
         snprintf(x->budget.metric, sizeof x->budget.metric, "instructions");
         x->budget.lower_better = 1; /* Ir: fewer is better, whatever the budgets' metric */
+        y->budget.lower_better = 1; /* estimated cycles: fewer is better */
+        snprintf(y->budget.metric, sizeof y->budget.metric, "estimated_cycles");
         long long it = iterations ? iterations : x->budget.ir_iterations;
-        st = ir_per_iteration(base, "base", i, x->name, it, work_dir, &x->med_base);
-        if (st == BG_OK)
-            st = ir_per_iteration(head, "head", i, x->name, it, work_dir, &x->med_head);
+        perf_cg_profile pb[2], ph[2];
+        double vb[PERF_CG_NM], vh[PERF_CG_NM];
+        st = side_run(base, "base", i, x->name, it, cache_sim, work_dir, pb, vb);
         if (st != BG_OK)
             break;
-        x->n_base = x->n_head = 1;
-        x->ratio = x->lo = x->hi = x->med_head / x->med_base;
-        x->p = x->q = NAN;
-        x->budget.band = x->budget.ir_band;
-        x->outcome = x->ratio > 1 + x->budget.ir_band   ? PERF_FAIL
-                     : x->ratio < 1 - x->budget.ir_band ? PERF_IMPROVED
-                                                        : PERF_PASS;
+        st = side_run(head, "head", i, x->name, it, cache_sim, work_dir, ph, vh);
+        if (st != BG_OK) {
+            perf_cg_free(&pb[0]);
+            perf_cg_free(&pb[1]);
+            break;
+        }
+        judge(x, vb[PERF_CG_M_IR], vh[PERF_CG_M_IR], x->budget.ir_band);
+        judge(y, vb[PERF_CG_M_CYCLES], vh[PERF_CG_M_CYCLES], y->budget.cycles_band);
+        /* which function got slower: for every judgement that did not pass */
+        for (int m = 0; m < (cache_sim ? PERF_CG_NM : 1) && st == BG_OK; m++) {
+            perf_result *z = m == PERF_CG_M_IR ? x : y;
+            if (z->outcome != PERF_FAIL && z->outcome != PERF_INCONCLUSIVE)
+                continue;
+            cJSON *d = perf_cg_function_diff(&pb[0], &pb[1], &ph[0], &ph[1], (double)(it - it / 2), m,
+                                             PERF_CG_TOP, PERF_CG_MAX_STACKS);
+            z->extra = cJSON_CreateObject();
+            if (!d || !z->extra)
+                st = BG_E_NOMEM;
+            cJSON_AddItemToObject(z->extra, "function_diff", d);
+        }
+        for (int k = 0; k < 2; k++) {
+            perf_cg_free(&pb[k]);
+            perf_cg_free(&ph[k]);
+        }
     }
     if (st != BG_OK) {
-        free(r);
+        perf_results_free(r, per * names->n);
         return st;
     }
     *out = r;
-    *n_out = names->n;
+    *n_out = per * names->n;
     return BG_OK;
 }

@@ -248,6 +248,7 @@ void perf_results_free(perf_result *r, size_t n)
     for (size_t i = 0; r && i < n; i++) {
         free(r[i].proc_base);
         free(r[i].proc_head);
+        cJSON_Delete(r[i].extra);
     }
     free(r);
 }

@@ -68,6 +68,10 @@ typedef struct perf_result {
     double pair_sd;                 /* paired: sd of the per-pair log ratios ln(head/base), NaN < 2 pairs */
     char why[448];                  /* !measured: the reason, e.g. "vanished: ..."; measured: why
                                        it is inconclusive when no interval says it ("" otherwise) */
+    const char *check_mode;         /* the <mode> of its check name perf.<mode>.<name>; NULL: the
+                                       report's mode (callgrind's second metric: "callgrind_cycles") */
+    cJSON *extra;                   /* owned, or NULL: more details items (callgrind: function_diff,
+                                       perf_cgfile.h), added to the check's details */
 } perf_result;
 
 #define PERF_BASE_ONLY 1

@@ -9,6 +9,7 @@
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_fragment.h"
+#include "perf_cgfile.h"
 #include "perf_paired.h"
 
 static char decide_prefix[3072] = "bg-perf ab --base-exe <base perf-bench> --head-exe <head perf-bench>";
@@ -107,6 +108,8 @@ static cJSON *details_of(const perf_result *r, int reruns)
         cJSON_AddTrueToObject(d, "unresolved_slowdown");
         cJSON_AddStringToObject(d, "decide", cmd);
     }
+    for (const cJSON *e = r->extra ? r->extra->child : NULL; e; e = e->next)
+        cJSON_AddItemToObject(d, e->string, cJSON_Duplicate(e, 1));
     return d;
 }
 
@@ -164,8 +167,8 @@ static void write_md(const char *mode, const perf_result *r, size_t n, int rerun
         }
         if (r[i].paired) /* sd between: of the pair log ratios (perf_gate.h) */
             snprintf(pr, sizeof pr, "%zu pairs", r[i].np_base);
-        fprintf(f, "| `%s` | %.4g | %.4g | %.4f [%.4f, %.4f] | ±%.1f%% | %s | %s | %s | %s%s%s |\n", r[i].name,
-                r[i].med_base, r[i].med_head, r[i].ratio, r[i].lo, r[i].hi, 100 * r[i].budget.band, pq, pr,
+        fprintf(f, "| `%s`%s%s | %.4g | %.4g | %.4f [%.4f, %.4f] | ±%.1f%% | %s | %s | %s | %s%s%s |\n", r[i].name,
+                r[i].check_mode ? " " : "", r[i].check_mode ? r[i].budget.metric : "", r[i].med_base, r[i].med_head, r[i].ratio, r[i].lo, r[i].hi, 100 * r[i].budget.band, pq, pr,
                 sd, perf_outcome_name(r[i].outcome), r[i].why[0] ? ": " : "", r[i].why);
     }
     fprintf(f, "\nprocesses: base / head, the unit the U test and the two-level bootstrap judge "
@@ -215,6 +218,17 @@ static void no_common(bg_checks *c, const char *mode, const perf_result *r, size
     bg_check_emit_str(c, name, BG_FAIL, "at least one benchmark in both the base and the head", obs, NULL);
 }
 
+/* "; top function by self change: ..." after line when r carries a function_diff
+ * (perf_cgfile.h): the failure's observed value names the function. */
+static void perf_report_top_function(const perf_result *r, char *line, size_t n)
+{
+    char top[300];
+    perf_cg_top_line(cJSON_GetObjectItemCaseSensitive(r->extra, "function_diff"), top, sizeof top);
+    size_t k = strlen(line);
+    if (top[0] && k + 3 < n)
+        snprintf(line + k, n - k, "; %s", top);
+}
+
 int perf_report(const char *mode, const perf_result *r, size_t n, int reruns)
 {
     bg_checks *c = bg_checks_open("perf_budgets");
@@ -228,9 +242,10 @@ int perf_report(const char *mode, const perf_result *r, size_t n, int reruns)
         }
     for (size_t i = 0; i < n; i++) {
         char name[512], line[1400], exp[160];
-        snprintf(name, sizeof name, "perf.%s.%s", mode, r[i].name);
+        snprintf(name, sizeof name, "perf.%s.%s", r[i].check_mode ? r[i].check_mode : mode, r[i].name);
         int k = perf_result_unresolved(&r[i]) ? snprintf(line, sizeof line, "unresolved slowdown: ") : 0;
         perf_result_line(&r[i], line + k, sizeof line - (size_t)k);
+        perf_report_top_function(&r[i], line, sizeof line);
         printf("bg-perf: %s\n", line);
         expected_of(&r[i], exp, sizeof exp);
         bg_check_emit_str(c, name, verdict_of(r[i].outcome), exp, line, details_of(&r[i], reruns));

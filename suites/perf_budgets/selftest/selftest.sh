@@ -67,14 +67,69 @@ case "$case_" in
     exec "$expect" --name "$name" --exit 1 --contains "synth/chain: fail ratio" \
       --contains "the ratio or its interval is not a finite number" -- "$perf" compare "${args[@]}" --budgets "$budgets" ;;
   callgrind_slowdown)  # 0.5% more instructions must fail the instruction-count mode
+    # (--ir-only: the Ir judge alone, without the cache simulation's cost)
     exec "$expect" --name "$name" --exit 1 --contains "synth/chain: fail ratio 1.00" --contains "(deterministic, instructions per iteration" -- \
       "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=0.5 \
-      --filter '^synth/chain$' --work-dir "$w" --budgets "$budgets" ;;
+      --filter '^synth/chain$' --ir-only --work-dir "$w" --budgets "$budgets" ;;
   callgrind_randomx1)  # 1% more work per RandomX hash (the knob's filler) must fail the Ir mode
     # (randomx/<version>/<variant>/: whichever RandomX this perf-bench links)
     exec "$expect" --name "$name" --exit 1 --contains "/hash/light-jit-hard: fail ratio 1.0" -- \
       "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=1 \
+      --filter '^randomx/[^/]+/[^/]+/hash/light-jit-hard$' --ir-only --work-dir "$w" --budgets "$budgets" ;;
+  callgrind_function)  # which function got slower: 0.5 % more work planted in one named
+    # (2000 iterations: chain_run's 12007 Ir per iteration are exact at any N)
+    # function (the knob scales chain_run's loop) must be named FIRST in report.md's
+    # "Which function got slower", with its share of the change, and drawn in report.html's
+    # differential flame graph; the profiles are what this host's callgrind writes
+    mkdir -p "$w/checks"
+    BG_CHECKS_FILE="$w/checks/perf.callgrind.function.jsonl" BG_TEST_NAME=perf.callgrind.function \
+      "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_SLOWDOWN_PCT=0.5 \
+      --filter '^synth/chain$' --iterations 2000 --work-dir "$w" --budgets "$budgets" >"$w/perf.out" 2>&1 || true
+    "$bin/../../lib/bg-report" --checks-dir "$w/checks" --out-dir "$w/out" >/dev/null 2>&1 || true
+    # the section's first "Top function" line and its first table row, and the flame graph's
+    # red (grown) frame named chain_run
+    exec "$expect" --name "$name" --exit 0 --contains 'first: Top function: **`chain_run`** +60 Ir per iteration, **' \
+      --contains 'share >= 90 %' --contains 'first row: | `chain_run` | 12007 | 12067 | +60 |' \
+      --contains 'flame: chain_run red' -- \
+      bash -c 'md=$0/report.md; sec=$(sed -n "/^### Which function got slower/,\$p" "$md")
+        top=$(printf "%s\n" "$sec" | grep -m1 "^Top function")
+        echo "first: $top"
+        share=$(printf "%s\n" "$top" | sed -n "s/.*\*\*\([0-9.]*\) % of the change.*/\1/p")
+        awk -v s="$share" "BEGIN { exit !(s >= 90) }" && echo "share >= 90 %"
+        echo "first row: $(printf "%s\n" "$sec" | grep -m1 "^| \`")"
+        grep -q "<svg class=\"flame\"" "$0/report.html" &&
+          grep -o "chain_run[^<]*</title><rect[^>]*fill=\"rgb(255,[^>]*" "$0/report.html" | grep -q . &&
+          echo "flame: chain_run red"' "$w/out" ;;
+  callgrind_chase)  # a memory-latency regression (BG_PERF_CHASE_LOADS=20000: 20000 dependent
+    # loads through a 64 MiB cycle after each RandomX hash, about +0.07 % Ir) passes the Ir
+    # judge and must fail the estimated-cycles judge, naming rx_chase first
+    exec "$expect" --name "$name" --exit 1 --contains "pass         perf.callgrind.randomx/" \
+      --contains "fail         perf.callgrind_cycles.randomx/" \
+      --contains "top function by self change: rx_chase" -- \
+      "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --head-env BG_PERF_CHASE_LOADS=20000 \
       --filter '^randomx/[^/]+/[^/]+/hash/light-jit-hard$' --work-dir "$w" --budgets "$budgets" ;;
+  callgrind_prefetch)  # docs/perf_budgets.md says callgrind's cache simulation does not model
+    # software prefetch: with and without a prefetch of each line (study/cg_prefetch.c) the
+    # data references and every miss count are equal, only Ir grows.  If a valgrind starts
+    # modelling it, this fails and the page must be updated.  The comparison itself must
+    # refuse a mutant pair whose prefetching run has one LL read miss fewer.
+    for a in 0 1; do
+      valgrind --tool=callgrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64 \
+        --callgrind-out-file="$w/cg.$a" "$bin/cg-prefetch" "$a" >/dev/null 2>&1 || true
+    done
+    awk '/^summary:/ { $9 = $9 - 1 } { print }' "$w/cg.1" >"$w/cg.1.mutant"
+    cat >"$w/same.awk" <<'AWK'
+/^events:/ { for (i = 2; i <= NF; i++) ev[FILENAME, i - 1] = $i }
+/^summary:/ { for (i = 2; i <= NF; i++) v[FILENAME, ev[FILENAME, i - 1]] = $i; n[FILENAME] = NF - 1 }
+END { a = ARGV[1]; b = ARGV[2]; same = n[a] == 9
+      split("Dr Dw D1mr D1mw DLmr DLmw", k, " ")
+      for (j = 1; j <= 6; j++) { printf "%s %s -> %s\n", k[j], v[a, k[j]], v[b, k[j]]; same = same && v[a, k[j]] == v[b, k[j]] }
+      printf "Ir %s -> %s\n", v[a, "Ir"], v[b, "Ir"]
+      print (same && v[b, "Ir"] > v[a, "Ir"]) ? "data references and misses equal; Ir grew" : "they differ" }
+AWK
+    exec "$expect" --name "$name" --exit 0 --contains "real: data references and misses equal; Ir grew" \
+      --contains "mutant: they differ" -- bash -c 'echo "real: $(awk -f "$0/same.awk" "$0/cg.0" "$0/cg.1" | tail -n 1)"
+        echo "mutant: $(awk -f "$0/same.awk" "$0/cg.0" "$0/cg.1.mutant" | tail -n 1)"' "$w" ;;
   no_valgrind)  # no valgrind on PATH: one line, a skip (77)
     mkdir -p "$w/path"; ln -s "$(command -v env)" "$w/path/env"
     exec "$expect" --name "$name" --exit 77 --contains "valgrind is not installed" -- \
