@@ -118,7 +118,8 @@ fi
 # The base side gets the head build's RandomX settings (paths of this checkout,
 # which the worktree would otherwise resolve inside itself).
 base_args=()
-for v in BG_RANDOMX_SOURCE BG_RANDOMX_SHA256 BG_RANDOMX_CACHE BG_RANDOMX_BUILD_CACHE BG_PERF_RANDOMX_VARIANT; do
+for v in BG_RANDOMX_SOURCE BG_RANDOMX_SHA256 BG_RANDOMX_V2_SOURCE BG_RANDOMX_V2_SHA256 BG_RANDOMX_CACHE \
+         BG_RANDOMX_BUILD_CACHE BG_PERF_RANDOMX_VARIANT BG_PERF_RANDOMX_VERSION; do
   val=$(cache_value "$headdir" "$v")
   [ -n "$val" ] && base_args+=("-D$v=$val")
 done

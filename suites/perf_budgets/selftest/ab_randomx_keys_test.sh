@@ -22,7 +22,7 @@
 # --full (label long): at "O0" the real judge instead of --keys-only, light-mode
 #   JIT hashing alone, by instruction counts and by time: it must fail naming
 #   randomx/<version>/<variant>/hash/light-jit-hard (<test>.o0_judged: "exit 1:
-#   randomx/v1/release/hash/light-jit-hard: fail" on x86-64 with RandomX 1.x).
+#   randomx/v2/release/hash/light-jit-hard: fail" on x86-64 with the default RandomX v2).
 #   The instruction counts decide it: in light mode the JIT compiles the
 #   superscalar programs too, so -O0 slows a hash by only about 3-5 % in time
 #   (inside the 5 % band; docs/performance.md), while its Ir per hash moves far
