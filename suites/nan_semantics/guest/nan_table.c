@@ -134,6 +134,8 @@ void nan_mxcsr_set(uint32_t v) { __asm__ volatile("ldmxcsr %0" : : "m"(v)); }
 void nan_table_run(uint32_t control, nan_rec *out)
 {
     uint32_t mx = control & ~0x3fu;
+    uint16_t x87_saved = nan_x87_cw_get();
+    nan_x87_cw_set(nan_x87_cw_during_sse(mx)); /* the SSE ops run with the other x87 RC (nan_x87.h) */
     for (int k = 0; k < nan_op_count; k++) {
         int n = nan_case_count(k), ok = nan_table_op_supported(k);
         for (int i = 0; i < n; i++, out++) {
@@ -161,4 +163,5 @@ void nan_table_run(uint32_t control, nan_rec *out)
         }
     }
     nan_mxcsr_set(mx);
+    nan_x87_cw_set(x87_saved);
 }
