@@ -82,9 +82,14 @@ void nan_x87_run(int k, const nan_case *c, uint32_t mx, nan_rec *out);
  * snan-quieting, default-nan (the x87 indefinite FFFF C000000000000000),
  * nan-operand-priority (larger significand, Vol.1 Table 4-7), nan-propagation,
  * unsupported-encoding (pseudo-NaN, pseudo-infinity, unnormal: #IA, Vol.1
- * 8.2.2), precision-control (a result wider than the row's precision),
- * rounding, integer-indefinite, value, x87-status (SF C0-C3), x87-control,
- * fcomi-eflags, status-flag. */
+ * 8.2.2), precision-control (a result wider than the row's precision; PC
+ * applied to an X_PC_EXACT row), rounding (detail "x87 rounded under the
+ * MXCSR RC, ..." when the fixture's record under the MXCSR RC in effect
+ * matches), integer-indefinite, value (an out-of-range operand of an
+ * XT_REDUCE row; beyond the vendor bits), x87-status (SF C0-C3; C1 not for
+ * a result within the vendor bits), x87-control, fcomi-eflags, status-flag.
+ * XT_ST1 rows: ST1 judged like ST0.  Cases outside an XT_DOM1 / XT_DOMP1
+ * domain: no finding. */
 struct nan_finding;
 struct nan_alts;
 int nan_x87_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs,
