@@ -215,19 +215,25 @@ static int outside_domain(const nan_x87_op *x, uint16_t se, uint64_t f)
     return e >= -1 || (e == -2 && m * 0.25L >= 0.29L);
 }
 
-/* The x87 RC a runner used when it rounded x87 op k under the MXCSR RC in
- * effect (nan_x87_mxcsr_during): the fixture's record in a mode whose RC is
- * that one gives the observed destination (FEX #1665). */
+/* 1 when a runner rounded x87 op k under the MXCSR RC in effect
+ * (nan_x87_mxcsr_during; FEX #1665): the fixture's record in a mode whose RC
+ * is that one gives the observed destination, and that RC is a directed one
+ * whose record differs from round-to-nearest's (else a runner that ignores
+ * the x87 RC looks the same). */
 static int rc_of_mxcsr(const nan_alts *alt, int m, const nan_rec *obs)
 {
     uint32_t want = nan_x87_mxcsr_during(nan_modes[m].mxcsr) & RC_BITS;
+    int match = 0;
+    if (want == 0) /* MXCSR at nearest: not told apart from an x87 RC ignored (valgrind 3.19) */
+        return 0;
     for (int mm = 0; alt && mm < NAN_MODE_COUNT; mm++) {
         const nan_rec *r = alt->r[mm];
-        if (r && (nan_modes[mm].mxcsr & RC_BITS) == want && r->d[0] == obs->d[0] && r->d[1] == obs->d[1] &&
-            r->s[1] == obs->s[1])
-            return 1;
+        int same = r && r->d[0] == obs->d[0] && r->d[1] == obs->d[1] && r->s[1] == obs->s[1];
+        if (same && (nan_modes[mm].mxcsr & RC_BITS) == 0)
+            return 0; /* the round-to-nearest record: RC ignored, not taken from MXCSR */
+        match |= same && (nan_modes[mm].mxcsr & RC_BITS) == want;
     }
-    return 0;
+    return match;
 }
 
 int nan_x87_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
