@@ -219,12 +219,15 @@ static int outside_domain(const nan_x87_op *x, uint16_t se, uint64_t f)
  * (nan_x87_mxcsr_during; FEX #1665): the fixture's record in a mode whose RC
  * is that one gives the observed destination, and that RC is a directed one
  * whose record differs from round-to-nearest's (else a runner that ignores
- * the x87 RC looks the same). */
+ * the x87 RC looks the same), and the destination is finite (valgrind's
+ * 64-bit doubles overflow to the infinity RC=up gives). */
 static int rc_of_mxcsr(const nan_alts *alt, int m, const nan_rec *obs)
 {
     uint32_t want = nan_x87_mxcsr_during(nan_modes[m].mxcsr) & RC_BITS;
     int match = 0;
     if (want == 0) /* MXCSR at nearest: not told apart from an x87 RC ignored (valgrind 3.19) */
+        return 0;
+    if (((uint16_t)obs->d[1] & 0x7fff) == 0x7fff) /* an infinity: double overflow matches RC=up / down by chance */
         return 0;
     for (int mm = 0; alt && mm < NAN_MODE_COUNT; mm++) {
         const nan_rec *r = alt->r[mm];
