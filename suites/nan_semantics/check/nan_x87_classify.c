@@ -220,7 +220,9 @@ static int outside_domain(const nan_x87_op *x, uint16_t se, uint64_t f)
  * is that one gives the observed destination, and that RC is a directed one
  * whose record differs from round-to-nearest's (else a runner that ignores
  * the x87 RC looks the same), and the destination is finite (valgrind's
- * 64-bit doubles overflow to the infinity RC=up gives). */
+ * 64-bit doubles overflow to the infinity RC=up gives), and the whole record
+ * (status word, flags) is that mode's: a runner computing at the wrong
+ * precision meets another RC's value by chance, not its flags and C1. */
 static int rc_of_mxcsr(const nan_alts *alt, int m, const nan_rec *obs)
 {
     uint32_t want = nan_x87_mxcsr_during(nan_modes[m].mxcsr) & RC_BITS;
@@ -234,7 +236,7 @@ static int rc_of_mxcsr(const nan_alts *alt, int m, const nan_rec *obs)
         int same = r && r->d[0] == obs->d[0] && r->d[1] == obs->d[1] && r->s[1] == obs->s[1];
         if (same && (nan_modes[mm].mxcsr & RC_BITS) == 0)
             return 0; /* the round-to-nearest record: RC ignored, not taken from MXCSR */
-        match |= same && (nan_modes[mm].mxcsr & RC_BITS) == want;
+        match |= same && (nan_modes[mm].mxcsr & RC_BITS) == want && nan_rec_equal(r, obs); /* flags, C1 too */
     }
     return match;
 }
