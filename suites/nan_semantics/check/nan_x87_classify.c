@@ -149,15 +149,17 @@ static void x87_value(int k, int n_in, const uint16_t *se, const uint64_t *f, ui
         nan_classify_add(out, n, "precision-control", d);
         return;
     }
-    if (pc < 64 && x->pc_rule == X_PC_EXACT && (ose & 0x7fff) != 0x7fff && (ef & below) != 0 && (of & below) == 0) {
+    /* a 64-bit result cut to 53 bits: x87 computed in double precision (the
+       valgrind manual's documented limitation), whatever the row's PC */
+    int cut53 = (ose & 0x7fff) != 0x7fff && (ef & 0x7ff) != 0 && (of & 0x7ff) == 0 && ose == ese && (of >> 63) &&
+                (ef >> 11) - (of >> 11) + 1 <= 2;
+    if (pc < 64 && x->pc_rule == X_PC_EXACT && !cut53 && (ose & 0x7fff) != 0x7fff && (ef & below) != 0 &&
+        (of & below) == 0) {
         snprintf(d, sizeof d, "PC=%d applied to an op it does not affect (Vol.1 8.1.5.2)", pc);
         nan_classify_add(out, n, "precision-control", d);
         return;
     }
-    /* a 64-bit-precision result cut to 53 bits: x87 computed in double
-       precision (the valgrind manual's documented limitation) */
-    if (pc == 64 && (ose & 0x7fff) != 0x7fff && (ef & 0x7ff) != 0 && (of & 0x7ff) == 0 && ose == ese &&
-        (of >> 63) && (ef >> 11) - (of >> 11) + 1 <= 2) {
+    if ((pc == 64 || x->pc_rule == X_PC_EXACT) && cut53) {
         nan_classify_add(out, n, "precision-control", "64-bit precision computed in 53 bits");
         return;
     }
