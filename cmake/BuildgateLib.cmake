@@ -11,9 +11,16 @@
 #   program uses, libc only (no cJSON), so it builds for any target the
 #   compiler has a libc for.  C11 without extensions; warnings: bg_target_warnings
 #   (include BuildgateWarnings first).
+#
+# bg_add_bench_wrapper(<target>)
+#   The C interface to Google Benchmark (lib/src/bg_bench.cc, bg_bench.h): the
+#   project's only C++ file, a static library linking benchmark::benchmark
+#   (call only when that target exists, with CXX enabled).  The main build's buildgate_bench
+#   (lib/CMakeLists.txt) and the variant probe's (each build variant's
+#   perf-bench, the perf suite's variant table: docs/perf_budgets.md).
 get_filename_component(_bg_lib_dir "${CMAKE_CURRENT_LIST_DIR}/../lib" ABSOLUTE)
 set(BG_LIB_MODULES bg_error bg_file bg_fixtures bg_check bg_help bg_hex bg_json bg_cpu bg_fragment
-                   bg_host bg_parse bg_proc bg_progress bg_proposed bg_runner bg_stats bg_guard bg_wx)
+                   bg_host bg_parse bg_proc bg_progress bg_proposed bg_runner bg_stats bg_changepoint bg_guard bg_wx)
 set(BG_LIB_GUEST_MODULES bg_error bg_cpu bg_hex bg_wx)
 
 function(bg_add_libbuildgate target)
@@ -31,4 +38,14 @@ function(bg_add_libbuildgate target)
     target_link_libraries(${target} PUBLIC bg::cjson m)
   endif()
   bg_target_warnings(${target})
+endfunction()
+
+function(bg_add_bench_wrapper target)  # (CXX enabled by the caller: enable_language is file-scope only)
+  add_library(${target} STATIC "${_bg_lib_dir}/src/bg_bench.cc")
+  set_target_properties(${target} PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF)
+  target_include_directories(${target} PUBLIC "${_bg_lib_dir}/include")
+  target_link_libraries(${target} PUBLIC benchmark::benchmark)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(${target} PRIVATE -Wall -Wextra $<$<BOOL:${BG_WERROR}>:-Werror>)
+  endif()
 endfunction()

@@ -10,6 +10,9 @@
 #   BG_RUNNER_<name>_GUEST       x86_64, arm64 or host
 #   BG_RUNNER_<name>_OK          TRUE when usable on this host
 #   BG_RUNNER_<name>_WHY         the reason when not (one line)
+#   BG_RUNNER_<name>_REFUSED     TRUE when not usable because its version line holds no
+#                                version number (bg_runner.h BG_E_PARSE): a suite makes a
+#                                test that fails with that line, never a skip
 #   BG_RUNNER_<name>_TRAITS      list (e.g. serial; user for BG_X86_RUNNERS entries)
 #   bg_runners(<var> GUEST <arch>...)  the names whose guest is one of <arch>
 # A malformed or duplicate BG_X86_RUNNERS entry stops the configure with its line.
@@ -70,10 +73,15 @@ foreach(_bg_line IN LISTS _bg_lines)
   list(GET _bg_f 1 BG_RUNNER_${_bg_name}_GUEST)
   list(GET _bg_f 2 _bg_status)
   list(GET _bg_f 3 _bg_traits)
+  list(GET _bg_f 4 BG_RUNNER_${_bg_name}_KNOWN) # the tool's known file: rows of one tool share it
   list(GET _bg_f 5 _bg_detail)
   string(REPLACE " " ";" BG_RUNNER_${_bg_name}_TRAITS "${_bg_traits}")
   list(REMOVE_ITEM BG_RUNNER_${_bg_name}_TRAITS "-")
   set(BG_RUNNER_${_bg_name}_WHY "")
+  set(BG_RUNNER_${_bg_name}_REFUSED FALSE)
+  if(_bg_status STREQUAL "refused")
+    set(BG_RUNNER_${_bg_name}_REFUSED TRUE)
+  endif()
   if(_bg_status STREQUAL "ok")
     set(BG_RUNNER_${_bg_name}_OK TRUE)
   else()

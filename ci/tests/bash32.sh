@@ -123,7 +123,8 @@ for t in $tools; do
   expect "tool.$id.help" 0 - "$root/$t" --help
   [ -s "$work/out" ] || { "$check" --suite ci --name "$n.tool.$id.help_text" --verdict fail \
     --expected "$t --help prints its usage" --observed "nothing on stdout"; r=1; }
-  expect "tool.$id.bad_option" 2 "buildgate: " "$root/$t" --bg-no-such-option
+  # the script names itself as the user types it (ci/randomx-source said ci/provision)
+  expect "tool.$id.bad_option" 2 "buildgate: $t: " "$root/$t" --bg-no-such-option
 done
 
 # ---- every shell script of the tree (and the workflows' run: scripts, when

@@ -30,11 +30,18 @@
 #        adopt_lone  the same with one gate-* artifact only (the others stopped
 #                    before their report): its lines adopted, not "no
 #                    proposed-known files"
+#        history     gate.yml's schedule, twelve nights (a commit each), the four
+#                    hosts' perf value +5 % from night 8: job history carries the
+#                    perf-history artifact from night to night (stand-in gh api
+#                    finding the newest one) and fails on night 12 naming the
+#                    slowdown between night 7's and night 8's commits; the artifact
+#                    then holds 48 runs
 #   ROOT      the source tree: its .github/ and ci/adopt-known are the ones run
 #   --mutant  CASE against a copy of .github/ with the fix taken out (pr:
 #             gate.yml's `|| rc=$?`; lone: its folder for a lone artifact;
 #             none: its summary line without a report;
-#             adopt_lone: adopt-known.yml's lone-artifact line; comment:
+#             adopt_lone: adopt-known.yml's lone-artifact line; history: the
+#             query that finds the previous perf-history artifact; comment:
 #             pr-comment.yml that never finds its earlier comment): passes
 #             only when the checks of CASE fail
 # Records one check <test name> (suite ci): expected vs observed facts.
@@ -59,6 +66,7 @@ if [ "${8:-}" = --mutant ]; then
     lone) f=workflows/gate.yml; sed_script='s/if \[ -f "\$hosts\/results.json" \]/if false/' ;;
     comment) f=workflows/pr-comment.yml; sed_script='s/startswith(\\"\$marker\\")/startswith(\\"x\\")/' ;;
     adopt_lone) f=workflows/adopt-known.yml; sed_script='/^            dirs=("\$run_dir\/proposed-known")$/d' ;;
+    history) f=workflows/gate.yml; sed_script='s/artifacts?name=perf-history&/artifacts?name=perf-history-gone\&/' ;;
     *) echo "buildgate: workflow-flows.sh: no mutant of $case_" >&2; exit 2 ;;
   esac
   sed "$sed_script" "$gh/$f" >"$work/mutant/.github/$f" || exit 3
@@ -100,6 +108,10 @@ d=$BG_FLOW/hosts/$host
 mkdir -p "$dir" && cp -R "$d/." "$dir/" && printf '# buildgate gate: %s\n' "$host" >"$dir/report.md" &&
   cat "$dir/report.md" >>"$GITHUB_STEP_SUMMARY"
 EOF
+cat >"$repo/ci/test" <<'EOF'
+#!/bin/sh
+echo "ci/test (stand-in) $*"
+EOF
 cat >"$repo/ci/provision" <<'EOF'
 #!/bin/sh
 echo "ci/provision (stand-in) $*"
@@ -131,6 +143,8 @@ case "$1" in
     case $t in
       bg-report) mkdir -p "$dir/lib" && ln -sf "$BG_FLOW_BG_REPORT" "$dir/lib/bg-report" ;;
       nan-check) mkdir -p "$dir/suites/nan_semantics" && ln -sf "$BG_FLOW_NAN_CHECK" "$dir/suites/nan_semantics/nan-check" ;;
+      bg-perf-history) mkdir -p "$dir/suites/perf_budgets" &&
+        ln -sf "$BG_FLOW_BG_PERF_HISTORY" "$dir/suites/perf_budgets/bg-perf-history" ;;
       *) echo "stand-in cmake: no target $t" >&2; exit 1 ;;
     esac ;;
 esac
@@ -154,6 +168,15 @@ while [ $# -gt 0 ]; do
 done
 echo "$method $path" >>"$BG_FLOW/log/gh"
 case "$method $path" in
+  "GET "*/actions/artifacts\?name=*)
+    # the newest run of the emulator's store holding an artifact of that name
+    a=${path#*name=}; a=${a%%&*}; id=""
+    for d in "$BG_FLOW_RUNNER"/runs/*/artifacts/"$a"; do
+      [ -d "$d" ] || continue
+      r=${d%/artifacts/*}; r=${r##*/}; { [ -z "$id" ] || [ "$r" -gt "$id" ]; } && id=$r
+    done
+    if [ -n "$id" ]; then printf '{"artifacts":[{"name":"%s","workflow_run":{"id":%s}}]}' "$a" "$id"
+    else printf '{"artifacts":[]}'; fi | jq -r "${jqf:-.}" ;;
   "GET "*/issues/*/comments) jq -r "${jqf:-.}" "$store" ;;
   "POST "*/issues/*/comments)
     n=$(jq length "$store")
@@ -170,7 +193,7 @@ cat >"$bin/sudo" <<'EOF'
 while [ $# -gt 0 ]; do case $1 in -*) shift ;; *) break ;; esac; done
 exec "$@"
 EOF
-chmod +x "$repo/ci/gate" "$repo/ci/provision" "$repo/ci/update-baselines" "$repo/ci/open-pr" "$bin/cmake" "$bin/sudo" \
+chmod +x "$repo/ci/gate" "$repo/ci/test" "$repo/ci/provision" "$repo/ci/update-baselines" "$repo/ci/open-pr" "$bin/cmake" "$bin/sudo" \
   "$bin/gh" || exit 3
 
 g() { git -C "$repo" -c user.name=flow -c user.email=flow@example.invalid "$@" >/dev/null 2>&1; }
@@ -191,7 +214,10 @@ propose() { # HOST VERSION: a nan line proposed by HOST for qemu-x86_64 VERSION
       >"$flow/hosts/$1/proposed-known/nan_semantics/qemu-x86_64.tsv"
 }
 
-export BG_FLOW=$flow BG_FLOW_BG_REPORT=$report BG_FLOW_NAN_CHECK=$nancheck PATH="$bin:$PATH"
+# bg-perf-history: beside bg-report's build (<build>/lib/bg-report)
+ph=${BG_FLOW_BG_PERF_HISTORY:-$(dirname "$report")/../suites/perf_budgets/bg-perf-history}
+export BG_FLOW=$flow BG_FLOW_BG_REPORT=$report BG_FLOW_NAN_CHECK=$nancheck BG_FLOW_BG_PERF_HISTORY=$ph \
+  BG_FLOW_RUNNER=$work/runner PATH="$bin:$PATH"
 # emulate RUN_ID WORKFLOW EVENT [bg-workflow-run options]: rc, out, jobs (job=result ...)
 emulate() {
   local id=$1 wf=$2 ev=$3; shift 3
@@ -294,6 +320,30 @@ case "$case_" in
       "$work/runner/runs/6/jobs/adopt/workspace/fixtures/nan_semantics/known/qemu-x86_64.tsv" 2>/dev/null)
     expected="adopt=success; ${want_hosts}${want_lines} lines adopted; 1 PR on buildgate/known-5-6 changing qemu-x86_64.tsv: 1"
     observed="adopt=${jobs##*adopt=}; ${adopted}${lines:-0} lines adopted; ${pr:-0} PR on buildgate/known-5-6 changing qemu-x86_64.tsv: ${changed:-0}"
+    ;;
+  history)
+    [ -x "$BG_FLOW_BG_PERF_HISTORY" ] || { echo "buildgate: workflow-flows.sh: no bg-perf-history at $BG_FLOW_BG_PERF_HISTORY (build it)" >&2; exit 3; }
+    # night K: a commit on main, each host's perf value (+5 % from night 8, noise +-0.3 %)
+    for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
+      echo "night $k" >"$repo/night.txt" && g add night.txt && g commit -q -m "night $k" || exit 3
+      sha=$(git -C "$repo" rev-parse HEAD)
+      [ "$k" = 7 ] && sha7=$sha
+      [ "$k" = 8 ] && sha8=$sha
+      v=$(awk -v k="$k" 'BEGIN { printf "%.3f", 1000 * (k >= 8 ? 1.05 : 1) * (1 + ((k * 37) % 7 - 3) / 1000) }')
+      for h in $hosts; do
+        sed 's/"host":{"key":"[^"]*"/"host":{"key":"'"$h"'-key"/' "$root/lib/tests/data/merge/host.json" |
+          sed '$s/^]}$/,{"suite":"perf_budgets","name":"perf.baseline.synth\/chain","verdict":"pass","details":{"metric":"real_time","median_head":'"$v"',"n_head":6}}\
+]}/' >"$flow/hosts/$h/results.json" || exit 3
+      done
+      emulate $((10 + k)) gate.yml schedule --sha "$sha" --ref refs/heads/main
+      [ "$k" = 1 ] && first=${jobs##*history=}
+    done
+    s=$(summary 22 history)
+    named=no
+    case $s in *slowdown*"perf.baseline.synth/chain"*"\`${sha7%"${sha7#????????????}"}\`..\`${sha8%"${sha8#????????????}"}\`"*) named=yes ;; esac
+    runs=$(jq '.runs | length' "$work/runner/runs/22/artifacts/perf-history/history.json" 2>/dev/null)
+    expected="night 1: history=success; night 12: history=failure; its summary names the slowdown between nights 7 and 8: yes; the artifact holds 48 runs"
+    observed="night 1: history=${first%% *}; night 12: history=${jobs##*history=}; its summary names the slowdown between nights 7 and 8: $named; the artifact holds ${runs:-no} runs"
     ;;
   *) echo "buildgate: workflow-flows.sh: unknown case '$case_'" >&2; exit 2 ;;
 esac

@@ -155,3 +155,43 @@ void bg_utc_now(char buf[32])
     gmtime_r(&t, &tm);
     strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
+
+void bg_json_explain_invalid(const char *text, size_t len, char *buf, size_t n)
+{
+    if (len == 0) {
+        snprintf(buf, n, "output is empty (0 bytes)");
+        return;
+    }
+    size_t first = 0;
+    while (first < len && text[first] != '\n')
+        first++;
+    char quoted[84];
+    size_t q = first < 80 ? first : 80;
+    for (size_t i = 0; i < q; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        quoted[i] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+    }
+    snprintf(quoted + q, sizeof quoted - q, "%s", first > 80 ? "..." : "");
+    /* a line that starts a JSON document and parses to its end: the stray text before it */
+    size_t line = 1, start = 0, tries = 0;
+    for (size_t i = 0; i < len && tries < 8; i++) { /* 8 parses at most: output may be huge */
+        if (text[i] != '\n')
+            continue;
+        line++;
+        start = i + 1;
+        if (start < len && (text[start] == '{' || text[start] == '[')) {
+            tries++;
+            cJSON *doc = cJSON_ParseWithLength(text + start, len - start);
+            int ok = doc != NULL;
+            cJSON_Delete(doc);
+            if (ok) {
+                snprintf(buf, n,
+                         "output is not JSON (%zu bytes): %zu bytes before the JSON document, which "
+                         "starts on line %zu; first line: '%s' (%zu bytes)",
+                         len, start, line, quoted, first);
+                return;
+            }
+        }
+    }
+    snprintf(buf, n, "output is not JSON (%zu bytes); first line: '%s' (%zu bytes)", len, quoted, first);
+}

@@ -212,38 +212,64 @@ static bg_status push_words(char **v, int *c, int max, const char *s, int quoted
     return BG_OK;
 }
 
-/* First line of `argv` (run with r's env) into r->version ("" on failure). */
-static void version_of(bg_runner *r, char *const argv[])
+/* First line of `argv` (run with r's env) into r->version ("" when it
+ * printed nothing or could not run); BG_E_PARSE with why when that line holds
+ * no version number (bg_version_line): a runner that logs to stdout first
+ * (box64 with BOX64_LOG >= 1: " PageSize:4096 Running on ...") would else
+ * give a version such as 4096 and proposed known lines ">=4096.0,<4096.1". */
+static bg_status version_of(bg_runner *r, char *const argv[], char *why, unsigned n)
 {
     bg_proc_opts o = {.env = r->env, .timeout_s = 10, .max_out = 1 << 16};
     bg_proc_result pr;
     if (bg_proc_spawn(argv, &o, &pr) != BG_OK)
-        return;
+        return BG_OK;
     const char *src = pr.out_len ? pr.out : pr.err;
-    size_t len = strcspn(src, "\n");
-    if (!pr.spawn_failed && len > 0)
+    size_t all = pr.out_len ? pr.out_len : pr.err_len, len = strcspn(src, "\n"), lines = 0;
+    for (size_t i = 0; i < all; i++)
+        lines += src[i] == '\n';
+    lines += all > 0 && src[all - 1] != '\n';
+    bg_status st = BG_OK;
+    int v[3];
+    if (!pr.spawn_failed && len > 0) {
         snprintf(r->version, sizeof r->version, "%.*s", (int)len, src);
+        if (!bg_version_line(r->version, v)) {
+            for (char *p = r->version; *p; p++)
+                if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                    *p = '?';
+            snprintf(why, n,
+                     "runner '%s': its version command ('%s%s%s') printed no version number on "
+                     "its first line: '%.80s%s' (%zu bytes; %zu lines, %zu bytes in all from %s): "
+                     "a runner that logs first needs its quiet setting in the row's env",
+                     r->name, argv[0], argv[1] ? " " : "", argv[1] ? argv[1] : "", r->version,
+                     len > 80 ? "..." : "", len, lines, all, pr.out_len ? "stdout" : "stderr");
+            r->version[0] = '\0';
+            st = BG_E_PARSE;
+        }
+    }
     bg_proc_result_free(&pr);
+    return st;
 }
 
-static void read_version(bg_runner *r, const bg_runner_row *row)
+static bg_status read_version(bg_runner *r, const bg_runner_row *row, char *why, unsigned n)
 {
     if (row->version[0] == '\0')
-        return;
+        return BG_OK;
     if (strcmp(row->version, "uname") == 0) {
         struct utsname u;
         if (uname(&u) == 0)
             snprintf(r->version, sizeof r->version, "%s %s", u.sysname, u.release);
-        return;
+        return BG_OK;
     }
     char *argv[BG_RUNNER_MAX_ARGS + 2] = {NULL};
     int c = 0;
+    bg_status st = BG_OK;
     if (row->version[0] == '-' && r->argc > 0)
         push(argv, &c, BG_RUNNER_MAX_ARGS + 1, r->argv[0]);
     if (push_words(argv, &c, BG_RUNNER_MAX_ARGS + 1, row->version, 0) == BG_OK)
-        version_of(r, argv);
+        st = version_of(r, argv, why, n);
     for (int i = 0; i < c; i++)
         free(argv[i]);
+    return st;
 }
 
 static const char *arch_label(const char *a)
@@ -361,8 +387,7 @@ static bg_status resolve_row(const bg_runner_row *row, const char *guest, bg_run
         snprintf(why, n, "runner '%s': its registry row has too many words", r->name);
         return st;
     }
-    read_version(r, row);
-    return BG_OK;
+    return read_version(r, row, why, n);
 }
 
 bg_status bg_runner_resolve(const char *name, const char *guest, bg_runner *r, char *why,
@@ -437,15 +462,60 @@ void bg_runner_known_tool(const bg_runner *r, char *out, size_t n)
     snprintf(out, n, "%.*s", len, r->known);
 }
 
+/* 1 when the digit at p starts a number that does not continue a word or
+ * another number: not after a letter or digit ("x86_64", "A72"), except a
+ * lone 'v' ("Box64 v0.2.8"), and not after "<digit>." (the 2 of 0.2.8). */
+static int free_number(const char *start, const char *p)
+{
+    if (p == start)
+        return 1;
+    unsigned char b = (unsigned char)p[-1];
+    if (b == '.' && p - 1 > start && isdigit((unsigned char)p[-2]))
+        return 0;
+    if ((b == 'v' || b == 'V') && (p - 1 == start || !isalnum((unsigned char)p[-2])))
+        return 1;
+    return !isalnum(b);
+}
+
+int bg_version_line(const char *s, int v[3])
+{
+    v[0] = v[1] = v[2] = 0;
+    const char *tag = NULL;
+    for (const char *p = s; *p; p++) {
+        if (!isdigit((unsigned char)*p) || !free_number(s, p))
+            continue;
+        const char *q = p;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (*q == '.' && isdigit((unsigned char)q[1]))
+            return bg_version_parse(p, v); /* N.N */
+        /* a tag "<letters>-N" ("FEX-2407") */
+        if (!tag && p - s >= 2 && p[-1] == '-' && isalpha((unsigned char)p[-2]) && !isalnum((unsigned char)*q))
+            tag = p;
+    }
+    if (tag)
+        return bg_version_parse(tag, v);
+    /* the whole line one number ("15") */
+    const char *p = s;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    const char *q = p;
+    while (isdigit((unsigned char)*q))
+        q++;
+    while (*q == ' ' || *q == '\t' || *q == '\r')
+        q++;
+    return q > p && *q == '\0' && isdigit((unsigned char)*p) ? bg_version_parse(p, v) : 0;
+}
+
 int bg_version_parse(const char *s, int v[3])
 {
     v[0] = v[1] = v[2] = 0;
     /* the first "N.N" that does not continue a word ("qemu-x86_64 version
-       7.2.22" -> 7.2.22, not 86; "valgrind-3.19.0" -> 3.19.0); else the
-       first digit run */
+       7.2.22" -> 7.2.22, not 86; "valgrind-3.19.0" -> 3.19.0; "Box64 v0.2.8"
+       -> 0.2.8, not 2.8); else the first digit run */
     const char *start = s, *first = NULL;
     for (const char *p = s; *p; p++) {
-        if (!isdigit((unsigned char)*p) || (p > start && isalnum((unsigned char)p[-1])))
+        if (!isdigit((unsigned char)*p) || !free_number(start, p))
             continue;
         if (!first)
             first = p;

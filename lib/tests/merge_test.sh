@@ -40,6 +40,9 @@
 #              missing_host     --expect-hosts 2, the second host's folder holds
 #                               only an INCOMPLETE report.md: exit 1, agree.hosts
 #                               names it (one host alone never "agrees")
+#              no_checks        the second host's results.json has "checks": []
+#                               (its gate ran nothing), no --expect-hosts: exit 1,
+#                               agree.hosts names it (it was counted as agreeing)
 # Records one check merge.<CASE> (suite lib), expected vs observed.
 # Exit: 0 pass, 1 the check failed, 2 usage, 3 I/O.
 set -u
@@ -198,6 +201,13 @@ missing_host)
     merge --expect-hosts 2
     expected="exit 1; agree.hosts; without results.json: $b_name"
     seen=$(printf '%s' "$first" | grep -o "without results.json: $b_name" | head -n 1)
+    observed="exit $rc; $(check_name); ${seen:-said nothing of it}"
+    ;;
+no_checks)
+    printf '{"schema":1,"host":{"key":"%s"},"run":{},"checks":[]}\n' "$b_key" >"$b" || exit 3
+    merge
+    expected="exit 1; agree.hosts; no check in results.json (ran nothing): $b_name"
+    seen=$(printf '%s' "$first" | grep -o "no check in results.json (ran nothing): $b_name" | head -n 1)
     observed="exit $rc; $(check_name); ${seen:-said nothing of it}"
     ;;
 copied_host)

@@ -64,6 +64,23 @@ case_ path_missing "exit 77: buildgate: bg-runner: runner 'qemu-x86_64' is not i
 case_ path_missing_not_ours "exit 77: buildgate: bg-runner: runner 'box64' is not installed: 'box64' not found in PATH (ci/provision does not install it: install box64 yourself)" \
       "" --resolve box64
 runner_path=""
+# box64's version (issue 23, box64 #1571): fake-box64/box64 writes log lines
+# before its version line, as box64 with BOX64_LOG >= 1 does, unless the row's
+# env quiets it (BOX64_LOG=0 BOX64_NOBANNER=1): its version is the "Box64 ...
+# v0.3.2" line (main took the first log line: version 4096); with
+# FAKE_BOX64_RC=1 (a ~/.box64rc, which outranks the env) it logs anyway and is
+# refused in one line, exit 4, quoting that line (main: exit 0, that version)
+fake=$(cd "$(dirname "$0")/fake-box64" && pwd)
+runner_path=$fake
+BG_X86_RUNNERS='' env PATH="$runner_path" "$runner" --resolve box64 >"$work/out" 2>"$work/err" </dev/null
+"$check" --suite lib --name runner_registry.box64_quiet --expect-equal \
+    "exit 0: version: Box64 arm64 v0.3.2 1234abcd with Dynarec built on Dec  1 2026 10:00:00" \
+    "exit $?: $(grep '^version: ' "$work/out")$(head -n 1 "$work/err")" || rc=1
+FAKE_BOX64_RC=1; export FAKE_BOX64_RC
+case_ box64_log_first "exit 4: buildgate: bg-runner: runner 'box64': its version command ('$fake/box64 --version') printed no version number on its first line: '[BOX64] PageSize:4096 Running on Cortex-A72 with 4 Cores' (56 bytes; 3 lines, 200 bytes in all from stdout): a runner that logs first needs its quiet setting in the row's env" \
+      "" --resolve box64
+unset FAKE_BOX64_RC
+runner_path=""
 # valgrind-trixie runs with the valgrind row's arguments (when both resolve here)
 args_of() { "$runner" --resolve "$1" 2>/dev/null | sed -n 's/^command: [^ ]* *//p'; }
 if [ -n "$(args_of valgrind)" ] && [ -n "$(args_of valgrind-trixie)" ]; then

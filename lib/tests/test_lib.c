@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "buildgate/bg_changepoint.h"
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_fixtures.h"
 #include "buildgate/bg_help.h"
@@ -15,6 +16,7 @@
 #include "buildgate/bg_json.h"
 #include "buildgate/bg_parse.h"
 #include "buildgate/bg_runner.h"
+#include "buildgate/bg_stats.h"
 
 static bg_checks *C;
 
@@ -77,6 +79,48 @@ static void group_parse(void)
         expect_int(name, 0, bg_version_range_valid(bad_ranges[i]));
         snprintf(name, sizeof name, "parse.range_not_matched.%zu", i);
         expect_int(name, -1, bg_version_in_range("3.19.0", bad_ranges[i]));
+    }
+    /* a runner's version line (bg_version_line, issue 23): the number that is a
+     * version, or none for a log line (box64's " PageSize:4096 ..." gave 4096
+     * and proposed ">=4096.0,<4096.1"); "v0.3.2" is 0.3.2, not 3.2 */
+    static const char *const lines[][2] = {
+        {"qemu-x86_64 version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u7)", "7.2.22"},
+        {"valgrind-3.19.0", "3.19.0"},
+        {"Box64 arm64 v0.3.2 1234abcd with Dynarec built on Dec  1 2026 10:00:00", "0.3.2"},
+        {"FEX-Emu (FEX-2407)", "2407.0.0"},
+        {"15", "15.0.0"},
+        {"15.1", "15.1.0"},
+        {" PageSize:4096 Running on Cortex-A72 with 4 Cores", "none"},
+        {"[BOX64] PageSize:4096 Running on Cortex-A72 with 4 Cores", "none"},
+        {"Box64 nogit", "none"},
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        char name[64], got[48] = "none";
+        int w[3];
+        if (bg_version_line(lines[i][0], w))
+            snprintf(got, sizeof got, "%d.%d.%d", w[0], w[1], w[2]);
+        snprintf(name, sizeof name, "parse.version_line.%zu", i);
+        expect_str(name, lines[i][1], got);
+    }
+    int w[3];
+    bg_version_parse("Box64 v0.2.8 built on Jun  9 2024", w);
+    char got[48];
+    snprintf(got, sizeof got, "%d.%d.%d", w[0], w[1], w[2]);
+    expect_str("parse.version_v_prefix", "0.2.8", got);
+    /* a probe's output that is not JSON (bg_json_explain_invalid): a stray
+     * line before the document is quoted with its byte count */
+    static const char *const outs[][2] = {
+        {"[BOX64] Box64 v0.3.2 built\n{\"arch\": \"x86_64\"}\n",
+         "output is not JSON (46 bytes): 27 bytes before the JSON document, which starts on line 2; "
+         "first line: '[BOX64] Box64 v0.3.2 built' (26 bytes)"},
+        {"{\"arch\": ", "output is not JSON (9 bytes); first line: '{\"arch\": ' (9 bytes)"},
+        {"", "output is empty (0 bytes)"},
+    };
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+        char name[64], buf[400];
+        bg_json_explain_invalid(outs[i][0], strlen(outs[i][0]), buf, sizeof buf);
+        snprintf(name, sizeof name, "parse.not_json.%zu", i);
+        expect_str(name, outs[i][1], buf);
     }
 }
 
@@ -529,6 +573,68 @@ static void group_help(void)
     }
 }
 
+/* E-Divisive means (bg_changepoint.h): series with known steps and none.
+ * Noise: +-1 % from splitmix64, uniform (deterministic: seeded). */
+static void noisy(double *x, size_t n, uint64_t seed, const size_t *at, const double *step, size_t nsteps)
+{
+    bg_rng r = {seed};
+    double level = 100;
+    for (size_t i = 0, k = 0; i < n; i++) {
+        while (k < nsteps && i == at[k])
+            level *= 1 + step[k++];
+        x[i] = level * (1 + 0.02 * ((double)(bg_rng_next(&r) >> 11) / 9007199254740992.0 - 0.5));
+    }
+}
+
+static void group_changepoint(void)
+{
+    bg_changepoint_opts o = {5, 0.01, 199, 7};
+    bg_change ch[8];
+    size_t n = 99;
+    double x[80];
+    /* no step: no change */
+    noisy(x, 60, 1, NULL, NULL, 0);
+    expect_int("changepoint.none.status", BG_OK, bg_edivisive(x, 60, &o, ch, 8, &n));
+    expect_int("changepoint.none.count", 0, (long)n);
+    /* every value equal: Q = 0, no change */
+    for (size_t i = 0; i < 60; i++)
+        x[i] = 5;
+    bg_edivisive(x, 60, &o, ch, 8, &n);
+    expect_int("changepoint.constant.count", 0, (long)n);
+    /* one 5 % step at run 30: found there, medians 100 -> 105 */
+    size_t at1[] = {30};
+    double st1[] = {0.05};
+    noisy(x, 60, 2, at1, st1, 1);
+    bg_edivisive(x, 60, &o, ch, 8, &n);
+    expect_int("changepoint.step.count", 1, (long)n);
+    expect_int("changepoint.step.at", 30, n ? (long)ch[0].at : -1);
+    expect_int("changepoint.step.after_over_before_pct", 5,
+               n ? (long)(100 * (ch[0].after / ch[0].before - 1) + 0.5) : -1);
+    expect_int("changepoint.step.p_at_most_sig", 1, n ? ch[0].p <= 0.01 : 0);
+    /* two steps (+5 % at 25, -4 % at 55): both, in order */
+    size_t at2[] = {25, 55};
+    double st2[] = {0.05, -0.04};
+    noisy(x, 80, 3, at2, st2, 2);
+    bg_edivisive(x, 80, &o, ch, 8, &n);
+    expect_int("changepoint.two.count", 2, (long)n);
+    expect_int("changepoint.two.first_at", 25, n > 0 ? (long)ch[0].at : -1);
+    expect_int("changepoint.two.second_at", 55, n > 1 ? (long)ch[1].at : -1);
+    /* a step 3 runs before the end: a change may be reported, never closer
+     * to the end than min_size (5) runs */
+    size_t at3[] = {57};
+    noisy(x, 60, 4, at3, st1, 1);
+    bg_edivisive(x, 60, &o, ch, 8, &n);
+    long last = 0;
+    for (size_t i = 0; i < n; i++)
+        last = (long)ch[i].at > last ? (long)ch[i].at : last;
+    expect_int("changepoint.near_end.within_min_size", 1, last <= 55);
+    /* refusals */
+    x[3] = 0.0 / 0.0;
+    expect_int("changepoint.nan", BG_E_USAGE, bg_edivisive(x, 60, &o, ch, 8, &n));
+    bg_changepoint_opts bad = {1, 0.01, 199, 7};
+    expect_int("changepoint.min_size_1", BG_E_USAGE, bg_edivisive(x, 60, &bad, ch, 8, &n));
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -555,6 +661,8 @@ int main(int argc, char **argv)
         group_fixtures(argv[3]);
     else if (!strcmp(g, "report"))
         group_report(argv[2], argv[3]);
+    else if (!strcmp(g, "changepoint"))
+        group_changepoint();
     else {
         bg_errorf("bg-lib-tests", "unknown group '%s'", g);
         return BG_EXIT_USAGE;

@@ -17,9 +17,10 @@ static const char usage_text[] =
     "The runner registry (lib/include/buildgate/bg_runners.def plus the user\n"
     "runners of BG_X86_RUNNERS; docs/architecture.md \"Runner registry\").\n"
     "  --list            one line per runner, tab-separated: name, guest\n"
-    "                    (x86_64, arm64, host), ok|unavailable on this host,\n"
-    "                    traits (\"-\" for none), known-deviation file, and the\n"
-    "                    version (ok) or the reason (unavailable); '#' starts a\n"
+    "                    (x86_64, arm64, host), ok|unavailable|refused on this\n"
+    "                    host (refused: its version line holds no version\n"
+    "                    number), traits (\"-\" for none), known-deviation file,\n"
+    "                    and the version (ok) or the reason; '#' starts a\n"
     "                    comment line.  CMake reads it at configure time\n"
     "                    (cmake/BuildgateRunners.cmake).\n"
     "  --resolve NAME    the command prefix, added environment, version,\n"
@@ -29,7 +30,8 @@ static const char usage_text[] =
     "Environment: BG_X86_RUNNERS (user runners), BG_RUNNER_DIR (the {dir} of\n"
     "registry paths).\n"
     "Exit: 0; 77 the runner is unavailable here (reason on stderr); 2 usage, an\n"
-    "      unknown runner or a malformed/duplicate BG_X86_RUNNERS entry.\n"
+    "      unknown runner or a malformed/duplicate BG_X86_RUNNERS entry; 4 its\n"
+    "      version command's first line holds no version number (quoted).\n"
     "Doc: docs/architecture.md.\n";
 
 static int list(void)
@@ -48,7 +50,8 @@ static int list(void)
             if (*p == '\t' || *p == '\n' || *p == ';')
                 *p = ' ';
         printf("%s\t%s\t%s\t%s\t%s\t%s\n", rows[i].name, rows[i].guest,
-               st == BG_OK ? "ok" : "unavailable", *rows[i].traits ? rows[i].traits : "-",
+               st == BG_OK ? "ok" : st == BG_E_PARSE ? "refused" : "unavailable",
+               *rows[i].traits ? rows[i].traits : "-",
                r.known, st == BG_OK ? r.version : why);
         if (st == BG_OK)
             bg_runner_free(&r);

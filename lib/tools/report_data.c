@@ -558,7 +558,8 @@ bg_status bg_report_model_build(bg_report_model *m, const cJSON *doc, const cJSO
     m->bad = calloc((size_t)n + 1, sizeof *m->bad);
     m->perf = calloc((size_t)n + 1, sizeof *m->perf);
     m->rates = calloc((size_t)n + 1, sizeof *m->rates);
-    bg_status st = m->bad && m->perf && m->rates ? BG_OK : BG_E_NOMEM;
+    m->vt = calloc((size_t)n + 1, sizeof *m->vt);
+    bg_status st = m->bad && m->perf && m->rates && m->vt ? BG_OK : BG_E_NOMEM;
     const cJSON *c;
     cJSON_ArrayForEach(c, m->checks) {
         if (st)
@@ -573,6 +574,8 @@ bg_status bg_report_model_build(bg_report_model *m, const cJSON *doc, const cJSO
             st = add_inferred(m, c);
         m->nperf += perf_of(c, &m->perf[m->nperf]);
         m->nrates += rate_of(c, &m->rates[m->nrates]);
+        if (bg_report_variant_of(c))
+            m->vt[m->nvt++] = c;
     }
     if (!st)
         st = perf_order(m);
@@ -610,6 +613,7 @@ void bg_report_model_free(bg_report_model *m)
     free(m->bad);
     free(m->perf);
     free(m->rates);
+    free(m->vt);
     free(m->added);
     free(m->vanished);
     free(m->changed);
@@ -656,4 +660,49 @@ void bg_report_coverage(const bg_report_model *m, char *buf, size_t n)
 #undef ADD
     if (used >= n && n > 4)
         memcpy(buf + n - 4, "...", 4);
+}
+
+const cJSON *bg_report_variant_of(const cJSON *check)
+{
+    const cJSON *vt = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(check, "details"),
+                                                       "variant_table");
+    return cJSON_IsObject(vt) && bg_json_str(vt, "version") && bg_json_str(vt, "variant") ? vt : NULL;
+}
+
+void bg_report_variant_cell(const cJSON *check, char *buf, size_t n)
+{
+    const cJSON *vt = bg_report_variant_of(check);
+    const char *v = bg_json_str(vt, "verdict"), *why = bg_json_str(vt, "why");
+    if (!vt || !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(vt, "ratio"))) {
+        snprintf(buf, n, "not measured: %s", why ? why : "?");
+        return;
+    }
+    const char *cv = bg_json_str(check, "verdict");
+    snprintf(buf, n, "%.4f [%.4f, %.4f] %s%s", bg_json_num(vt, "ratio", 0), bg_json_num(vt, "lo", 0),
+             bg_json_num(vt, "hi", 0), v ? v : "?",
+             bg_json_str(vt, "gate") && cv && !strcmp(cv, "fail") ? " (gated: FAIL)" : "");
+}
+
+const char *bg_report_variant_caption(void)
+{
+    return "H/s of each build variant over its reference's (the shipped build of the same RandomX "
+           "version; the shipped v2 over the shipped v1), light-mode JIT hashing with hardware AES, "
+           "variant and reference in duet pairs on this host; interval at 1 - 2 alpha; gain, loss or "
+           "no useful gain by two one-sided tests against a margin of +-2 %, undecided when the "
+           "interval reaches past a margin (docs/perf_budgets.md \"The variant table\"). It informs: "
+           "only a verdict budgets.json variant_table gates fails. Upstream's figure for v2 against "
+           "v1: 98.55 % of v1's hash rate (26791.7 vs 27186.1 H/s, full-memory mining, AMD Ryzen 9 "
+           "9950X at 285 W; section 4, Performance impact, of design_v2.md in RandomX v2.0's doc folder).";
+}
+
+/* Where the variant table goes: beside the digest suite's build variants (their
+ * chain H/s, no verdict) and phase profile when the digest suite ran, else
+ * under perf_budgets; NULL without rows. */
+const char *bg_report_variant_home(const bg_report_model *m)
+{
+    if (!m->nvt)
+        return NULL;
+    const cJSON *suites_obj = cJSON_GetObjectItemCaseSensitive(m->doc, "suites");
+    return cJSON_GetObjectItemCaseSensitive(suites_obj, "digest_agreement") ? "digest_agreement"
+                                                                            : "perf_budgets";
 }

@@ -95,6 +95,9 @@ typedef struct bg_report_model {
     const char *base_path;  /* --base-results, NULL when none */
     bg_rep_change *added, *vanished, *changed;
     int nadded, nvanished, nchanged;
+    const cJSON **vt;       /* the variant table's checks (details.variant_table: bg-perf
+                               variants, docs/perf_budgets.md "The variant table"), in order */
+    int nvt;
     cJSON *baseline;        /* <baselines-dir>/<host-key>.json when readable, else NULL */
     char baseline_path[1024];
 } bg_report_model;
@@ -141,6 +144,23 @@ void bg_report_rerun(const cJSON *check, char *buf, size_t n);
 void bg_report_coverage(const bg_report_model *m, char *buf, size_t n);
 /* 0 for the run keys shown elsewhere than the Run: line (not_checked). */
 int bg_report_run_key_shown(const char *key);
+
+/* The variant table of a check (details.variant_table, written by bg-perf
+ * variants), or NULL. */
+const cJSON *bg_report_variant_of(const cJSON *check);
+
+/* A variant-table cell as plain text into buf: "0.9981 [0.9852, 1.0113] no
+ * useful gain", with " (gated: FAIL)" when budgets.json gated it and the
+ * check failed; a row that was not measured: "not measured: <why>".  The
+ * table's caption (what is compared, the margin, upstream's v2 figure):
+ * bg_report_variant_caption (static storage, plain text). */
+void bg_report_variant_cell(const cJSON *check, char *buf, size_t n);
+const char *bg_report_variant_caption(void);
+/* The suite under whose tables report.md and report.html put the variant
+ * table: digest_agreement when it ran (beside its build variants' chain H/s,
+ * which carry no verdict, and its phase profile), else perf_budgets; NULL
+ * when there is no row. */
+const char *bg_report_variant_home(const bg_report_model *m);
 
 /* Severity order of verdicts for a cell holding several checks (worst wins):
  * skip < pass < xfail < inconclusive < xpass < fail; unknown = fail. */

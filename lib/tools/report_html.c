@@ -502,6 +502,48 @@ static void matrix(FILE *f, const bg_rep_matrix *x)
     fprintf(f, "</table></div>\n");
 }
 
+/* The variant table (bg-perf variants; report_md.c's variant_table): the
+ * variant's properties as columns. */
+static void variant_table(FILE *f, const bg_report_model *m)
+{
+    const cJSON *props0 = cJSON_GetObjectItemCaseSensitive(bg_report_variant_of(m->vt[0]), "properties"), *p;
+    fprintf(f, "<h3 id=\"variant-table\">RandomX build variants: light-mode JIT H/s against the shipped "
+               "build</h3>\n<p class=\"muted\">");
+    esc(f, bg_report_variant_caption());
+    fprintf(f, "</p><div class=\"scroll\"><table><tr><th>version</th><th>variant</th><th>against</th>");
+    cJSON_ArrayForEach(p, props0) {
+        fprintf(f, "<th>");
+        esc(f, p->string);
+        fprintf(f, "</th>");
+    }
+    fprintf(f, "<th>H/s ratio [interval] verdict</th><th>pairs</th><th>check</th></tr>\n");
+    for (int i = 0; i < m->nvt; i++) {
+        const cJSON *vt = bg_report_variant_of(m->vt[i]), *props = cJSON_GetObjectItemCaseSensitive(vt, "properties");
+        const char *v = bg_json_str(m->vt[i], "verdict");
+        char cell[600];
+        bg_report_variant_cell(m->vt[i], cell, sizeof cell);
+        fprintf(f, "<tr><td>");
+        esc(f, bg_json_str(vt, "version"));
+        fprintf(f, "</td><td><code>");
+        esc(f, bg_json_str(vt, "variant"));
+        fprintf(f, "</code></td><td>");
+        esc(f, bg_json_str(vt, "reference"));
+        fprintf(f, "</td>");
+        cJSON_ArrayForEach(p, props0) {
+            const char *pv = bg_json_str(props, p->string);
+            fprintf(f, "<td>");
+            esc(f, pv && *pv ? pv : "—");
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "<td class=\"v-%s\">", vclass(v));
+        esc(f, cell);
+        fprintf(f, "</td><td class=\"n\">%.0f</td><td class=\"v-%s\">", bg_json_num(vt, "pairs", 0), vclass(v));
+        esc(f, v);
+        fprintf(f, "</td></tr>\n");
+    }
+    fprintf(f, "</table></div>\n");
+}
+
 static void suites(FILE *f, const bg_report_model *m)
 {
     fprintf(f, "<section id=\"suites\"><h2>Suites</h2><table><tr><th>suite</th><th>verdict</th>");
@@ -531,6 +573,9 @@ static void suites(FILE *f, const bg_report_model *m)
         for (int i = 0; i < m->nmx; i++)
             if (strcmp(m->mx[i].suite, s->string) == 0)
                 matrix(f, &m->mx[i]);
+        const char *home = bg_report_variant_home(m);
+        if (home && !strcmp(home, s->string))
+            variant_table(f, m);
     }
     fprintf(f, "</section>\n");
 }

@@ -594,6 +594,43 @@ static void rates_chart(FILE *f, const bg_report_model *m, const char *suite)
     fprintf(f, "]\n```\n\n");
 }
 
+/* The variant table (bg-perf variants): one row per version and variant, the
+ * variant's properties as columns (the first row's property names). */
+static void variant_table(FILE *f, const bg_report_model *m)
+{
+    const cJSON *props0 = cJSON_GetObjectItemCaseSensitive(bg_report_variant_of(m->vt[0]), "properties"), *p;
+    fprintf(f, "**RandomX build variants: light-mode JIT H/s against the shipped build**\n\n");
+    bg_md_text(f, bg_report_variant_caption(), 2000);
+    fprintf(f, "\n\n| version | variant | against |");
+    cJSON_ArrayForEach(p, props0) {
+        fprintf(f, " ");
+        bg_md_text(f, p->string, 60);
+        fprintf(f, " |");
+    }
+    fprintf(f, " H/s ratio [interval] verdict | pairs | check |\n|---|---|---|");
+    cJSON_ArrayForEach(p, props0) fprintf(f, "---|");
+    fprintf(f, "---|---:|---|\n");
+    for (int i = 0; i < m->nvt; i++) {
+        const cJSON *vt = bg_report_variant_of(m->vt[i]), *props = cJSON_GetObjectItemCaseSensitive(vt, "properties");
+        char cell[600];
+        bg_report_variant_cell(m->vt[i], cell, sizeof cell);
+        fprintf(f, "| %s | ", bg_json_str(vt, "version"));
+        bg_md_code(f, bg_json_str(vt, "variant"), 60);
+        fprintf(f, " | %s |", bg_json_str(vt, "reference") ? bg_json_str(vt, "reference") : "");
+        cJSON_ArrayForEach(p, props0) {
+            const char *v = bg_json_str(props, p->string);
+            fprintf(f, " ");
+            bg_md_text(f, v && *v ? v : "—", 200);
+            fprintf(f, " |");
+        }
+        fprintf(f, " ");
+        bg_md_text(f, cell, 400);
+        fprintf(f, " | %.0f | %s %s |\n", bg_json_num(vt, "pairs", 0), bg_report_symbol(bg_json_str(m->vt[i], "verdict")),
+                shown(bg_json_str(m->vt[i], "verdict")));
+    }
+    fprintf(f, "\n");
+}
+
 /* ## Suites: one counts table, then per suite its matrices as symbols. */
 static void suites(FILE *f, const bg_report_model *m)
 {
@@ -635,6 +672,12 @@ static void suites(FILE *f, const bg_report_model *m)
         }
         if (shown_any)
             rates_chart(f, m, s->string);
+        const char *home = bg_report_variant_home(m);
+        if (home && !strcmp(home, s->string)) {
+            if (!shown_any)
+                fprintf(f, "### %s\n\n", s->string);
+            variant_table(f, m);
+        }
     }
 }
 

@@ -15,6 +15,7 @@
 #include "buildgate/bg_host.h"
 #include "buildgate/bg_json.h"
 #include "merge_model.h"
+#include "report_data.h"
 
 static const char usage_text[] =
     "Usage: bg-report --merge DIR --out-dir OUT [--expect-hosts N]\n"
@@ -200,7 +201,10 @@ static void agree_commit(merge *m)
 /* ---- agree.hosts ------------------------------------------------------ */
 
 /* --expect-hosts: fewer hosts than the matrix ran is a fail naming the
- * folders of DIR that hold no results.json (an INCOMPLETE report, nothing). */
+ * folders of DIR that hold no results.json (an INCOMPLETE report, nothing).
+ * A host whose results.json has no check ran nothing and is not counted; with
+ * expect 0 (no --expect-hosts) the check is made only when there is one, and
+ * every host is expected. */
 static void agree_hosts(merge *m, const char *dir, int expect)
 {
     char e[100], o[2048], missing[1000] = "";
@@ -226,8 +230,14 @@ static void agree_hosts(merge *m, const char *dir, int expect)
     /* distinct runs: a folder whose results.json has the host key and the
      * generation time of an earlier one is a copy, not another host */
     int distinct = 0;
-    char copies[600] = "";
+    char copies[600] = "", empty[600] = "";
     for (int i = 0; i < m->n; i++) {
+        /* a results.json with "checks": [] ran nothing: it cannot agree */
+        if (cJSON_GetArraySize(m->h[i].checks) == 0) {
+            size_t l = strlen(empty);
+            snprintf(empty + l, sizeof empty - l, "%s%s", l ? ", " : "", m->h[i].name);
+            continue;
+        }
         const char *key = bg_json_str(cJSON_GetObjectItemCaseSensitive(m->h[i].doc, "host"), "key");
         const char *gen = bg_json_str(m->h[i].doc, "generated");
         int dup = 0;
@@ -242,9 +252,14 @@ static void agree_hosts(merge *m, const char *dir, int expect)
         }
         distinct += !dup;
     }
-    snprintf(o, sizeof o, "%d host%s%s%s%s%s%s", distinct, distinct == 1 ? "" : "s",
+    if (!expect) { /* no --expect-hosts: every host that has a results.json */
+        expect = m->n;
+        snprintf(e, sizeof e, "every host's results.json with checks (%d)", expect);
+    }
+    snprintf(o, sizeof o, "%d host%s%s%s%s%s%s%s%s", distinct, distinct == 1 ? "" : "s",
              *missing ? "; without results.json: " : "", missing,
              *copies ? "; copies of another host's run (same host key and time): " : "", copies,
+             *empty ? "; no check in results.json (ran nothing): " : "", empty,
              distinct < expect ? " (a job failed before its report, was interrupted, or uploaded "
                                  "nothing: see its log)" : "");
     mg_add_check(m, "agree.hosts", distinct < expect ? BG_FAIL : BG_PASS, e, o, NULL, NULL, NULL, "hosts");
@@ -342,6 +357,56 @@ static void write_matrix(FILE *f, const merge *m)
     mg_strset_free(&suites);
 }
 
+/* The variant table of every host (bg-perf variants, details.variant_table):
+ * one row per version/variant, one column per host; a host without the
+ * row says so.  Nothing here must agree (speed is each host's own). */
+static void write_variants(FILE *f, const merge *m)
+{
+    mg_strset rows = {0};
+    const cJSON *c;
+    char key[300], buf[600];
+    for (int i = 0; i < m->n; i++)
+        cJSON_ArrayForEach(c, m->h[i].checks) {
+            const cJSON *vt = bg_report_variant_of(c);
+            if (!vt)
+                continue;
+            snprintf(key, sizeof key, "%s/%s", bg_json_str(vt, "version"), bg_json_str(vt, "variant"));
+            mg_strset_add(&rows, key);
+        }
+    if (!rows.n)
+        return;
+    mg_strset_sort(&rows);
+    fprintf(f, "\n## RandomX build variants against the shipped build, per host\n\n");
+    md_cell(f, bg_report_variant_caption());
+    fprintf(f, " Each host measures its own CPU: these differ between hosts by design and decide "
+               "nothing here.\n\n| version/variant |");
+    for (int i = 0; i < m->n; i++)
+        fprintf(f, " `%s` |", m->h[i].name);
+    fprintf(f, "\n|---|");
+    for (int i = 0; i < m->n; i++)
+        fprintf(f, "---|");
+    fprintf(f, "\n");
+    for (int r = 0; r < rows.n; r++) {
+        fprintf(f, "| `%s` |", rows.s[r]);
+        for (int i = 0; i < m->n; i++) {
+            snprintf(buf, sizeof buf, "— (not run on this host)");
+            cJSON_ArrayForEach(c, m->h[i].checks) {
+                const cJSON *vt = bg_report_variant_of(c);
+                if (!vt)
+                    continue;
+                snprintf(key, sizeof key, "%s/%s", bg_json_str(vt, "version"), bg_json_str(vt, "variant"));
+                if (!strcmp(key, rows.s[r]))
+                    bg_report_variant_cell(c, buf, sizeof buf);
+            }
+            fprintf(f, " ");
+            md_cell(f, buf);
+            fprintf(f, " |");
+        }
+        fprintf(f, "\n");
+    }
+    mg_strset_free(&rows);
+}
+
 static bg_status write_report(const merge *m, const char *dir, const char *path, int nbad)
 {
     char tmp[4200];
@@ -368,6 +433,7 @@ static bg_status write_report(const merge *m, const char *dir, const char *path,
     }
     if (!nbad)
         fprintf(f, "None: every value that must be equal on every host is.\n");
+    write_variants(f, m);
     fprintf(f, "\n<details><summary>All %d agreement checks</summary>\n\n"
                "| check | verdict | expected | observed |\n|---|---|---|---|\n",
             cJSON_GetArraySize(m->checks));
@@ -486,7 +552,10 @@ int bg_report_merge_main(int argc, char **argv)
     int rc = BG_EXIT_OK;
     if (!st) {
         m.checks = cJSON_CreateArray();
-        if (expect)
+        int any_empty = 0;
+        for (int i = 0; i < m.n; i++)
+            any_empty |= cJSON_GetArraySize(m.h[i].checks) == 0;
+        if (expect || any_empty)
             agree_hosts(&m, dir, expect);
         agree_commit(&m);
         mg_agree_digest(&m);

@@ -28,6 +28,17 @@ cJSON *bg_json_parse_buf(const char *buf, long *err_at);
  * Returns BG_E_PARSE. */
 bg_status bg_json_parse_error(const char *path, const char *what, long at, size_t len);
 
+/* Why len bytes of a child's stdout (text; need not end in NUL) are not one
+ * JSON document, into buf: "output is not JSON (L bytes)", then the first
+ * line quoted (up to 80 bytes, control bytes as '?') with its byte count.
+ * When a JSON document starts at a later line (a runner that logs to stdout
+ * before the program's output): "output is not JSON (L bytes): N bytes before
+ * the JSON document, which starts on line K; first line: '<line>' (B bytes)"
+ * (the first 8 lines that start with '{' or '[' are tried).
+ * Empty output: "output is empty (0 bytes)".  For the probes' failures
+ * (nan-check, litmus-check), instead of a bare byte count. */
+void bg_json_explain_invalid(const char *text, size_t len, char *buf, size_t n);
+
 /* Writes doc, formatted, to path atomically.  Prints one error line. */
 bg_status bg_json_write_atomic(const char *path, const cJSON *doc);
 

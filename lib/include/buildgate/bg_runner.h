@@ -56,7 +56,10 @@ void bg_runner_registry_reset(void);
 /* Resolves name for programs of architecture guest ("x86_64", "arm64"; NULL:
  * the row's own).  BG_E_USAGE: unknown name (why names the known ones) or a
  * bad BG_X86_RUNNERS; BG_E_UNSUPPORTED: known but not usable here (wrong
- * guest or host, missing program), why says which.  why[n] receives one line
+ * guest or host, missing program), why says which; BG_E_PARSE: its version
+ * command's first line holds no version number (bg_version_line; why quotes
+ * the line with its byte count): refused, never guessed, since the version
+ * scopes known-deviation lines.  why[n] receives one line
  * on error.  On BG_OK release r with bg_runner_free(). */
 bg_status bg_runner_resolve(const char *name, const char *guest, bg_runner *r, char *why,
                             unsigned n);
@@ -81,6 +84,15 @@ void bg_runner_known_tool(const bg_runner *r, char *out, size_t n);
  * ("qemu-x86_64 version 7.2.22 (Debian ...)" -> 7.2.22), else the first
  * free-standing digit run.  Returns 0 if none was found. */
 int bg_version_parse(const char *s, int v[3]);
+
+/* The version number of a runner's version line (the first line its version
+ * command prints), into *v; 0 when the line holds none.  Stricter than
+ * bg_version_parse, which takes any free-standing digit run: the first
+ * "N.N[.N]" not glued to a word ("v" may precede it: "Box64 v0.2.8"); else a
+ * tag "<letters>-N" ("FEX-2407"); else a line that is one number ("15").
+ * " PageSize:4096 Running on Cortex-A72 with 4 Cores" (box64's log, issue
+ * 23) holds none: bg_runner_resolve refuses such a runner (BG_E_PARSE). */
+int bg_version_line(const char *s, int v[3]);
 
 /* Compares versions a, b: <0, 0, >0. */
 int bg_version_cmp(const int a[3], const int b[3]);

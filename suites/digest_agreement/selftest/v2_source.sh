@@ -42,7 +42,7 @@ pack changed
 source_run changed
 rec changed.exit 2 "$rc"
 rec changed.one_line 1 "$(wc -l <"$work/changed.err" | tr -d ' ')"
-rec changed.names_file 1 "$(grep -c "^buildgate: ci/provision: randomx source: v2: .*: $f differs (SHA-256 " "$work/changed.err")"
+rec changed.names_file 1 "$(grep -c "^buildgate: ci/randomx-source: v2: .*: $f differs (SHA-256 " "$work/changed.err")"
 rec changed.nothing_kept 0 "$(kept changed)"
 tar xzf "$tarball" -C "$work/x" "$top/$f" || exit 3
 

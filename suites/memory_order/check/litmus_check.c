@@ -29,6 +29,7 @@ static const char usage_text[] =
     "                    [--arch x86_64|arm64] [--mutant drop-fence|tso-relaxed]\n"
     "                    [--iterations N] [--control-iterations N] [--time-budget S]\n"
     "                    [--timeout S] [--sync auto|user|none] [--as NAME]\n"
+    "                    [--affinity incr[:N]|random|none]\n"
     "       litmus-check --test T --access A --runner NAME --skip \"REASON\"\n"
     "\n"
     "Runs `RUNNER... PATH [--time-budget S] [--sync X] T:ACCESS:N [CONTROL:plain:M]`\n"
@@ -52,6 +53,8 @@ static const char usage_text[] =
     "  --timeout S           whole seconds before the probe is killed, 1..86400\n"
     "                        (default 120)\n"
     "  --sync X              per-copy rendezvous, passed to the probe\n"
+    "  --affinity M          thread placement, passed to the probe (litmus-probe\n"
+    "                        --help: incr[:N], random, none; default incr:1)\n"
     "  --skip REASON         record a skip check and run nothing\n"
     "  -h, --help            this text\n"
     "\n"
@@ -74,7 +77,7 @@ static const char usage_text[] =
     "Doc: docs/memory_order.md.\n";
 
 typedef struct opts {
-    const char *test, *access, *runner, *use, *as, *probe, *mutant, *skip, *sync, *arch;
+    const char *test, *access, *runner, *use, *as, *probe, *mutant, *skip, *sync, *arch, *affinity;
     char known[64];        /* the runner's known list: its registry known file, no .tsv */
     char version[160];     /* the runner's version line ("" when none) */
     unsigned long long iterations, control_iterations, time_budget, timeout;
@@ -130,7 +133,8 @@ static bg_status parse_args(int argc, char **argv, opts *o)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         static const char *const names[] = {
             "--test", "--access", "--runner", "--as", "--probe", "--arch", "--mutant", "--skip",
-            "--sync", "--iterations", "--control-iterations", "--time-budget", "--timeout", NULL};
+            "--sync", "--iterations", "--control-iterations", "--time-budget", "--timeout",
+            "--affinity", NULL};
         if (!bg_option_in(a, names)) {
             bg_help_unknown_option(a);
             return BG_E_USAGE;
@@ -164,6 +168,8 @@ static bg_status parse_args(int argc, char **argv, opts *o)
             o->skip = v;
         else if (strcmp(a, "--sync") == 0)
             o->sync = v;
+        else if (strcmp(a, "--affinity") == 0)
+            o->affinity = v;
         else if (strcmp(a, "--iterations") == 0) {
             if (parse_ull(v, 1, MAX_ITERATIONS, &o->iterations))
                 return bg_fail(BG_E_USAGE, "litmus-check", "--iterations '%s': want an integer in "
@@ -188,7 +194,7 @@ static bg_status parse_args(int argc, char **argv, opts *o)
     if (o->as)
         o->runner = o->as;
     if (!litmus_find(o->test)) {
-        char names[256];
+        char names[2048];
         litmus_names(names, sizeof names);
         return bg_fail(BG_E_USAGE, "litmus-check", "unknown test '%s' (known: %s)", o->test, names);
     }
@@ -316,6 +322,11 @@ static cJSON *run_details(const opts *o, const cJSON *probe, const analysis *a,
     cJSON_AddNumberToObject(d, "ncpu", bg_json_num(probe, "ncpu", 0));
     cJSON_AddStringToObject(d, "sync", bg_json_str(a->run, "sync"));
     cJSON_AddStringToObject(d, "stopped_by", bg_json_str(a->run, "stopped_by"));
+    if (bg_json_str(a->run, "affinity")) /* placement of the threads (litmus-probe --affinity) */
+        cJSON_AddStringToObject(d, "affinity", bg_json_str(a->run, "affinity"));
+    const cJSON *cpus = cJSON_GetObjectItemCaseSensitive(a->run, "cpus");
+    if (cJSON_IsArray(cpus))
+        cJSON_AddItemToObject(d, "cpus", cJSON_Duplicate(cpus, 1));
     cJSON_AddBoolToObject(d, "pinned",
                           cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a->run, "pinned")));
     cJSON_AddBoolToObject(d, "oversubscribed", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
@@ -429,6 +440,10 @@ int main(int argc, char **argv)
         av[n++] = "--sync";
         av[n++] = (char *)o.sync;
     }
+    if (o.affinity) {
+        av[n++] = "--affinity";
+        av[n++] = (char *)o.affinity;
+    }
     av[n++] = run_main;
     av[n] = NULL;
 
@@ -463,13 +478,19 @@ int main(int argc, char **argv)
         cJSON_Delete(doc);
         return probe_failed(c, &o, why);
     }
-    cJSON *probe = cJSON_Parse(xr.out);
+    cJSON *probe = cJSON_ParseWithLength(xr.out, xr.out_len);
+    char bad[400] = "";
+    if (!probe) /* quotes a stray first line (a runner that logs to stdout) */
+        bg_json_explain_invalid(xr.out, xr.out_len, bad, sizeof bad);
     bg_proc_result_free(&xr);
     const char *arch = bg_json_str(probe, "arch");
     litmus_expect e;
     if (!probe || !arch || strcmp(arch, o.arch) != 0) {
-        snprintf(why, sizeof why, "the probe printed no JSON object with \"arch\": \"%s\" "
-                 "(found %s)", o.arch, arch ? arch : "none");
+        if (*bad)
+            snprintf(why, sizeof why, "the probe's %s", bad);
+        else
+            snprintf(why, sizeof why, "the probe printed no JSON object with \"arch\": \"%s\" "
+                     "(found %s)", o.arch, arch ? arch : "none");
         cJSON_Delete(probe);
         cJSON_Delete(doc);
         return probe_failed(c, &o, why);
@@ -483,6 +504,15 @@ int main(int argc, char **argv)
     }
     analysis a, ca;
     const cJSON *mrun = find_run(probe, o.test, o.probe_access);
+    const char *skipped = bg_json_str(mrun, "skipped");
+    if (skipped) { /* a SPLIT test this host or runner cannot run (litmus-probe --help) */
+        snprintf(name, sizeof name, "%s.run", o.name);
+        bg_check_emit_str(c, name, BG_SKIP, "a host that runs locked accesses across a cache line",
+                          skipped, NULL);
+        cJSON_Delete(probe);
+        cJSON_Delete(doc);
+        return bg_checks_close(c);
+    }
     const cJSON *crun = find_run(probe, e.control_test, e.control_access);
     const litmus_test *ct = litmus_find(e.control_test);
     litmus_expect ce;

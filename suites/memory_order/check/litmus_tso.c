@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* A step of an execution, for the witness text. */
-typedef enum { EV_ST, EV_LD_BUF, EV_LD_MEM, EV_FENCE, EV_FLUSH } ev_kind;
+typedef enum { EV_ST, EV_LD_BUF, EV_LD_MEM, EV_FENCE, EV_FLUSH, EV_RMW } ev_kind;
 typedef struct tso_event {
     ev_kind kind;
     int thread, loc;
@@ -55,7 +55,8 @@ static void flush_one(tso_run *r, tso_state *s, int th)
     push(r, EV_FLUSH, th, loc, v);
 }
 
-/* Runs th's next op; returns 0 when it cannot proceed (MFENCE, buffer not empty). */
+/* Runs th's next op; returns 0 when it cannot proceed (MFENCE or a locked
+ * RMW, buffer not empty). */
 static int step_op(tso_run *r, tso_state *s, int th)
 {
     const litmus_op *op = &r->t->ops[th][s->pc[th]];
@@ -63,6 +64,19 @@ static int step_op(tso_run *r, tso_state *s, int th)
         if (s->blen[th])
             return 0;
         push(r, EV_FENCE, th, -1, 0);
+    } else if (op->kind >= LITMUS_OP_XCHG) {
+        /* a LOCK'd instruction (CACM 2010 section 3): runs with its thread's
+         * buffer empty, reads and writes memory in one step */
+        if (s->blen[th])
+            return 0;
+        unsigned long long old = s->mem[op->loc], v = (unsigned long long)op->value;
+        if (op->kind == LITMUS_OP_ADD || op->kind == LITMUS_OP_XADD)
+            s->mem[op->loc] = old + v;
+        else if (op->kind == LITMUS_OP_XCHG || old == (unsigned long long)op->expect)
+            s->mem[op->loc] = v;
+        if (op->reg >= 0)
+            s->reg[op->reg] = old;
+        push(r, EV_RMW, th, op->loc, s->mem[op->loc]);
     } else if (op->kind == LITMUS_OP_ST) {
         s->bloc[th][s->blen[th]] = op->loc;
         s->bval[th][s->blen[th]++] = (unsigned long long)op->value;
@@ -129,7 +143,7 @@ static int check_kinds(const litmus_test *t, int *bad_thread, int *bad_op)
     for (int th = 0; th < t->nthreads; th++)
         for (int o = 0; o < t->nops[th]; o++) {
             litmus_opkind k = t->ops[th][o].kind;
-            if (k == LITMUS_OP_ST || k == LITMUS_OP_LD || k == LITMUS_OP_FENCE)
+            if (k > LITMUS_OP_NONE && k < LITMUS_OP_KINDS)
                 continue;
             if (bad_thread)
                 *bad_thread = th;
@@ -185,6 +199,9 @@ int litmus_tso_witness(const litmus_test *t, unsigned o, char *buf, size_t n)
         int w;
         if (e->kind == EV_FENCE)
             w = snprintf(buf + used, n - used, "%sT%d mfence", sep, e->thread);
+        else if (e->kind == EV_RMW)
+            w = snprintf(buf + used, n - used, "%sT%d locked rmw %s:=%llu (memory)", sep, e->thread,
+                         l, e->value);
         else if (e->kind == EV_ST)
             w = snprintf(buf + used, n - used, "%sT%d st %s=%llu (buffered)", sep, e->thread, l,
                          e->value);

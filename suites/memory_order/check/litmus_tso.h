@@ -12,10 +12,12 @@
  *   - MFENCE (FENCE) proceeds only when its thread's buffer is empty;
  *   - the final state is taken once every op has run and every buffer has
  *     drained.
- * Locked instructions (LOCK'd RMW, XCHG) are not in the catalogue's op kinds
- * (litmus_catalog.h: ST, LD, FENCE); an op of any other kind is refused, not
- * guessed at.  Every interleaving of ops and flushes is enumerated, depth
- * first: at most 4 threads x 3 ops, a few thousand paths per test.
+ *   - a locked instruction (XCHG, LOCK ADD/XADD/CMPXCHG: litmus_catalog.h)
+ *     proceeds only when its thread's buffer is empty and reads and writes
+ *     memory in one step (the paper's LOCK'd instructions: atomic, and a
+ *     full fence).
+ * An op of any other kind is refused, not guessed at.  Every interleaving of
+ * ops and flushes is enumerated, depth first: at most 4 threads x 4 ops.
  *
  * Built with LITMUS_TSO_MUTANT_EAGER_FLUSH, a store goes to memory at once
  * (buffers never hold anything: sequential consistency), the mutant that the

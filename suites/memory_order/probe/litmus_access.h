@@ -64,6 +64,78 @@ int litmus_access_parse(const char *name);
         LITMUS_CF();                                                                      \
     } while (0)
 
+/* Locked read-modify-writes (litmus_catalog.h LITMUS_OP_XCHG...): on x86-64
+ * the instructions themselves (XCHG, LOCK ADD, LOCK XADD, LOCK CMPXCHG, 8
+ * bytes; they need no alignment: a SPLIT location straddles a line and is a
+ * split lock); elsewhere C11 seq_cst atomics.  Every access runs them as is;
+ * the mutant drop-fence replaces each by a plain load and store (not atomic,
+ * no fence), so the self-tests can show lost updates and store buffering.
+ * K scales values (1, or LITMUS_SPLIT_K in SPLIT tests); results stay
+ * scaled (the tally decodes them). */
+#define LITMUS_DROP(A) ((int)(A) == (int)LITMUS_ACC_DROP_FENCE)
+static inline uint64_t litmus_rmw_plain(_Atomic uint64_t *p, int kind, uint64_t v, uint64_t e)
+{
+    uint64_t old = atomic_load_explicit(p, memory_order_relaxed);
+    uint64_t nv = kind == 1 ? old + v : kind == 2 ? (old == e ? v : old) : v;
+    atomic_store_explicit(p, nv, memory_order_relaxed);
+    return old;
+}
+#if defined(__x86_64__)
+static inline uint64_t litmus_xchg(_Atomic uint64_t *p, uint64_t v)
+{
+    __asm__ __volatile__("xchgq %0, %1" : "+r"(v), "+m"(*(uint64_t *)p) : : "memory");
+    return v;
+}
+static inline void litmus_lock_add(_Atomic uint64_t *p, uint64_t v)
+{
+    __asm__ __volatile__("lock addq %1, %0" : "+m"(*(uint64_t *)p) : "r"(v) : "memory", "cc");
+}
+static inline uint64_t litmus_xadd(_Atomic uint64_t *p, uint64_t v)
+{
+    __asm__ __volatile__("lock xaddq %0, %1" : "+r"(v), "+m"(*(uint64_t *)p) : : "memory", "cc");
+    return v;
+}
+static inline uint64_t litmus_cmpxchg(_Atomic uint64_t *p, uint64_t e, uint64_t v)
+{
+    __asm__ __volatile__("lock cmpxchgq %2, %1" : "+a"(e), "+m"(*(uint64_t *)p) : "r"(v) : "memory", "cc");
+    return e;
+}
+#else
+static inline uint64_t litmus_xchg(_Atomic uint64_t *p, uint64_t v) { return atomic_exchange(p, v); }
+static inline void litmus_lock_add(_Atomic uint64_t *p, uint64_t v) { atomic_fetch_add(p, v); }
+static inline uint64_t litmus_xadd(_Atomic uint64_t *p, uint64_t v) { return atomic_fetch_add(p, v); }
+static inline uint64_t litmus_cmpxchg(_Atomic uint64_t *p, uint64_t e, uint64_t v)
+{
+    atomic_compare_exchange_strong(p, &e, v);
+    return e;
+}
+#endif
+/* r->reg[k][i] := result, unless k < 0 (result not kept). */
+#define LITMUS_KEEP(k, val)                                                               \
+    do {                                                                              \
+        uint64_t v_ = (val);                                                          \
+        if ((k) >= 0)                                                                 \
+            r->reg[(k) >= 0 ? (k) : 0][i] = v_;                                       \
+        LITMUS_CF();                                                                      \
+    } while (0)
+#define LITMUS_XCHG(A, p, v, k)                                                           \
+    LITMUS_KEEP(k, LITMUS_DROP(A) ? litmus_rmw_plain((p), 0, (uint64_t)(v) * K, 0)           \
+                                  : litmus_xchg((p), (uint64_t)(v) * K))
+#define LITMUS_ADD(A, p, v)                                                               \
+    do {                                                                              \
+        if (LITMUS_DROP(A))                                                           \
+            litmus_rmw_plain((p), 1, (uint64_t)(v) * K, 0);                           \
+        else                                                                          \
+            litmus_lock_add((p), (uint64_t)(v) * K);                                  \
+        LITMUS_CF();                                                                      \
+    } while (0)
+#define LITMUS_XADD(A, p, v, k)                                                           \
+    LITMUS_KEEP(k, LITMUS_DROP(A) ? litmus_rmw_plain((p), 1, (uint64_t)(v) * K, 0)           \
+                                  : litmus_xadd((p), (uint64_t)(v) * K))
+#define LITMUS_CMPXCHG(A, p, e, v, k)                                                     \
+    LITMUS_KEEP(k, LITMUS_DROP(A) ? litmus_rmw_plain((p), 2, (uint64_t)(v) * K, (uint64_t)(e) * K) \
+                                  : litmus_cmpxchg((p), (uint64_t)(e) * K, (uint64_t)(v) * K))
+
 #define LITMUS_MFENCE(A)                                                                  \
     do {                                                                              \
         if ((int)(A) != (int)LITMUS_ACC_DROP_FENCE)                                                 \

@@ -8,16 +8,24 @@
 /* The table, expanded from litmus_tests.def: the ops and observables as
  * written there; the counts and register owners are derived from the ops
  * (derive() below), so nothing is written twice. */
-enum { X = 0, Y = 1 };
-#define ST(l, v) {LITMUS_OP_ST, (l), (v), -1},
-#define LD(l, r) {LITMUS_OP_LD, (l), 0, (r)},
-#define MF {LITMUS_OP_FENCE, -1, 0, -1},
+enum { X = 0, Y = 1, Z = 2, W = 3 };
+#define CORE LITMUS_SET_CORE
+#define CATALOGUE LITMUS_SET_CATALOGUE
+#define RMW LITMUS_SET_RMW
+#define SPLIT LITMUS_SET_SPLIT
+#define ST(l, v) {LITMUS_OP_ST, (l), (v), -1, 0},
+#define LD(l, r) {LITMUS_OP_LD, (l), 0, (r), 0},
+#define MF {LITMUS_OP_FENCE, -1, 0, -1, 0},
+#define XCHG(l, v, r) {LITMUS_OP_XCHG, (l), (v), (r), 0},
+#define LADD(l, v) {LITMUS_OP_ADD, (l), (v), -1, 0},
+#define XADD(l, v, r) {LITMUS_OP_XADD, (l), (v), (r), 0},
+#define CMPXCHG(l, e, v, r) {LITMUS_OP_CMPXCHG, (l), (v), (r), (e)},
 #define REG(r) {(r), -1}
 #define MEM(l) {-1, (l)}
 #define LITMUS_OBS_OBS(...)                                                                  \
     .nobs = (int)(sizeof((litmus_obs[]){__VA_ARGS__}) / sizeof(litmus_obs)),       \
     .obs = {__VA_ARGS__}
-#define LITMUS(id, name_, obs) {.name = name_, LITMUS_OBS_##obs, .ops = {
+#define LITMUS(id, name_, set_, obs) {.name = name_, .set = set_, LITMUS_OBS_##obs, .ops = {
 #define THREAD(id, k, ...) [k] = {__VA_ARGS__},
 #define END(id) }},
 static litmus_test tests[] = {
@@ -26,6 +34,10 @@ static litmus_test tests[] = {
 #undef ST
 #undef LD
 #undef MF
+#undef XCHG
+#undef LADD
+#undef XADD
+#undef CMPXCHG
 #undef REG
 #undef MEM
 #undef LITMUS
@@ -34,7 +46,8 @@ static litmus_test tests[] = {
 
 /* Fills what the ops imply: nops and nthreads (ops up to the first empty
  * slot), nlocs (highest location + 1), nregs, and each register's owner
- * thread and local number (its place among that thread's loads). */
+ * thread and local number (its place among that thread's loads and
+ * read-modify-writes). */
 static void derive(litmus_test *t)
 {
     for (int th = 0; th < LITMUS_MAX_THREADS; th++) {
@@ -45,7 +58,7 @@ static void derive(litmus_test *t)
             t->nthreads = th + 1;
             if (op->loc + 1 > t->nlocs)
                 t->nlocs = op->loc + 1;
-            if (op->kind == LITMUS_OP_LD && op->reg >= 0 && op->reg < LITMUS_MAX_REGS) {
+            if (op->kind != LITMUS_OP_FENCE && op->reg >= 0 && op->reg < LITMUS_MAX_REGS) {
                 t->reg_thread[op->reg] = th;
                 t->reg_local[op->reg] = local++;
                 if (op->reg + 1 > t->nregs)
@@ -102,7 +115,7 @@ unsigned litmus_outcome_index(const litmus_test *t, const unsigned long long *v)
 
 const char *litmus_loc_name(int l)
 {
-    static const char *const names[LITMUS_MAX_LOCS] = {"x", "y"};
+    static const char *const names[LITMUS_MAX_LOCS] = {"x", "y", "z", "w"};
     return l >= 0 && l < LITMUS_MAX_LOCS ? names[l] : "?";
 }
 

@@ -20,21 +20,49 @@
 #include <stddef.h>
 
 #define LITMUS_MAX_THREADS 4
-#define LITMUS_MAX_OPS 3   /* per thread */
-#define LITMUS_MAX_LOCS 2
+#define LITMUS_MAX_OPS 4   /* per thread */
+#define LITMUS_MAX_LOCS 4  /* x y z w */
 #define LITMUS_MAX_REGS 4  /* per test, over all threads */
 #define LITMUS_MAX_OBS 4   /* observables in one outcome */
 #define LITMUS_VALUES 3    /* every location and register holds 0, 1 or 2 */
 
-/* LITMUS_OP_NONE (0) marks an empty op slot: a thread's ops end at the first. */
-typedef enum litmus_opkind { LITMUS_OP_NONE, LITMUS_OP_ST, LITMUS_OP_LD, LITMUS_OP_FENCE } litmus_opkind;
+/* LITMUS_OP_NONE (0) marks an empty op slot: a thread's ops end at the first.
+ * The locked read-modify-writes (x86 XCHG, LOCK ADD, LOCK XADD, LOCK CMPXCHG;
+ * C11 atomic_exchange / fetch_add / compare_exchange on arm64) read and write
+ * memory atomically and order like MFENCE (Intel SDM Vol.3A 9.2.2). */
+typedef enum litmus_opkind {
+    LITMUS_OP_NONE,
+    LITMUS_OP_ST,
+    LITMUS_OP_LD,
+    LITMUS_OP_FENCE,
+    LITMUS_OP_XCHG,    /* reg := loc; loc := value */
+    LITMUS_OP_ADD,     /* LOCK ADD: loc := loc + value (no register) */
+    LITMUS_OP_XADD,    /* LOCK XADD: reg := loc; loc := loc + value */
+    LITMUS_OP_CMPXCHG, /* LOCK CMPXCHG: reg := loc; if loc == expect, loc := value */
+    LITMUS_OP_KINDS    /* count */
+} litmus_opkind;
 
 typedef struct litmus_op {
     litmus_opkind kind;
-    int loc;   /* location index (ST, LD) */
-    int value; /* value stored (ST) */
-    int reg;   /* global register index written (LD) */
+    int loc;    /* location index (every kind but FENCE) */
+    int value;  /* value stored (ST, XCHG, CMPXCHG) or added (ADD, XADD) */
+    int reg;    /* global register index written (LD, XCHG, XADD, CMPXCHG), or -1 */
+    int expect; /* CMPXCHG's comparand */
 } litmus_op;
+
+/* Which tests a test belongs with (litmus_tests.def's SET column): CORE runs
+ * on every runner and access by default; CATALOGUE (the rest of herdtools7's
+ * x86 catalogue), RMW (locked read-modify-writes) and SPLIT run natively and
+ * under qemu-x86_64 by default and everywhere under label long; SPLIT tests
+ * place every location across a 64-byte line boundary (x86-64 only). */
+typedef enum litmus_set { LITMUS_SET_CORE, LITMUS_SET_CATALOGUE, LITMUS_SET_RMW, LITMUS_SET_SPLIT } litmus_set;
+
+/* SPLIT tests: a location is the 8 bytes at this offset of its 128-byte slot
+ * (bytes 60..67: across the 64-byte line boundary), and value v is stored as
+ * v * LITMUS_SPLIT_K (v in both 32-bit halves), so a torn access reads a word
+ * whose halves differ: an "impossible" outcome. */
+#define LITMUS_SPLIT_OFFSET 60
+#define LITMUS_SPLIT_K 0x100000001ULL
 
 /* An observable: a register (reg >= 0) or the final value of a location. */
 typedef struct litmus_obs {
@@ -44,6 +72,7 @@ typedef struct litmus_obs {
 
 typedef struct litmus_test {
     const char *name;       /* catalogue name: "SB", "SB+mfences", ... */
+    litmus_set set;
     int nthreads;
     int nlocs;
     int nregs;
@@ -76,7 +105,7 @@ void litmus_outcome_key(const litmus_test *t, unsigned index, char *buf, size_t 
  * "unknown test" lines). */
 void litmus_names(char *buf, size_t n);
 
-/* Name of location l: "x", "y". */
+/* Name of location l: "x", "y", "z", "w". */
 const char *litmus_loc_name(int l);
 
 #endif

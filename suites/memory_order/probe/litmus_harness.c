@@ -95,20 +95,35 @@ typedef struct worker {
     int t;
 } worker;
 
-/* Counts and resets copies [lo, hi) of the round into hist. */
+/* A value as the test wrote it: in SPLIT tests v * LITMUS_SPLIT_K, and a word
+ * whose halves differ (torn) becomes LITMUS_VALUES (an impossible outcome). */
+static unsigned long long decode(const litmus_round *r, uint64_t w)
+{
+    if (!r->split)
+        return w;
+    return (w >> 32) == (w & 0xffffffffu) ? (w & 0xffffffffu) : LITMUS_VALUES;
+}
+
+/* Counts and resets copies [lo, hi) of the round into hist (memcpy: a SPLIT
+ * location is not 8-byte aligned; the threads are stopped at the barrier). */
 static void tally(const shared *s, size_t lo, size_t hi, uint64_t *hist)
 {
     const litmus_test *t = s->test;
     const litmus_round *r = &s->round;
+    const uint64_t zero = 0;
     for (size_t i = lo; i < hi; i++) {
         unsigned long long v[LITMUS_MAX_OBS];
-        for (int o = 0; o < t->nobs; o++)
-            v[o] = t->obs[o].reg >= 0
-                       ? r->reg[t->obs[o].reg][i]
-                       : atomic_load_explicit(LITMUS_LOC(r, i, t->obs[o].loc), memory_order_relaxed);
+        for (int o = 0; o < t->nobs; o++) {
+            uint64_t w;
+            if (t->obs[o].reg >= 0)
+                w = r->reg[t->obs[o].reg][i];
+            else
+                memcpy(&w, (const void *)LITMUS_LOC(r, i, t->obs[o].loc), sizeof w);
+            v[o] = decode(r, w);
+        }
         hist[litmus_outcome_index(t, v)]++;
         for (int l = 0; l < t->nlocs; l++)
-            atomic_store_explicit(LITMUS_LOC(r, i, l), 0, memory_order_relaxed);
+            memcpy((void *)LITMUS_LOC(r, i, l), &zero, sizeof zero);
         for (int k = 0; k < t->nregs; k++)
             r->reg[k][i] = 0;
     }
@@ -199,26 +214,59 @@ static int nth_cpu(const cpu_avail *c, int k)
 }
 #endif
 
-/* Creates thread t, pinned on Linux to the t-th CPU (mod their count) of
- * the inherited affinity mask; 1 when pinned.  A pin the system refuses
+/* The index into the inherited mask of thread t's CPU under the params'
+ * affinity mode (perm: RANDOM's permutation of 0..n-1), or -1: unpinned. */
+static int place(const litmus_params *p, const int *perm, int n, int t)
+{
+    if (p->affinity == LITMUS_AFF_NONE)
+        return -1;
+    if (p->affinity == LITMUS_AFF_RANDOM)
+        return perm[t % n];
+    return (int)(((long long)t * (p->incr > 0 ? p->incr : 1)) % n);
+}
+
+/* RANDOM's permutation of 0..n-1 (n <= CPU_SETSIZE), from seed: Fisher-Yates
+ * over a splitmix64 stream (portable; no libc random state). */
+static void permutation(int *perm, int n, uint64_t seed)
+{
+    for (int i = 0; i < n; i++)
+        perm[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        int j = (int)(z % (uint64_t)(i + 1)), tmp = perm[i];
+        perm[i] = perm[j];
+        perm[j] = tmp;
+    }
+}
+
+/* Creates thread t, pinned on Linux to the mask CPU index `slot` (place());
+ * 1 when pinned, *cpu_out the CPU (-1 unpinned).  A pin the system refuses
  * (EINVAL/EPERM, e.g. a cpuset that changed) leaves the thread unpinned and
  * sets *refused. */
-static int start_thread(pthread_t *th, worker *w, const cpu_avail *cpus, int *refused, int *err)
+static int start_thread(pthread_t *th, worker *w, const cpu_avail *cpus, int slot, int *cpu_out,
+                        int *refused, int *err)
 {
     pthread_attr_t attr;
     int pinned = 0;
+    *cpu_out = -1;
     pthread_attr_init(&attr);
 #if defined(__linux__)
-    int cpu = cpus->have_mask ? nth_cpu(cpus, w->t) : -1;
+    int cpu = cpus->have_mask && slot >= 0 ? nth_cpu(cpus, slot) : -1;
     if (cpu >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);
         CPU_SET(cpu, &set);
         pinned = pthread_attr_setaffinity_np(&attr, sizeof set, &set) == 0;
         *refused |= !pinned;
+        if (pinned)
+            *cpu_out = cpu;
     }
 #else
     (void)cpus;
+    (void)slot;
     (void)refused;
 #endif
     *err = pthread_create(th, &attr, worker_main, w);
@@ -226,12 +274,15 @@ static int start_thread(pthread_t *th, worker *w, const cpu_avail *cpus, int *re
         pthread_attr_destroy(&attr);
         pthread_attr_init(&attr);
         pinned = 0;
+        *cpu_out = -1;
         *refused = 1;
         *err = pthread_create(th, &attr, worker_main, w);
     }
     pthread_attr_destroy(&attr);
     return pinned;
 }
+
+#define CPU_PERM_MAX 1024 /* CPUs a RANDOM permutation covers */
 
 static void free_shared(shared *s)
 {
@@ -263,6 +314,7 @@ int litmus_run(const litmus_test *t, const litmus_loop *loops,
     s->round.n = n;
     s->round.nlocs = t->nlocs;
     s->round.nthreads = nt;
+    s->round.split = t->set == LITMUS_SET_SPLIT;
     out->oversubscribed = nt > ncpu;
     s->round.sync = p->sync == LITMUS_SYNC_USER || (p->sync == LITMUS_SYNC_AUTO && !out->oversubscribed);
     s->round.mem = alloc_lines(n * (size_t)t->nlocs * LITMUS_LINE);
@@ -284,11 +336,16 @@ int litmus_run(const litmus_test *t, const litmus_loop *loops,
     pthread_t th[LITMUS_MAX_THREADS];
     worker w[LITMUS_MAX_THREADS];
     int pinned = 1, started = 0, err = 0, refused = 0;
+    int perm[CPU_PERM_MAX]; /* RANDOM only */
+    const int nperm = ncpu < CPU_PERM_MAX ? ncpu : CPU_PERM_MAX;
+    if (p->affinity == LITMUS_AFF_RANDOM)
+        permutation(perm, nperm, p->seed);
     s->t0 = now_s();
     for (; started < nt; started++) {
         w[started].s = s;
         w[started].t = started;
-        pinned &= start_thread(&th[started], &w[started], &cpus, &refused, &err);
+        pinned &= start_thread(&th[started], &w[started], &cpus, place(p, perm, nperm, started),
+                               &out->cpu[started], &refused, &err);
         if (err != 0)
             break;
     }
@@ -323,7 +380,13 @@ int litmus_run(const litmus_test *t, const litmus_loop *loops,
     out->instances = n;
     out->seconds = s->t1 - s->t0;
     out->ncpu = ncpu;
+    for (int a = 0; a < nt; a++) /* "its own CPU": no two threads on one */
+        for (int b = a + 1; b < nt; b++)
+            pinned &= out->cpu[a] != out->cpu[b];
     out->pinned = pinned && !out->oversubscribed;
+#if defined(__linux__)
+    out->affinity_api = 1;
+#endif
     out->sync_user = s->round.sync;
     out->by_time = s->by_time;
     free_shared(s);

@@ -40,6 +40,7 @@ typedef struct litmus_round {
     int nlocs;
     int nthreads;
     int sync;                            /* 1: wait for all threads at every copy */
+    int split;                           /* 1: locations straddle a line (SPLIT tests) */
     uint64_t *reg[LITMUS_MAX_REGS];   /* reg[k][i]: register k of copy i */
     _Atomic uint64_t *progress[LITMUS_MAX_THREADS]; /* one line each */
 } litmus_round;
@@ -47,9 +48,12 @@ typedef struct litmus_round {
 /* One thread's sweep over all copies of a round; base = round * n. */
 typedef void (*litmus_loop)(const litmus_round *r, uint64_t base);
 
-/* Location l of copy i. */
+/* Location l of copy i: the start of its slot, or LITMUS_SPLIT_OFFSET into it
+ * (SPLIT tests: across the 64-byte boundary; only the locked RMWs of
+ * litmus_access.h and memcpy touch such a location). */
 #define LITMUS_LOC(r, i, l)                                                               \
-    ((_Atomic uint64_t *)(void *)((r)->mem + ((i) * (size_t)(r)->nlocs + (size_t)(l)) * LITMUS_LINE))
+    ((_Atomic uint64_t *)(void *)((r)->mem + ((i) * (size_t)(r)->nlocs + (size_t)(l)) * LITMUS_LINE + \
+                                  ((r)->split ? LITMUS_SPLIT_OFFSET : 0)))
 
 /* Per-copy rendezvous (sync "user"): announce copy i of the round at base,
  * wait until every thread has announced it. */
@@ -57,8 +61,19 @@ void litmus_sync(const litmus_round *r, int t, size_t i, uint64_t base);
 
 typedef enum litmus_sync_mode { LITMUS_SYNC_AUTO, LITMUS_SYNC_USER, LITMUS_SYNC_NONE } litmus_sync_mode;
 
+/* How threads are placed on the CPUs of the inherited affinity mask (after
+ * litmus7's -affinity and -i): INCR puts thread t on the (t * incr mod n)-th
+ * CPU of the mask (incr 1: the default, distinct CPUs in mask order);
+ * RANDOM on the CPUs of a random permutation of the mask (drawn per run from
+ * seed); NONE leaves them to the scheduler.  Where the OS has no affinity API
+ * (macOS) every mode is NONE, and the result says so. */
+typedef enum litmus_affinity { LITMUS_AFF_INCR, LITMUS_AFF_RANDOM, LITMUS_AFF_NONE } litmus_affinity;
+
 typedef struct litmus_params {
     uint64_t iterations;       /* copies to run, >= 1 */
+    litmus_affinity affinity;
+    int incr;                  /* INCR's step, >= 1 */
+    uint64_t seed;             /* RANDOM's seed (the run's index is added) */
     size_t instances;          /* copies per round, >= 1 */
     double time_budget_s;      /* stop after this many seconds (> 0) */
     litmus_sync_mode sync;  /* AUTO: USER unless oversubscribed, then NONE */
@@ -71,6 +86,8 @@ typedef struct litmus_result {
     double seconds;            /* wall time of the rounds (threads created, not yet joined) */
     int ncpu;                  /* CPUs available (litmus_available_cpus) */
     int pinned;                /* 1 when every thread got its own CPU */
+    int cpu[LITMUS_MAX_THREADS]; /* the CPU thread t was pinned to, -1: unpinned */
+    int affinity_api;          /* 0: the OS has none (macOS), threads unpinned */
     int oversubscribed;        /* threads > CPUs */
     int sync_user;             /* per-copy sync used */
     int by_time;               /* stopped by the time budget */

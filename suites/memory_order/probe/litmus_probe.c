@@ -4,9 +4,12 @@
  * cross-builds for arm64 as a static binary.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "litmus_catalog.h"
@@ -23,6 +26,7 @@ typedef struct run_spec {
 
 static const char usage_text[] =
     "Usage: litmus-probe [--instances K] [--time-budget S] [--sync auto|user|none]\n"
+    "                    [--affinity incr[:N]|random|none] [--seed S]\n"
     "                    TEST:ACCESS:ITERATIONS...\n"
     "\n"
     "Runs litmus tests and prints their outcome histograms as JSON.\n"
@@ -36,6 +40,13 @@ static const char usage_text[] =
     "                 a run stops at its iteration count or its budget\n"
     "  --sync X       per-copy rendezvous: user (always), none, auto (default:\n"
     "                 user unless the test has more threads than online CPUs)\n"
+    "  --affinity M   where threads run, inside the CPU mask the probe inherited\n"
+    "                 (taskset, cpuset), after litmus7's -affinity: incr[:N]\n"
+    "                 (default incr:1) thread t on the (t*N mod n)-th CPU of the\n"
+    "                 mask; random: on a random permutation of the mask's CPUs,\n"
+    "                 drawn per run; none: unpinned.  macOS has no affinity API:\n"
+    "                 every mode runs unpinned and the output says so\n"
+    "  --seed S       random's seed (default: time and pid; run k uses S+k)\n"
     "  -h, --help     this text\n"
     "\n"
     "Output (stdout, one JSON object):\n"
@@ -43,7 +54,12 @@ static const char usage_text[] =
     "   \"runs\":[{\"test\",\"access\",\"threads\",\"requested\",\"iterations\",\"rounds\",\n"
     "            \"instances\",\"seconds\",\"pinned\",\"oversubscribed\",\"sync\",\n"
     "            \"stopped_by\":\"iterations\"|\"time\",\n"
+    "            \"affinity\":\"incr:N\"|\"random:SEED\"|\"none\"|\"none (no affinity API)\",\n"
+    "            \"cpus\":[the CPU of each thread, -1 unpinned],\n"
     "            \"histogram\":{\"<litmus7 outcome key>\":count,...}}]}\n"
+    "  a SPLIT test that cannot run here (not x86-64; split locks fatal: SIGBUS\n"
+    "  in a child that tried one) is {\"test\",\"access\",\"threads\",\"requested\",\n"
+    "  \"iterations\":0,\"skipped\":\"<why>\",\"histogram\":{}}.\n"
     "  ncpu: CPUs available to the probe (Linux: its affinity mask, e.g. 1 under\n"
     "  taskset -c 0); only outcomes seen are listed; \"impossible;\" counts values\n"
     "  outside 0..2.\n"
@@ -81,7 +97,7 @@ static int parse_run(char *arg, run_spec *r)
     *c1 = *c2 = '\0';
     r->test = litmus_find(arg);
     if (!r->test) {
-        char names[256], why[300];
+        char names[2048], why[2100];
         litmus_names(names, sizeof names);
         snprintf(why, sizeof why, "unknown test (known: %s)", names);
         return usage(why, arg);
@@ -107,18 +123,74 @@ static const char *arch_name(void)
 #endif
 }
 
-static void print_run(const run_spec *r, const litmus_result *res, int first)
+/* Why a SPLIT test cannot run here, or NULL: it needs x86-64, and a host
+ * that kills split locks (Linux split_lock_detect=fatal: SIGBUS) would kill
+ * the probe, so one split lock is tried in a child process first.  The
+ * environment variable LITMUS_SPLIT_LOCK_TRAP=1 makes that child die by
+ * SIGBUS as on such a host (the self-test memory_order.selftest.split-lock-fatal). */
+static const char *split_unavailable(void)
+{
+#if defined(__x86_64__)
+    static char why[200];
+    static _Alignas(128) unsigned char line[128];
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(why, sizeof why, "cannot fork to try a split lock: %s", strerror(errno));
+        return why;
+    }
+    if (pid == 0) {
+        const char *trap = getenv("LITMUS_SPLIT_LOCK_TRAP");
+        if (trap && strcmp(trap, "1") == 0)
+            raise(SIGBUS);
+        __asm__ __volatile__("lock addq $0, %0" : "+m"(*(unsigned long long *)(void *)(line + LITMUS_SPLIT_OFFSET))
+                             : : "memory", "cc");
+        _exit(0);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFSIGNALED(st)) {
+        snprintf(why, sizeof why, "split locks are fatal on this host: a LOCK'd access across a "
+                 "cache line killed a child with signal %d%s", WTERMSIG(st),
+                 WTERMSIG(st) == SIGBUS ? " (SIGBUS: Linux split_lock_detect=fatal)" : "");
+        return why;
+    }
+    return NULL;
+#else
+    return "SPLIT tests need x86-64 (locked accesses across a cache line; arm64 atomics must be aligned)";
+#endif
+}
+
+static void print_skipped(const run_spec *r, const char *why, int first)
+{
+    printf("%s\n  {\"test\":\"%s\",\"access\":\"%s\",\"threads\":%d,\"requested\":%llu,"
+           "\"iterations\":0,\"skipped\":\"%s\",\"histogram\":{}}",
+           first ? "" : ",", r->test->name, litmus_access_name(r->access), r->test->nthreads,
+           (unsigned long long)r->iterations, why);
+}
+
+static void print_run(const run_spec *r, const litmus_params *p, const litmus_result *res, int first)
 {
     const litmus_test *t = r->test;
     printf("%s\n  {\"test\":\"%s\",\"access\":\"%s\",\"threads\":%d,\"requested\":%llu,"
            "\"iterations\":%llu,\"rounds\":%llu,\"instances\":%zu,\"seconds\":%.6f,"
-           "\"pinned\":%s,\"oversubscribed\":%s,\"sync\":\"%s\",\"stopped_by\":\"%s\","
-           "\"histogram\":{",
+           "\"pinned\":%s,\"oversubscribed\":%s,\"sync\":\"%s\",\"stopped_by\":\"%s\",",
            first ? "" : ",", t->name, litmus_access_name(r->access), t->nthreads,
            (unsigned long long)r->iterations, (unsigned long long)res->iterations,
            (unsigned long long)res->rounds, res->instances, res->seconds,
            res->pinned ? "true" : "false", res->oversubscribed ? "true" : "false",
            res->sync_user ? "user" : "none", res->by_time ? "time" : "iterations");
+    if (!res->affinity_api || p->affinity == LITMUS_AFF_NONE)
+        printf("\"affinity\":\"none%s\",", res->affinity_api ? "" : " (no affinity API)");
+    else if (p->affinity == LITMUS_AFF_RANDOM)
+        printf("\"affinity\":\"random:%llu\",", (unsigned long long)p->seed);
+    else
+        printf("\"affinity\":\"incr:%d\",", p->incr);
+    printf("\"cpus\":[");
+    for (int k = 0; k < t->nthreads; k++)
+        printf("%s%d", k ? "," : "", res->cpu[k]);
+    printf("],\"histogram\":{");
     unsigned count = litmus_outcome_count(t);
     int any = 0;
     for (unsigned o = 0; o <= count; o++) {
@@ -135,7 +207,8 @@ static void print_run(const run_spec *r, const litmus_result *res, int first)
 int main(int argc, char **argv)
 {
     litmus_params p = {.iterations = 0, .instances = 1024, .time_budget_s = 10,
-                          .sync = LITMUS_SYNC_AUTO};
+                          .sync = LITMUS_SYNC_AUTO, .affinity = LITMUS_AFF_INCR, .incr = 1};
+    int seeded = 0;
     run_spec runs[MAX_RUNS];
     int nruns = 0;
     for (int i = 1; i < argc; i++) {
@@ -155,6 +228,23 @@ int main(int argc, char **argv)
             if (parse_u64(i + 1 < argc ? argv[++i] : NULL, 1, 86400, &v))
                 return usage("--time-budget must be whole seconds in 1..86400", argv[i]);
             p.time_budget_s = (double)v;
+        } else if (strcmp(a, "--affinity") == 0) {
+            const char *m = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(m, "random") == 0)
+                p.affinity = LITMUS_AFF_RANDOM;
+            else if (strcmp(m, "none") == 0)
+                p.affinity = LITMUS_AFF_NONE;
+            else if (strcmp(m, "incr") == 0)
+                p.affinity = LITMUS_AFF_INCR, p.incr = 1;
+            else if (strncmp(m, "incr:", 5) == 0 && parse_u64(m + 5, 1, 1024, &v) == 0)
+                p.affinity = LITMUS_AFF_INCR, p.incr = (int)v;
+            else
+                return usage("--affinity must be incr, incr:N (N in 1..1024), random or none", m);
+        } else if (strcmp(a, "--seed") == 0) {
+            if (parse_u64(i + 1 < argc ? argv[++i] : NULL, 0, UINT64_MAX, &v))
+                return usage("--seed must be an unsigned integer", argv[i]);
+            p.seed = v;
+            seeded = 1;
         } else if (strcmp(a, "--sync") == 0) {
             const char *m = i + 1 < argc ? argv[++i] : "";
             if (strcmp(m, "auto") == 0)
@@ -180,17 +270,26 @@ int main(int argc, char **argv)
     }
     if (nruns == 0)
         return usage("no run given (want TEST:ACCESS:ITERATIONS...)", NULL);
+    if (!seeded)
+        p.seed = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)getpid();
 
     printf("{\"probe\":\"litmus\",\"version\":1,\"arch\":\"%s\",\"ncpu\":%ld,\"runs\":[",
            arch_name(), (long)litmus_available_cpus());
     for (int k = 0; k < nruns; k++) {
         litmus_params pk = p;
         pk.iterations = runs[k].iterations;
+        pk.seed = p.seed + (uint64_t)k;
         litmus_result res;
+        const char *why = runs[k].test->set == LITMUS_SET_SPLIT ? split_unavailable() : NULL;
+        if (why) {
+            print_skipped(&runs[k], why, k == 0);
+            fflush(stdout);
+            continue;
+        }
         if (litmus_run(runs[k].test, litmus_loops(runs[k].test->name, runs[k].access), &pk,
                        &res) != 0)
             return 8;
-        print_run(&runs[k], &res, k == 0);
+        print_run(&runs[k], &pk, &res, k == 0);
         free(res.histogram);
         fflush(stdout);
     }

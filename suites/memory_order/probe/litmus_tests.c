@@ -11,13 +11,19 @@
     {                                                                                 \
         enum { A = ACC };                                                             \
         const size_t n = r->n;                                                        \
+        const uint64_t K = r->split ? LITMUS_SPLIT_K : 1;                             \
+        (void)K;                                                                      \
         for (size_t i = 0; i < n; i++) {                                              \
             if (r->sync)                                                              \
                 litmus_sync(r, (T), i, base);                                      \
             _Atomic uint64_t *const LX = LITMUS_LOC(r, i, 0);                             \
             _Atomic uint64_t *const LY = LITMUS_LOC(r, i, r->nlocs > 1 ? 1 : 0);          \
+            _Atomic uint64_t *const LZ = LITMUS_LOC(r, i, r->nlocs > 2 ? 2 : 0);          \
+            _Atomic uint64_t *const LW = LITMUS_LOC(r, i, r->nlocs > 3 ? 3 : 0);          \
             (void)LX;                                                                 \
             (void)LY;                                                                 \
+            (void)LZ;                                                                 \
+            (void)LW;                                                                 \
             BODY                                                                      \
         }                                                                             \
     }
@@ -30,13 +36,19 @@
     LITMUS_LOOP(name##_dropfence, LITMUS_ACC_DROP_FENCE, T, BODY)                             \
     LITMUS_LOOP(name##_tsorelaxed, LITMUS_ACC_TSO_RELAXED, T, BODY)
 
-/* The thread bodies: litmus_tests.def's ops as code (x, y = LX, LY). */
+/* The thread bodies: litmus_tests.def's ops as code (x, y, z, w = LX..LW). */
 #define X LX
 #define Y LY
+#define Z LZ
+#define W LW
 #define ST(l, v) LITMUS_ST(A, l, v);
 #define LD(l, r) LITMUS_LDR(A, r, l);
 #define MF LITMUS_MFENCE(A);
-#define LITMUS(id, name, obs)
+#define XCHG(l, v, k) LITMUS_XCHG(A, l, v, k);
+#define LADD(l, v) LITMUS_ADD(A, l, v);
+#define XADD(l, v, k) LITMUS_XADD(A, l, v, k);
+#define CMPXCHG(l, e, v, k) LITMUS_CMPXCHG(A, l, e, v, k);
+#define LITMUS(id, name, set, obs)
 #define THREAD(id, k, ...) LITMUS_THREAD(id##k, k, __VA_ARGS__)
 #define END(id)
 #include "litmus_tests.def"
@@ -53,7 +65,7 @@ typedef struct {
 
 /* Each test's loops, by name, in litmus_tests.def's order. */
 static const litmus_code code[] = {
-#define LITMUS(id, name, obs) {name, {
+#define LITMUS(id, name, set, obs) {name, {
 #define THREAD(id, k, ...) LITMUS_V(id##k),
 #define END(id) }},
 #include "litmus_tests.def"

@@ -33,6 +33,41 @@ mo_selftest(NAME native.mutant-drop-fence.SB+mfences EXIT 1
   COMMAND litmus-check --test SB+mfences --access plain --mutant drop-fence --runner native
           --arch ${native_arch} --probe ${probe} --iterations 1000000)
 
+# 1b. Locked RMWs replaced by a plain load and store (the same mutant): lost
+#     updates (RMW-ADD: x=1) and store buffering past the "fence" (SB+lockadds)
+#     show on this host, and the forbidden check fails with the count.
+mo_selftest(NAME native.mutant-drop-fence.RMW-ADD EXIT 1
+  CHECK .forbidden VERDICT fail CONTAINS "x=1" " x " " per million"
+  COMMAND litmus-check --test RMW-ADD --access plain --mutant drop-fence --runner native
+          --arch ${native_arch} --probe ${probe} --iterations 200000)
+mo_selftest(NAME native.mutant-drop-fence.SB+lockadds EXIT 1
+  CHECK .forbidden VERDICT fail CONTAINS "0:r0=0" " 1:r0=0" " x " " per million"
+  COMMAND litmus-check --test SB+lockadds --access plain --mutant drop-fence --runner native
+          --arch ${native_arch} --probe ${probe} --iterations 200000)
+# 1c. A host that kills split locks (Linux split_lock_detect=fatal; stood in
+#     for by LITMUS_SPLIT_LOCK_TRAP=1, whose child dies by SIGBUS) makes a
+#     SPLIT test a skip naming why, not a crash.
+if(BG_MO_X86)
+  mo_selftest(NAME split-lock-fatal EXIT 77
+    CHECK .run VERDICT skip CONTAINS "SIGBUS" "split_lock_detect=fatal"
+    COMMAND ${CMAKE_COMMAND} -E env LITMUS_SPLIT_LOCK_TRAP=1 $<TARGET_FILE:litmus-check>
+            --test RMW-ADD+split --access plain --runner native --arch x86_64 --probe ${probe}
+            --iterations 1000)
+endif()
+
+# 1d. Affinity modes (litmus-probe --affinity, after litmus7's): random stays
+#     inside the inherited mask (taskset -c 0: both threads on CPU 0); a mode
+#     the probe does not know is refused in one line.
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  find_program(BG_TASKSET taskset)
+  if(BG_TASKSET)
+    mo_selftest(NAME affinity.random-in-mask EXIT 0 CONTAINS "\"affinity\":\"random:7\",\"cpus\":[0,0]"
+      COMMAND ${BG_TASKSET} -c 0 ${probe} --affinity random --seed 7 SB:plain:2000)
+  endif()
+endif()
+mo_selftest(NAME affinity.bad-mode EXIT 2 STDERR "buildgate: litmus-probe: --affinity must be"
+  COMMAND litmus-probe --affinity scan SB:plain:10)
+
 # 2. The tso mutant (relaxed accesses): caught on arm64 hardware; under
 #    qemu-aarch64 on this x86-64 host the power check must say inconclusive
 #    and why, never pass.
@@ -84,7 +119,37 @@ mo_selftest(NAME input.probe-zero-iterations EXIT 2
 #     the enumerator's unit test: SB's relaxed outcome becomes unreachable.
 mo_selftest(NAME tso-mutant-eager-flush EXIT 1
   CHECK .unit.tso.verdicts VERDICT fail CONTAINS "SB=forbidden" "R=forbidden" "RWC=forbidden"
-  COMMAND test-litmus-tso-eager tso)
+  COMMAND test-litmus-tso-eager tso ${BG_MO_VERDICTS})
+
+# 4c. A planted wrong verdict in the converted catalogue's published verdicts
+#     (a copy of verdicts.tsv saying WRW+WR, allowed by x86-TSO and herdtools7's
+#     kinds.txt, is forbidden) fails the oracle check naming the test.
+file(READ ${BG_MO_VERDICTS} _mo_tsv)
+string(REGEX REPLACE "\nWRW\\+WR\t([^\t]*)\tallowed" "\nWRW+WR\t\\1\tforbidden" _mo_tsv "${_mo_tsv}")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/verdicts-planted.tsv "${_mo_tsv}")
+mo_selftest(NAME catalogue.planted-verdict EXIT 1
+  CHECK .unit.tso.verdicts VERDICT fail CONTAINS "WRW+WR=allowed"
+  COMMAND test-litmus tso ${CMAKE_CURRENT_BINARY_DIR}/verdicts-planted.tsv)
+
+# 4d. tools/litmus-import's output must follow its input (selftest/import.sh):
+#     a changed store value in a copy of the catalogue makes the committed
+#     entry stale; a kinds verdict that contradicts the cycle and an instruction
+#     the harness lacks are refused with the reason.
+foreach(case IN ITEMS mutant-value mutant-kinds refuse-instr)
+  set(_mo_says "differs from the regenerated one")
+  if(case STREQUAL "mutant-kinds")
+    set(_mo_says "kinds file says allowed but the cycle")
+  elseif(case STREQUAL "refuse-instr")
+    set(_mo_says "instruction \"LOCK XADD [x],EAX\"")
+  endif()
+  mo_selftest(NAME import.${case} EXIT 1
+    CHECK .import.${case} VERDICT fail CONTAINS "${_mo_says}"
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/import.sh ${case}
+            ${CMAKE_CURRENT_SOURCE_DIR}/tools/litmus-import
+            ${PROJECT_SOURCE_DIR}/fixtures/memory_order/herdtools7
+            ${CMAKE_CURRENT_SOURCE_DIR}/probe/litmus_catalogue.def ${BG_MO_VERDICTS}
+            ${CMAKE_CURRENT_BINARY_DIR}/import-${case} $<TARGET_FILE:bg-check>)
+endforeach()
 
 # 5. A fixture edited so that it lies is refused with exit 5 and the reason:
 #    mo_bad_fixture(NAME case FROM text TO text [CONTAINS text] ACCESS a) runs
@@ -229,3 +294,17 @@ foreach(case IN ITEMS aarch64_inferred aarch64_differs x86_standin x86_planted)
                       ${CMAKE_CURRENT_BINARY_DIR}/selftest-bracket-${case} $<TARGET_FILE:bg-runner>
                       $<TARGET_FILE:bg-check>)
 endforeach()
+
+# A runner that writes a log line to stdout before the probe's JSON (a
+# translator logging to stdout, issue 23): the failure quotes that line with
+# its byte count and says where the JSON starts (main: "the probe printed no
+# JSON object with "arch"", nothing quoted).  The user runner runs x86-64
+# programs: x86-64 hosts only.
+if(native_arch STREQUAL "x86_64")
+  mo_selftest(NAME stdout_log_line EXIT 1
+    CHECK .probe VERDICT fail
+    CONTAINS "bytes before the JSON document, which starts on line 2" "first line: '[LOG] stdout-log-runner: starting "
+    COMMAND env "BG_X86_RUNNERS=logfirst=${PROJECT_SOURCE_DIR}/lib/tests/stdout-log-runner.sh"
+            $<TARGET_FILE:litmus-check> --test SB --access plain --runner logfirst --arch x86_64
+            --probe ${probe} --iterations 1000 --timeout 60)
+endif()

@@ -8,14 +8,15 @@
 #include <string.h>
 
 const nan_op nan_ops[] = {
-#define NAN_OP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 0, 0},
-#define NAN_VOP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 1, 0},
-#define NAN_YOP(name, kind, dst, lanes, feat, text) {name, kind, dst, lanes, feat, 2, 0},
+#define NAN_OP(name, kind, dst, lanes, feat, props, text) {name, kind, dst, lanes, feat, 0, 0, props},
+#define NAN_VOP(name, kind, dst, lanes, feat, props, text) {name, kind, dst, lanes, feat, 1, 0, props},
+#define NAN_YOP(name, kind, dst, lanes, feat, props, text) {name, kind, dst, lanes, feat, 2, 0, props},
 #include "nan_ops.def"
 #undef NAN_OP
 #undef NAN_VOP
 #undef NAN_YOP
-#define NAN_XOP(name, kind, dst, mem, pc, pc_rule, traits, vendor_bits, text) {name, kind, dst, 1, F_NONE, 0, pc},
+/* x87 rows: props 0 (class C_NONE, no property bits) ; x87 properties: the columns of x87_ops.def, nan_x87_op_of() */
+#define NAN_XOP(name, kind, dst, mem, pc, pc_rule, traits, vendor_bits, text) {name, kind, dst, 1, F_NONE, 0, pc, 0},
 #include "x87_ops.def"
 #undef NAN_XOP
 };
@@ -388,16 +389,33 @@ int nan_kind_f64_source(nan_kind k)
     }
 }
 
-int nan_op_zeroes_upper(int k)
+int nan_op_zeroes_upper(int k) { return (nan_ops[k].props & P_ZERO_UPPER) != 0; }
+
+int nan_op_mem_dst(int k) { return (nan_ops[k].props & P_MEM_DST) != 0; }
+
+nan_class nan_op_class(int k) { return (nan_class)(nan_ops[k].props & P_CLASS_MASK); }
+
+const char *nan_class_name(nan_class c)
 {
-    const char *n = nan_ops[k].name;
-    return strncmp(n, "cvtpd2", 6) == 0 || strncmp(n, "cvttpd2", 7) == 0;
+    static const char *const names[C_COUNT] = {
+        [C_NONE] = "", [C_ARITH] = "arith", [C_MINMAX] = "minmax", [C_CMP] = "cmp", [C_COMI] = "comi",
+        [C_SQRT] = "sqrt", [C_ROUND] = "round", [C_F16C] = "f16c", [C_CVT] = "cvt", [C_HADD] = "hadd",
+        [C_FMA] = "fma", [C_DPPS] = "dpps", [C_DPPD] = "dppd", [C_ANDPS] = "andps", [C_ANDNPS] = "andnps",
+        [C_ORPS] = "orps", [C_XORPS] = "xorps", [C_ANDPD] = "andpd", [C_ANDNPD] = "andnpd", [C_ORPD] = "orpd",
+        [C_XORPD] = "xorpd", [C_MOVMSKPS] = "movmskps", [C_MOVMSKPD] = "movmskpd"};
+    return c < C_COUNT ? names[c] : "";
 }
 
-int nan_op_mem_dst(int k)
+int nan_op_imm_rc(int k)
 {
-    const char *n = nan_ops[k].name;
-    return strstr(n, ".m64.") != NULL || strstr(n, ".m128.") != NULL;
+    unsigned p = nan_ops[k].props;
+    return (p & P_RC_IMM(0)) ? (int)((p >> 7) & 3u) : -1;
+}
+
+int nan_op_int_bits(int k)
+{
+    unsigned w = nan_ops[k].props & P_INT_MASK;
+    return w == P_INT(16) ? 16 : w == P_INT(32) ? 32 : w == P_INT(64) ? 64 : 0;
 }
 
 const char *nan_feat_name(nan_feat f)

@@ -75,6 +75,52 @@ typedef enum nan_feat { F_NONE, F_SSE41, F_FMA, F_AVX, F_F16C, F_COUNT } nan_fea
  * F_NONE. */
 const char *nan_feat_name(nan_feat f);
 
+/* Op classes: the first half of an op family's name (nan_family.h,
+ * "<class>-<shape>": minmax-ps), and what the classifier needs to know of an
+ * op's semantics (C_MINMAX: MINxx/MAXxx return the second operand when either
+ * is a NaN or both are zeros, Intel SDM Vol.2B MINPS).  C_NONE: the family is
+ * named after the op's mnemonic (x87_ops.def rows, which set no class yet). */
+typedef enum nan_class {
+    C_NONE, C_ARITH, C_MINMAX, C_CMP, C_COMI, C_SQRT, C_ROUND, C_F16C, C_CVT, C_HADD, C_FMA,
+    C_DPPS, C_DPPD, C_ANDPS, C_ANDNPS, C_ORPS, C_XORPS, C_ANDPD, C_ANDNPD, C_ORPD, C_XORPD,
+    C_MOVMSKPS, C_MOVMSKPD, C_COUNT
+} nan_class;
+
+/* The props column of nan_ops.def / x87_ops.def: one nan_class, OR-ed with
+ * named property bits (issue 23 item 7: every property the probe and the
+ * checker use is a column, never parsed from the op's name):
+ *   P_RC_IMM(d)   the instruction's immediate selects rounding direction d
+ *                 (0 nearest, 1 down, 2 up, 3 toward zero) whatever MXCSR.RC
+ *                 says (imm8 bit 2 clear: Vol.2B ROUNDPS Table 4-18, Vol.2A
+ *                 VCVTPS2PH Table 5-3); without it the op rounds by MXCSR.RC
+ *   P_ZERO_UPPER  writes zeros to the destination elements above its `lanes`
+ *                 (cvtpd2ps, cvt(t)pd2dq: bits 127:64, Vol.2A CVTPD2PS); else
+ *                 a legacy op leaves them as they were
+ *   P_MEM_DST     stores to memory (vcvtps2ph m64 / m128: the record's
+ *                 destination is the 32 bytes the store went into)
+ *   P_VENDOR_NAN  with two NaN intermediate results the NaN returned differs
+ *                 between vendors (dpps/dppd: the order of the additions), so
+ *                 generated sequences leave the op out (nan_seq.h)
+ *   P_LIG         a scalar VEX op whose VEX.L bit is ignored ("LIG" in the
+ *                 opcode column of Intel SDM Vol.2): VEX.L = 1 must give the
+ *                 VEX.L = 0 result (issue 23 item 3)
+ * For x87_ops.def rows (NAN_XOP sets 0 until its rows carry the column):
+ *   P_INT(n)      an integer store of n bits (16, 32, 64: FIST m16 / m32,
+ *                 FISTP m64)
+ *   P_EFLAGS_OUT  writes EFLAGS (FCOMI, FUCOMI)
+ *   P_EXACT_LOAD  loads its operand bit for bit, unsupported encodings too
+ *                 (FLD m80) */
+#define P_CLASS_MASK 0x3fu
+#define P_RC_IMM(d) (0x40u | ((unsigned)(d) & 3u) << 7)
+#define P_ZERO_UPPER 0x200u
+#define P_MEM_DST 0x400u
+#define P_VENDOR_NAN 0x800u
+#define P_LIG 0x1000u
+#define P_INT(n) ((n) == 16 ? 0x2000u : (n) == 32 ? 0x4000u : (n) == 64 ? 0x6000u : 0u)
+#define P_INT_MASK 0x6000u
+#define P_EFLAGS_OUT 0x8000u
+#define P_EXACT_LOAD 0x10000u
+
 /* nan_ops.def rows: NAN_OP (legacy SSE, and the packed FMA of the first table:
  * 128-bit records) and NAN_VOP (VEX.128 forms, issue 13 item 2: YMM records,
  * see nan_vex_images) and NAN_YOP (VEX.256 forms and F16C, vex256: as NAN_VOP,
@@ -87,7 +133,19 @@ typedef struct nan_op {
     nan_feat feat;
     int ymm;       /* 1: NAN_VOP, 2: NAN_YOP; both: the record carries ymm0 bits 255:128 */
     int x87;       /* x87_ops.def rows: the precision control, 24, 53 or 64 bits; else 0 */
+    unsigned props; /* the props column: a nan_class | P_... bits (above) */
 } nan_op;
+
+/* Op k's class, and the class's name ("minmax", "arith"...; "" for C_NONE). */
+nan_class nan_op_class(int k);
+const char *nan_class_name(nan_class c);
+
+/* The rounding direction op k's immediate selects (P_RC_IMM: 0-3), or -1 when
+ * the op has none or takes MXCSR.RC. */
+int nan_op_imm_rc(int k);
+
+/* Bits of op k's integer store (P_INT: 16, 32 or 64), or 0. */
+int nan_op_int_bits(int k);
 
 /* Operands.  [0..1] bits 127:0 (low qword first), [2..3] bits 255:128: the
  * case's values for the ..Y kinds, else the upper-half marker of the YMM
@@ -139,13 +197,8 @@ void nan_case_get(int k, int i, nan_case *c);
 #define NAN_MAX_IN 8
 void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[NAN_MAX_IN], int *n_in);
 
-/* 1 when op k writes zeros to the destination elements above its `lanes`
- * (cvtpd2ps, cvt(t)pd2dq: bits 127:64 cleared, Intel SDM Vol.2A), 0 when it
- * leaves them as they were (scalar ops). */
+/* 1 when op k has P_ZERO_UPPER / P_MEM_DST (nan_ops.def's props column). */
 int nan_op_zeroes_upper(int k);
-
-/* 1 when op k stores to memory (vcvtps2ph.m64.*, .m128.*: the record's
- * destination is the 32 bytes its store went into, markers beyond it). */
 int nan_op_mem_dst(int k);
 
 /* 1 when kind k's sources are integers (cvtsi2*, cvtdq2*). */

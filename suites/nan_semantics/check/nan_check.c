@@ -17,6 +17,7 @@
 #include "buildgate/bg_runner.h"
 #include "nan_classify.h"
 #include "nan_context_rules.h"
+#include "nan_fault_check.h"
 #include "nan_fixture.h"
 #include "nan_fixture_check.h"
 #include "nan_known.h"
@@ -394,6 +395,81 @@ static void check_features(const cJSON *doc, nan_groups *gs)
     }
 }
 
+/* The VEX.L = 1 encodings of the P_LIG ops (nan_lig.h, issue 23 item 3):
+ * the probe compared them with the same phase's VEX.L = 0 records itself, so
+ * every deviation it lists is a group of rule vex-lig naming the op, one
+ * detail per cause (the forked child died by a signal, exited, or the result
+ * differs). */
+static void check_lig(const cJSON *doc, nan_groups *gs)
+{
+    const cJSON *lig = cJSON_GetObjectItemCaseSensitive(doc, "lig");
+    const cJSON *devs = cJSON_GetObjectItemCaseSensitive(lig, "deviations");
+    if (!cJSON_IsObject(lig) || !cJSON_IsArray(devs)) {
+        add_simple(gs, "probe-failed", "no \"lig\" object (the VEX.L=1 check)", "lig", "lig object", "absent");
+        return;
+    }
+    const char *skipped = bg_json_str(lig, "skipped");
+    if (skipped) {
+        char t[300];
+        snprintf(t, sizeof t, "VEX.L=1 (LIG) encodings not run: %s", skipped);
+        note(gs, t);
+    }
+    const cJSON *d;
+    cJSON_ArrayForEach(d, devs) {
+        const char *op = bg_json_str(d, "op"), *died = bg_json_str(d, "died"), *raised = bg_json_str(d, "raised");
+        const cJSON *ex = cJSON_GetObjectItemCaseSensitive(d, "exit");
+        int k = op ? nan_op_find(op) : -1;
+        char detail[120], exp[sizeof gs->g[0].expected] = "the VEX.L=0 result", obs[sizeof gs->g[0].observed];
+        if (k < 0) {
+            add_simple(gs, "probe-failed", "lig deviation of an unknown op", op ? op : "lig", "an op of nan_ops.def",
+                       op ? op : "(none)");
+            continue;
+        }
+        gs->checked++;
+        if (died || raised || cJSON_IsNumber(ex)) {
+            if (raised)
+                snprintf(obs, sizeof obs, "the instruction raised %s", raised);
+            else if (died)
+                snprintf(obs, sizeof obs, "the process died (%s)", died);
+            else
+                snprintf(obs, sizeof obs, "the process exited (status %d)", ex->valueint);
+            snprintf(detail, sizeof detail, "VEX.L=1 (LIG) encoding: %.80s", obs);
+            add_simple(gs, "vex-lig", detail, op, exp, obs);
+            continue;
+        }
+        const char *l0s = bg_json_str(d, "l0"), *l1s = bg_json_str(d, "l1");
+        nan_rec l0, l1;
+        if (!l0s || !l1s || strlen(l0s) != (size_t)nan_rec_hex(k) || strlen(l1s) != (size_t)nan_rec_hex(k) ||
+            nan_rec_decode(k, l0s, &l0) != 0 || nan_rec_decode(k, l1s, &l1) != 0) {
+            add_simple(gs, "probe-failed", "malformed lig records", op, "l0 and l1 records", "wrong length or digit");
+            continue;
+        }
+        int upper_only = l0.d[0] == l1.d[0] && l0.d[1] == l1.d[1] && l0.s[0] == l1.s[0] && l0.s[1] == l1.s[1] &&
+                         l0.flags == l1.flags && l0.eflags == l1.eflags;
+        snprintf(detail, sizeof detail, "%s", upper_only ? "VEX.L=1 (LIG) encoding: ymm0 bits 255:128 not as VEX.L=0"
+                                                         : "VEX.L=1 (LIG) encoding: result differs from VEX.L=0");
+        rec_text(k, &l0, exp, sizeof exp);
+        rec_text(k, &l1, obs, sizeof obs);
+        int fresh;
+        nan_group *g = nan_groups_add(gs, "vex-lig", detail, op, &fresh);
+        if (g)
+            g->base = 1;
+        if (g && fresh) {
+            snprintf(g->expected, sizeof g->expected, "%s", exp);
+            snprintf(g->observed, sizeof g->observed, "%s", obs);
+            g->example = cJSON_CreateObject();
+            cJSON_AddStringToObject(g->example, "op", op);
+            cJSON_AddStringToObject(g->example, "encoding", "VEX.L=1");
+            const char *ph = bg_json_str(d, "phase");
+            cJSON_AddStringToObject(g->example, "phase", ph ? ph : "");
+            const cJSON *cs = cJSON_GetObjectItemCaseSensitive(d, "case");
+            cJSON_AddNumberToObject(g->example, "case", cJSON_IsNumber(cs) ? cs->valueint : -1);
+            const cJSON *df = cJSON_GetObjectItemCaseSensitive(d, "differ");
+            cJSON_AddNumberToObject(g->example, "cases_differing", cJSON_IsNumber(df) ? df->valueint : -1);
+        }
+    }
+}
+
 static void check_doc(const cJSON *doc, const opts *o, const nan_fixture *fx, nan_groups *gs)
 {
     char mine[20];
@@ -417,10 +493,15 @@ static void check_doc(const cJSON *doc, const opts *o, const nan_fixture *fx, na
             }
             check_phase(ph, nan_modes[m].name, nan_modes[m].mxcsr, "mxcsr-readback", m, fx, gs);
         }
+        check_lig(doc, gs);
         return;
     }
     if (strcmp(o->context, "trap") == 0) {
         check_traps(doc, gs);
+        return;
+    }
+    if (strcmp(o->context, "faults") == 0) { /* nan_faults.def */
+        nan_fault_check(doc, gs);
         return;
     }
     const nan_context_rule *r;
@@ -458,19 +539,23 @@ static cJSON *run_probe(const bg_runner *rn, const opts *o, const char *context,
     }
     *wall = pr.wall_s;
     char how[300];
+    const char *group = how; /* the group's detail: how it ended, or what is wrong with its output */
     bg_proc_describe(&pr, o->timeout, how, sizeof how);
     cJSON *doc = NULL;
     if (!pr.spawn_failed && !pr.timed_out && pr.exited && pr.code == 0) {
         doc = cJSON_ParseWithLength(pr.out, pr.out_len);
-        if (!doc)
-            snprintf(how, sizeof how, "output is not JSON (%zu bytes)", pr.out_len);
+        if (!doc) { /* quotes a stray first line (a runner that logs to stdout) */
+            bg_json_explain_invalid(pr.out, pr.out_len, how, sizeof how);
+            group = strstr(how, "before the JSON document") ? "output: a stray line before the JSON document"
+                                                            : "output is not JSON";
+        }
     }
     if (!doc) {
         /* how it ended, and the last lines of its stderr as bg-run quotes them */
         char tail[600], observed[1000];
         bg_proc_stderr_tail(&pr, BG_PROC_TAIL_LINES, tail, sizeof tail);
         snprintf(observed, sizeof observed, "%s%s%s", how, *tail ? "; stderr: " : "", tail);
-        add_simple(gs, "probe-failed", how, context, "exit status 0 and a JSON document", observed);
+        add_simple(gs, "probe-failed", group, context, "exit status 0 and a JSON document", observed);
         fprintf(stderr, "buildgate: nan-check: runner %s, context %s: the probe %s\n", rn->name,
                 context, how);
     }
@@ -647,7 +732,7 @@ int main(int argc, char **argv)
     char why[300];
     bg_runner rn;
     bg_status st = bg_runner_resolve(o.runner, "x86_64", &rn, why, sizeof why);
-    if (st == BG_E_USAGE || st == BG_E_NOMEM)
+    if (st == BG_E_USAGE || st == BG_E_NOMEM || st == BG_E_PARSE) /* PARSE: no version (bg_runner.h) */
         return bg_exit_code(bg_fail(st, "nan-check", "%s", why));
     bg_checks *c = bg_checks_open("nan_semantics");
     if (!c)
@@ -673,9 +758,13 @@ int main(int argc, char **argv)
         bg_runner_free(&rn);
         return not_run(c, &o, ri.test, reason, *unbuilt != '\0');
     }
-    nan_fixture fx;
+    nan_fixture fx = {.cpu_model = ""};
     char stored[300];
-    if ((st = nan_fixture_load(fixture, &fx)) != BG_OK) { /* one cause, one failure: nan.fixture */
+    /* context faults compares no table: its truth is nan_faults.def, not the fixture */
+    int table = strcmp(o.context, "faults") != 0;
+    if (!table)
+        ri.fixture = ri.fixture_rel = NULL;
+    if (table && (st = nan_fixture_load(fixture, &fx)) != BG_OK) { /* one cause, one failure: nan.fixture */
         bg_runner_free(&rn);
         return nan_fixture_skip(c, ri.test);
     }
@@ -709,7 +798,8 @@ int main(int argc, char **argv)
     }
     char t[200];
     snprintf(t, sizeof t, "fixture from %s, %s", fx.cpu_model, fx.date);
-    note(&gs, t);
+    if (table)
+        note(&gs, t);
     cJSON_Delete(doc);
     nan_report_emit(c, &ri, &gs, &kd);
     nan_groups_free(&gs);

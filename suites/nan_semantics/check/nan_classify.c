@@ -49,21 +49,6 @@ static const fmt *src_fmt(nan_kind k)
     return nan_kind_f16_source(k) ? &F16 : nan_kind_f64_source(k) ? &F64 : &F32;
 }
 
-/* The rounding direction a ROUNDxx or VCVTPS2PH immediate selects (Intel
- * SDM Vol.2B ROUNDPS Table 4-18, Vol.2A VCVTPS2PH Table 5-3: imm8 bits 1:0,
- * used when bit 2 is clear), or -1: the op is neither or takes MXCSR.RC.  Op
- * names end in the immediate: roundps.9, vcvtps2ph.256.1. */
-static int op_imm_rc(int k)
-{
-    const char *n = nan_ops[k].name, *dot = strrchr(n, '.');
-    if (n[0] == 'v' && strncmp(n, "vround", 6) == 0) /* VEX.128 vroundss...: the same immediates */
-        n++;
-    if ((strncmp(n, "round", 5) != 0 && strncmp(n, "vcvtps2ph", 9) != 0) || !dot)
-        return -1;
-    int imm = atoi(dot + 1);
-    return (imm & 4) ? -1 : (imm & 3);
-}
-
 void nan_flag_names(unsigned bits, char *buf, unsigned n)
 {
     static const char *const names[6] = {"IE", "DE", "ZE", "OE", "UE", "PE"};
@@ -114,12 +99,12 @@ enum { SEL_LANE, SEL_FLAGS, SEL_EFLAGS };
  * nearest) for RC_BITS, FTZ or DAZ on for FLUSH_BITS; a wrong value under
  * round-to-nearest without FTZ/DAZ is never blamed on them (a -0 from a
  * sign bug equals x86's RC=down result, but RC is not its cause). */
-static int alt_gives(const nan_alts *alt, int m, uint32_t differ, int sel, int bits, int l, int gpr32,
-                     uint64_t v)
+static int alt_mode(const nan_alts *alt, int m, uint32_t differ, int sel, int bits, int l, int gpr32,
+                    uint64_t v)
 {
     uint32_t mx = nan_modes[m].mxcsr;
     if (((differ & RC_BITS) && !(mx & RC_BITS)) || ((differ & FLUSH_BITS) && !(mx & FLUSH_BITS)))
-        return 0;
+        return -1;
     for (int mm = 0; alt && mm < NAN_MODE_COUNT; mm++) {
         uint32_t x = nan_modes[mm].mxcsr ^ mx;
         const nan_rec *r = alt->r[mm];
@@ -134,9 +119,54 @@ static int alt_gives(const nan_alts *alt, int m, uint32_t differ, int sel, int b
         if (gpr32 && sel == SEL_LANE)
             a &= 0xffffffffu;
         if (a == v)
-            return 1;
+            return mm;
     }
-    return 0;
+    return -1;
+}
+
+/* alt_mode as a yes/no. */
+static int alt_gives(const nan_alts *alt, int m, uint32_t differ, int sel, int bits, int l, int gpr32,
+                     uint64_t v)
+{
+    return alt_mode(alt, m, differ, sel, bits, l, gpr32, v) >= 0;
+}
+
+/* The rounding finding's detail when mode m's result is x86's under mode mm
+ * (same FTZ/DAZ, another RC): one detail per cause, not per phase, so a
+ * runner that ignores MXCSR.RC (box64 #4408, valgrind's SSE arithmetic) is
+ * one group whatever directed modes ran (issue 23 item 6). */
+static void rc_detail(int m, int mm, char *d, size_t n)
+{
+    unsigned used = (nan_modes[mm].mxcsr >> NAN_MXCSR_RC_SHIFT) & 3;
+    if (used == 0)
+        snprintf(d, n, "MXCSR.RC ignored: the round-to-nearest result");
+    else
+        snprintf(d, n, "%s gave the %s result", rc_name(m), rc_names[used]);
+}
+
+/* A mode that differs from m in RC alone (m rounding in a direction) and
+ * gives exactly obs's destination (bits 255:0), and with flags_too obs's
+ * status flags as well; -1 when none.  Without flags: the whole destination
+ * is another direction's, so no lane is judged on its own (a VEX.256 round
+ * whose upper results round to zero is not a VEX.L bug). */
+static int rc_mode_giving(const nan_alts *alt, int m, const nan_rec *obs, int flags_too)
+{
+    if (!(nan_modes[m].mxcsr & RC_BITS))
+        return -1;
+    for (int mm = 0; alt && mm < NAN_MODE_COUNT; mm++) {
+        const nan_rec *r = alt->r[mm];
+        uint32_t x = nan_modes[mm].mxcsr ^ nan_modes[m].mxcsr;
+        if (r && (x & (RC_BITS | FLUSH_BITS)) == (x & RC_BITS) && (x & RC_BITS) && r->d[0] == obs->d[0] &&
+            r->d[1] == obs->d[1] && r->u[0] == obs->u[0] && r->u[1] == obs->u[1] &&
+            (!flags_too || (r->flags & 0x3f) == (obs->flags & 0x3f)))
+            return mm;
+    }
+    return -1;
+}
+
+static int same_dst(const nan_rec *a, const nan_rec *b)
+{
+    return a->d[0] == b->d[0] && a->d[1] == b->d[1] && a->u[0] == b->u[0] && a->u[1] == b->u[1];
 }
 
 /* A wrong value that is x86's own result under another FTZ/DAZ setting
@@ -145,13 +175,15 @@ static int alt_gives(const nan_alts *alt, int m, uint32_t differ, int sel, int b
 static int other_mode(int m, int sel, int bits, int l, int gpr32, uint64_t o, const nan_alts *alt,
                       nan_finding *out, int *n)
 {
-    char d[64];
+    char d[80];
     if (alt_gives(alt, m, FLUSH_BITS, sel, bits, l, gpr32, o)) {
         add(out, n, "daz-ftz", mode_cause(m));
         return 1;
     }
-    if (alt_gives(alt, m, RC_BITS, sel, bits, l, gpr32, o)) {
-        add(out, n, "rounding", rc_name(m));
+    int mm = alt_mode(alt, m, RC_BITS, sel, bits, l, gpr32, o);
+    if (mm >= 0) {
+        rc_detail(m, mm, d, sizeof d);
+        add(out, n, "rounding", d);
         return 1;
     }
     if (alt_gives(alt, m, RC_BITS | FLUSH_BITS, sel, bits, l, gpr32, o)) {
@@ -192,7 +224,6 @@ static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, ui
                            const fmt *df, const nan_alts *alt, nan_finding *out, int *n)
 {
     const fmt *sf = nan_kind_int_source(nan_ops[k].kind) ? NULL : src_fmt(nan_ops[k].kind);
-    const char *name = nan_ops[k].name;
     int any_nan = 0, all_zero = 1;
     for (int j = 0; sf && j < n_in; j++) {
         any_nan |= is_nan(sf, in[j]);
@@ -203,8 +234,10 @@ static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, ui
         return;
     if (other_mode(m, SEL_LANE, df->bits, l, 0, o, alt, out, n))
         return;
-    int minmax = strncmp(name, "min", 3) == 0 || strncmp(name, "max", 3) == 0;
-    if (minmax && (any_nan || all_zero)) {
+    /* the minmax rule for the legacy encodings; a VEX min/max NaN result is
+     * judged by the NaN rules below (as since issue 13) */
+    int minmax = nan_op_class(k) == C_MINMAX;
+    if (minmax && !nan_ops[k].ymm && (any_nan || all_zero)) {
         add(out, n, "minmax", any_nan ? "NaN operand" : "signed zeros");
         return;
     }
@@ -212,7 +245,6 @@ static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, ui
      * (x86 compares and returns the flushed zero: Vol.1 10.2.3.4): its own
      * detail, so a known line for it cannot absorb any other wrong min/max
      * value (issue 12 §2; QEMU 7.2 and 10.0 do this) */
-    minmax |= strncmp(name, "vmin", 4) == 0 || strncmp(name, "vmax", 4) == 0;
     if (minmax && sf && (nan_modes[m].mxcsr & NAN_MXCSR_DAZ))
         for (int j = 0; j < n_in; j++)
             if (o == in[j] && is_subnormal(sf, in[j])) {
@@ -253,7 +285,7 @@ static void classify_float(int k, int m, int l, const uint64_t *in, int n_in, ui
         add(out, n, any_nan ? "nan-propagation" : "value", "NaN instead of a number");
         return;
     }
-    int irc = op_imm_rc(k);
+    int irc = nan_op_imm_rc(k);
     if (irc >= 0) { /* the immediate's direction, whatever MXCSR.RC says */
         snprintf(d, sizeof d, "imm %s", rc_names[irc]);
         add(out, n, "rounding", d);
@@ -282,13 +314,28 @@ static const char *upper_detail(int k)
 int nan_classify_status(int m, const nan_rec *exp, const nan_rec *obs, const nan_alts *alt,
                         nan_finding *out, int n)
 {
-    char d[64];
+    char d[80];
     unsigned missing = exp->flags & ~obs->flags & 0x3f, extra = obs->flags & ~exp->flags & 0x3f;
     char names[32];
     if ((missing || extra) && alt_gives(alt, m, FLUSH_BITS, SEL_FLAGS, 0, 0, 0, obs->flags & 0x3fu)) {
         /* the flags x86 raises with the other FTZ/DAZ setting: same root cause */
         snprintf(d, sizeof d, "%s (status flags)", mode_cause(m));
         add(out, &n, "daz-ftz", d);
+        return n;
+    }
+    /* destination and flags both x86's in another rounding direction
+     * (cvtpd2dq's IE where the round-to-nearest result is out of range, the
+     * PE of -2^31-0.5 rounded to nearest): the rounding cause, the same
+     * detail as the values it rounded.  Not a right destination whose flags
+     * differ in DE alone: a runner that never sets DE (QEMU) gives that
+     * record too wherever an intermediate is denormal in one direction only
+     * (dpps), so it says nothing about the direction */
+    int mm = missing || extra ? rc_mode_giving(alt, m, obs, 1) : -1;
+    if (mm >= 0 && same_dst(exp, obs) && ((missing | extra) & ~0x02u) == 0)
+        mm = -1;
+    if (mm >= 0) {
+        rc_detail(m, mm, d, sizeof d);
+        add(out, &n, "rounding", d);
         return n;
     }
     /* one finding per flag: a runner that never sets DE is one root cause */
@@ -378,10 +425,13 @@ int nan_classify(int k, int i, int m, const nan_rec *exp, const nan_rec *obs, co
     int bits = nan_dst_bits(k);
     int gpr32 = op->dst == D_GPR32 || op->dst == D_SIGNMASK;
     int total = gpr32 || op->dst == D_GPR64 ? 1 : nan_dst_width(k) / bits;
-    int upper_lost = vex_l_ignored(k, exp, obs);
+    /* the VEX.L tests only when no other rounding direction explains the
+     * destination: that is the rounding rule's, judged lane by lane below */
+    int rc_all = rc_mode_giving(alt, m, obs, 0) >= 0;
+    int upper_lost = !rc_all && vex_l_ignored(k, exp, obs);
     if (upper_lost) /* one cause, not one finding per upper lane */
         add(out, &n, "upper-lanes", "VEX.256 result only in bits 127:0 (VEX.L ignored)");
-    else if ((upper_lost = vex_upper_from_lower(k, exp, obs)))
+    else if (!rc_all && (upper_lost = vex_upper_from_lower(k, exp, obs)))
         add(out, &n, "upper-lanes", "VEX.256 upper lane computed from the lower lane's sources");
     if (gpr32) {
         if ((exp->d[0] >> 32) != (obs->d[0] >> 32))

@@ -8,13 +8,6 @@
 
 #include "nan_cases.h"
 
-static const struct { const char *prefix, *cls; } classes[] = {
-    {"min", "minmax"}, {"max", "minmax"}, {"add", "arith"}, {"sub", "arith"}, {"mul", "arith"},
-    {"div", "arith"}, {"cmp", "cmp"}, {"comi", "comi"}, {"ucomi", "comi"}, {"sqrt", "sqrt"},
-    {"round", "round"}, {"cvtph2ps", "f16c"}, {"cvtps2ph", "f16c"}, {"cvt", "cvt"}, {"hadd", "hadd"},
-    {"hsub", "hadd"},
-};
-
 static const char *shape(nan_kind k)
 {
     switch (k) {
@@ -40,18 +33,13 @@ void nan_family_of(int k, char *buf, size_t n)
     *buf = '\0';
     if (k < 0 || k >= nan_op_count)
         return;
-    const char *name = nan_ops[k].name;
-    if (strncmp(name, "vf", 2) == 0) {
-        snprintf(buf, n, "fma-%s", shape(nan_ops[k].kind));
+    const char *cls = nan_class_name(nan_op_class(k)), *name = nan_ops[k].name;
+    if (*cls) {
+        snprintf(buf, n, "%s-%s", cls, shape(nan_ops[k].kind));
         return;
     }
-    if (name[0] == 'v')
-        name++;
-    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
-        if (strncmp(name, classes[i].prefix, strlen(classes[i].prefix)) == 0) {
-            snprintf(buf, n, "%s-%s", classes[i].cls, shape(nan_ops[k].kind));
-            return;
-        }
+    /* C_NONE (x87_ops.def rows until they carry the props column): the
+     * family is named after the op's mnemonic, fadd_pc53 -> fadd-x87 */
     size_t len = 0;
     while (isalpha((unsigned char)name[len]))
         len++;

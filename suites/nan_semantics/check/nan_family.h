@@ -3,11 +3,11 @@
  *
  * A family is "<class>-<shape>", both computed from the op table, never a
  * hand list of ops:
- *   class  from the op name (a leading "v" of a VEX form dropped, except
- *          "vf..."): min/max -> minmax, add/sub/mul/div -> arith, cmp -> cmp,
- *          comi/ucomi -> comi, sqrt -> sqrt, round -> round, cvt -> cvt,
- *          hadd/hsub -> hadd, vf... (FMA) -> fma, cvtph2ps/cvtps2ph -> f16c;
- *          any other name -> its leading letters
+ *   class  the op's nan_class, the props column of nan_ops.def (nan_cases.h:
+ *          C_MINMAX -> minmax, C_ARITH -> arith, C_CMP -> cmp, C_COMI -> comi,
+ *          C_SQRT, C_ROUND, C_CVT, C_HADD, C_FMA, C_F16C...); a row of class
+ *          C_NONE (the x87 rows until x87_ops.def carries the column) -> the
+ *          leading letters of its name
  *   shape  from the op's case kind (nan_cases.h): ss (scalar f32), sd (scalar
  *          f64), ps (packed f32), pd (packed f64), si (integer source);
  *          VEX.256 kinds ps256 / pd256 (by source elements); F16C ph2ps,

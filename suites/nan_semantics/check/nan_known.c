@@ -15,6 +15,7 @@
 #include "nan_cases.h"
 #include "nan_context_rules.h"
 #include "nan_family.h"
+#include "nan_faults.h"
 
 static bg_status bad(const char *path, int line, const char *why)
 {
@@ -47,7 +48,7 @@ static const char *const known_rules[] = {
     /* x87 (nan_x87.h, issue 13 item 4) */
     "unsupported-encoding", "precision-control", "x87-status", "x87-control", "fcomi-eflags",
     "handler-x87-cw", "x87-cw-inheritance", "x87-cw-readback", "x87-cw-initial",
-    "ymm-upper",
+    "ymm-upper", "vex-lig",
     "sequence-state", NULL,
 };
 
@@ -55,6 +56,9 @@ static int rule_known(const char *rule)
 {
     for (int i = 0; known_rules[i]; i++)
         if (!strcmp(rule, known_rules[i]))
+            return 1;
+    for (int i = 0; nan_fault_rules[i]; i++) /* context faults (nan_faults.h) */
+        if (!strcmp(rule, nan_fault_rules[i]))
             return 1;
     return 0;
 }
@@ -93,12 +97,13 @@ static int in_list(const char *list, const char *s)
 
 /* 1 when item is something a deviation group can show: an op, an op family,
  * an MXCSR mode (main_thread phases), a phase or fact of a context rule, a
- * context, or a trapped exception (check_traps: IE, ZE). */
+ * context, a trapped exception (check_traps: IE, ZE) or a row of the fault
+ * table (nan_faults.def). */
 static int item_known(const char *item)
 {
     if (nan_op_find(item) >= 0 || nan_family_known(item) || nan_mode_find(item) >= 0 ||
         nan_context_known(item) || strcmp(item, "IE") == 0 || strcmp(item, "ZE") == 0 ||
-        strcmp(item, NAN_CONTEXT_SEQUENCES) == 0)
+        strcmp(item, NAN_CONTEXT_SEQUENCES) == 0 || nan_fault_find(item) >= 0)
         return 1;
     for (int i = 0; nan_contexts[i]; i++) {
         const nan_context_rule *r;
@@ -375,8 +380,13 @@ static bg_status load(const char *path, const char *file, const char *version, c
     line_keys ks = {0};
     bg_status st = BG_OK;
     int any_range = 0; /* a line (of any context) whose range holds the version */
-    while (st == BG_OK && getline(&line, &cap, f) > 0) {
+    ssize_t len;
+    while (st == BG_OK && (len = getline(&line, &cap, f)) > 0) {
         lineno++;
+        if (memchr(line, '\0', (size_t)len)) { /* a text file has none: not a blank line */
+            st = bad(kd->path, lineno, "contains a NUL byte (not a text line)");
+            break;
+        }
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '#' || line[0] == '\0')
             continue;

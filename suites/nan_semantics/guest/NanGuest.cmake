@@ -8,7 +8,8 @@ function(nan_add_guest target root)
   set(d "${root}/suites/nan_semantics")
   add_executable(${target} ${d}/guest/nan_probe.c ${d}/guest/nan_probe_out.c ${d}/guest/nan_table.c ${d}/cases/nan_cases.c
                  ${d}/guest/nan_x87_table.c ${d}/cases/nan_x87_cases.c ${d}/guest/nan_ymm.c
-                 ${d}/seq/nan_seq.c ${d}/guest/nan_seq_jit.c ${d}/guest/nan_seq_probe.c)
+                 ${d}/seq/nan_seq.c ${d}/guest/nan_seq_jit.c ${d}/guest/nan_seq_probe.c ${d}/guest/nan_lig.c
+                 ${d}/cases/nan_faults.c ${d}/guest/nan_fault_probe.c)
   bg_add_libbuildgate(${target}-lib GUEST)  # cmake/BuildgateLib.cmake: libc-only modules
   target_include_directories(${target} PRIVATE "${d}/guest" "${d}/cases" "${d}/seq")
   target_link_libraries(${target} PRIVATE ${target}-lib Threads::Threads)

@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "buildgate/bg_error.h"
+#include "nan_fault_probe.h"
+#include "nan_lig.h"
 #include "nan_probe_out.h"
 #include "nan_seq_probe.h"
 #include "nan_table.h"
@@ -56,7 +58,8 @@ static const char usage_text[] =
     "                     siglongjmp, mxcsr_write, mxcsr_write_pthread, fork, exec,\n"
     "                     trap, initial (the MXCSR and x87 control word the\n"
     "                     process started with, read by a constructor),\n"
-    "                     vzeroupper, dispatch_worker (macOS)\n"
+    "                     vzeroupper, dispatch_worker (macOS), faults (the\n"
+    "                     rows of nan_faults.def, each in a child of its own)\n"
     "  --modes SPEC       main_thread only: the MXCSR modes to run, base (default),\n"
     "                     all (16: RC x FTZ x DAZ), or names, e.g. default,ftz,daz_rz\n"
     "  -h, --help         this text\n"
@@ -74,7 +77,20 @@ static const char usage_text[] =
     "             \"skipped_ops\":[\"<op>: the guest CPU lacks <feature>\",...]}],\n"
     "  \"facts\":{\"<fact>\":true|false,...},  (context-specific)\n"
     "  \"traps\":[{\"exception\":\"IE\",\"delivered\":true,\"si_code\":7,\n"
-    "            \"handler_mxcsr\":\"0x1f80\",\"saved_status\":\"0x01\"}]}\n"
+    "            \"handler_mxcsr\":\"0x1f80\",\"saved_status\":\"0x01\"}],\n"
+    "  \"faults\":[{\"case\":\"addps.m128.misaligned\",\"signal\":\"SIGSEGV\"|\"none\"|\"skipped\"\n"
+    "             (skipped: \"why\":\"the guest CPU lacks AVX\" and no more),\n"
+    "             \"handled\":true,\"si_code\":128,\"mxcsr_after\":\"0x3f80\",\n"
+    "             \"dest\":\"<32 hex digits>\"}],  (context faults only; \"\": not read)\n"
+    "  \"lig\":{\"ops\":N,\"skipped\":\"<why nothing ran>\",\"deviations\":[...]}}\n"
+    "  (main_thread only: the VEX.L=1 encodings of the scalar VEX ops, props P_LIG,\n"
+    "  run under the first and the last phase's MXCSR and compared in the probe\n"
+    "  with that phase's VEX.L=0 records; \"skipped\" only\n"
+    "  when nothing ran; one deviation per op: {\"op\":O,\"raised\":\"SIGILL\"} (the op\n"
+    "  raised that signal, caught), {\"op\":O,\"died\":\"SIGABRT\"} (the forked child\n"
+    "  running it died), {\"op\":O,\"exit\":N} (it exited non-zero),\n"
+    "  or {\"op\":O,\"phase\":P,\"case\":I,\"differ\":N,\"l0\":\"<record>\",\n"
+    "  \"l1\":\"<record>\"} (N cases differ; the first one's two records))\n"
     "  (a trap not delivered: \"si_code\":-1 and \"handler_mxcsr\":\"\"; a saved\n"
     "  status not read: \"saved_status\":\"\")\n"
     "A feature is true when the guest CPU runs the table's ops that need it; an op\n"
@@ -634,9 +650,29 @@ int main(int argc, char **argv)
             die(2, "--modes", "not base, all or a list of known mode names (see nan-probe --help)");
         for (int i = 0; i < nphases; i++)
             run_phase(&phases[i]);
+        /* the VEX.L = 1 encodings of the P_LIG ops in forked children
+         * (nan_lig.h), under the first and the last phase's MXCSR (base:
+         * default and ftz_daz_rz, every control field set both ways): how an
+         * emulator decodes VEX.L does not depend on the mode, and each phase
+         * costs the 120 ops' cases again (valgrind) */
+        static nan_lig_run lig;
+        uint32_t control[2];
+        nan_rec *recs[2];
+        int sel[2] = {0, nphases - 1}, nsel = nphases > 1 ? 2 : 1;
+        for (int i = 0; i < nsel; i++)
+            control[i] = *phases[sel[i]].mxcsr, recs[i] = phases[sel[i]].recs;
+        nan_lig_check(nsel, control, recs, &lig);
+        for (int i = 0; i < lig.nres; i++) /* back to the document's phase index */
+            if (lig.res[i].phase >= 0)
+                lig.res[i].phase = sel[lig.res[i].phase];
+        out.lig = &lig;
     } else if (strcmp(context, "trap") == 0) {
         one_trap("IE", 0x0080, 0x7f800001u, 0x3f800000u, 0); /* SNaN + 1, IM clear */
         one_trap("ZE", 0x0200, 0x3f800000u, 0x00000000u, 1); /* 1 / 0, ZM clear */
+    } else if (strcmp(context, "faults") == 0) { /* nan_faults.def: each row in a child of its own */
+        if (nan_fault_probe_run() != 0)
+            die(3, "faults", strerror(errno));
+        out.extra = nan_fault_probe_print;
     } else {
         self_path = argv[0];
         unsigned i = 0;

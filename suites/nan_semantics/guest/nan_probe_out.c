@@ -1,5 +1,7 @@
 #include "nan_probe_out.h"
 
+#include <signal.h>
+
 #include "nan_table.h"
 
 void nan_out_fact(nan_out *o, const char *key, int value)
@@ -118,6 +120,57 @@ static int feature_seen(nan_feat feat)
     return v;
 }
 
+static const char *signal_name(int sig)
+{
+    static const struct { int sig; const char *name; } names[] = {
+        {SIGILL, "SIGILL"}, {SIGABRT, "SIGABRT"}, {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},
+        {SIGFPE, "SIGFPE"}, {SIGTRAP, "SIGTRAP"}, {SIGKILL, "SIGKILL"}, {SIGSYS, "SIGSYS"}};
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig)
+            return names[i].name;
+    return NULL;
+}
+
+/* ,"lig":{"ops":N,"deviations":[...]} or ,"lig":{"ops":0,"skipped":"why"} */
+static void put_lig(FILE *f, const nan_out *o)
+{
+    const nan_lig_run *l = o->lig;
+    fprintf(f, ",\"lig\":{\"ops\":%d", l->ops);
+    if (l->skipped[0]) {
+        fputs(",\"skipped\":", f);
+        put_str(f, l->skipped);
+    }
+    fputs(",\"deviations\":[", f);
+    for (int i = 0; i < l->nres; i++) {
+        const nan_lig_result *r = &l->res[i];
+        fputs(i ? ",{\"op\":" : "{\"op\":", f);
+        put_str(f, nan_ops[r->op].name);
+        if (r->signal) {
+            const char *name = signal_name(r->signal);
+            fputs(r->caught ? ",\"raised\":" : ",\"died\":", f);
+            if (name)
+                put_str(f, name);
+            else
+                fprintf(f, "\"signal %d\"", r->signal);
+        } else if (r->status >= 0) {
+            fprintf(f, ",\"exit\":%d", r->status);
+        } else {
+            char hex[NAN_REC_HEX_YMM + 1];
+            fputs(",\"phase\":", f);
+            put_str(f, o->phases[r->phase].name);
+            fprintf(f, ",\"case\":%d,\"differ\":%d,\"l0\":\"", r->kase, r->differ);
+            nan_rec_encode(r->op, &r->l0, hex);
+            fwrite(hex, 1, (size_t)nan_rec_hex(r->op), f);
+            fputs("\",\"l1\":\"", f);
+            nan_rec_encode(r->op, &r->l1, hex);
+            fwrite(hex, 1, (size_t)nan_rec_hex(r->op), f);
+            fputc('"', f);
+        }
+        fputc('}', f);
+    }
+    fputs("]}", f);
+}
+
 int nan_out_print(const nan_out *o, FILE *f, const char *context)
 {
     fputs("{\"probe\":\"nan_semantics\",\"schema\":1,\"context\":", f);
@@ -167,6 +220,11 @@ int nan_out_print(const nan_out *o, FILE *f, const char *context)
             fputs(",\"saved_status\":\"\"", f);
         fputc('}', f);
     }
-    fputs("]}\n", f);
+    fputc(']', f);
+    if (o->extra)
+        o->extra(f);
+    if (o->lig)
+        put_lig(f, o);
+    fputs("}\n", f);
     return fflush(f) == 0 && !ferror(f) ? 0 : -1;
 }

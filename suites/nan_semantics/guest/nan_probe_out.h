@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "nan_cases.h"
+#include "nan_lig.h"
 
 #define NAN_OUT_MAX_FACTS 8
 #define NAN_OUT_MAX_TRAPS 4
@@ -34,6 +35,8 @@ typedef struct nan_out {
         uint16_t x87_cw;          /* x87 control word at the phase's start */
         const nan_rec *recs;      /* nan_case_total() records */
     } phases[NAN_OUT_MAX_PHASES];
+    void (*extra)(FILE *f);       /* prints more members (",\"faults\":[...]"), or NULL */
+    const nan_lig_run *lig;       /* main_thread: the VEX.L = 1 check (nan_lig.h); else NULL */
 } nan_out;
 
 /* Record a boolean fact / a trap / a phase (extra ones beyond the MAX are

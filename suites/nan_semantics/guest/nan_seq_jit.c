@@ -20,7 +20,7 @@
 typedef void (*nan_tpl_fn)(const uint8_t **start, const uint8_t **end);
 #define NAN_CAT2(a, b) a##b
 #define NAN_CAT(a, b) NAN_CAT2(a, b)
-#define NAN_OP(name, kind, dst, lanes, feat, text)                                               \
+#define NAN_OP(name, kind, dst, lanes, feat, props, text)                                               \
     static void NAN_CAT(nan_tpl_, __LINE__)(const uint8_t **start, const uint8_t **end)          \
     {                                                                                            \
         const uint8_t *s, *e;                                                                    \
@@ -34,12 +34,20 @@ typedef void (*nan_tpl_fn)(const uint8_t **start, const uint8_t **end);
 #undef NAN_VOP
 
 static const nan_tpl_fn templates[] = {
-#define NAN_OP(name, kind, dst, lanes, feat, text) NAN_CAT(nan_tpl_, __LINE__),
+#define NAN_OP(name, kind, dst, lanes, feat, props, text) NAN_CAT(nan_tpl_, __LINE__),
 #define NAN_VOP NAN_OP
 #include "nan_ops.def"
 #undef NAN_OP
 #undef NAN_VOP
 };
+
+int nan_op_template(int k, const uint8_t **start, const uint8_t **end)
+{
+    if (k < 0 || k >= (int)(sizeof templates / sizeof templates[0]))
+        return -1;
+    templates[k](start, end);
+    return 0;
+}
 
 /* ---- what the emitted code reads and writes through rsi ---- */
 typedef struct aux {

@@ -35,6 +35,11 @@ typedef struct nan_seq_mutant {
 /* Parses spec (NULL or "" = none) into m; -1 with why[n] when malformed. */
 int nan_seq_mutant_parse(const char *spec, nan_seq_mutant *m, char *why, size_t n);
 
+/* The machine code the assembler made from op k's nan_ops.def text (a row
+ * of nan_ops.def, not x87_ops.def): [*start, *end).  0, or -1 when k has no
+ * template. */
+int nan_op_template(int k, const uint8_t **start, const uint8_t **end);
+
 /* Maps the code buffer; 0, or -1 with why[n] (mmap refused). */
 int nan_seq_jit_init(char *why, size_t n);
 

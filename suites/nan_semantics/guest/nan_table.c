@@ -38,7 +38,7 @@ typedef void (*nan_kernel)(const nan_case *c, uint32_t mx, nan_raw *r);
  * constant offsets (%c: the bare number), not one memory operand per field:
  * at -O0 every "m" operand takes an address register of its own and, with
  * rax/rcx/rdx clobbered, GCC runs out of them ("impossible constraints"). */
-#define NAN_OP(name, kind, dst, lanes, feat, text)                                               \
+#define NAN_OP(name, kind, dst, lanes, feat, props, text)                                               \
     static void NAN_CAT(nan_k_, __LINE__)(const nan_case *c, uint32_t mx, nan_raw *r)             \
     {                                                                                            \
         __asm__ volatile("ldmxcsr %[m]\n\t"                                                      \
@@ -67,7 +67,7 @@ typedef void (*nan_kernel)(const nan_case *c, uint32_t mx, nan_raw *r);
 typedef struct nan_vex_in {
     uint64_t img[4][4], rax, rcx;
 } nan_vex_in;
-#define NAN_VOP(name, kind, dst, lanes, feat, text)                                              \
+#define NAN_VOP(name, kind, dst, lanes, feat, props, text)                                              \
     static void NAN_CAT(nan_k_, __LINE__)(const nan_case *c, uint32_t mx, nan_raw *r)             \
     {                                                                                            \
         nan_vex_in in = {.rax = nan_vex_dst_mark[0], .rcx = c->b[0]};                            \
@@ -96,7 +96,7 @@ typedef struct nan_vex_in {
 #undef NAN_VOP
 
 static const nan_kernel kernels[] = {
-#define NAN_OP(name, kind, dst, lanes, feat, text) NAN_CAT(nan_k_, __LINE__),
+#define NAN_OP(name, kind, dst, lanes, feat, props, text) NAN_CAT(nan_k_, __LINE__),
 #define NAN_VOP NAN_OP
 #include "nan_ops.def"
 #undef NAN_OP
@@ -131,6 +131,21 @@ uint32_t nan_mxcsr_get(void)
 
 void nan_mxcsr_set(uint32_t v) { __asm__ volatile("ldmxcsr %0" : : "m"(v)); }
 
+/* The record of op k from a kernel's raw state. */
+static void to_record(int k, const nan_raw *r, nan_rec *out)
+{
+    int gpr_dst = nan_ops[k].dst == D_GPR32 || nan_ops[k].dst == D_GPR64 || nan_ops[k].dst == D_SIGNMASK;
+    int gpr_src = nan_ops[k].kind == K_I2F_32 || nan_ops[k].kind == K_I2F_64;
+    if (nan_ops[k].ymm)
+        out->u[0] = r->x0[2], out->u[1] = r->x0[3];
+    out->d[0] = gpr_dst ? r->rax : r->x0[0];
+    out->d[1] = gpr_dst ? 0 : r->x0[1];
+    out->s[0] = gpr_src ? r->rcx : r->x1[0];
+    out->s[1] = gpr_src ? 0 : r->x1[1];
+    out->flags = (uint8_t)(r->mxcsr & 0x3f);
+    out->eflags = (uint8_t)(r->cf | r->pf << 1 | r->zf << 2 | r->sf << 3 | r->of << 4);
+}
+
 void nan_table_run(uint32_t control, nan_rec *out)
 {
     uint32_t mx = control & ~0x3fu;
@@ -150,18 +165,54 @@ void nan_table_run(uint32_t control, nan_rec *out)
                 continue;
             }
             kernels[k](&c, mx, &r);
-            int gpr_dst = nan_ops[k].dst == D_GPR32 || nan_ops[k].dst == D_GPR64 || nan_ops[k].dst == D_SIGNMASK;
-            int gpr_src = nan_ops[k].kind == K_I2F_32 || nan_ops[k].kind == K_I2F_64;
-            if (nan_ops[k].ymm)
-                out->u[0] = r.x0[2], out->u[1] = r.x0[3];
-            out->d[0] = gpr_dst ? r.rax : r.x0[0];
-            out->d[1] = gpr_dst ? 0 : r.x0[1];
-            out->s[0] = gpr_src ? r.rcx : r.x1[0];
-            out->s[1] = gpr_src ? 0 : r.x1[1];
-            out->flags = (uint8_t)(r.mxcsr & 0x3f);
-            out->eflags = (uint8_t)(r.cf | r.pf << 1 | r.zf << 2 | r.sf << 3 | r.of << 4);
+            to_record(k, &r, out);
         }
     }
     nan_mxcsr_set(mx);
     nan_x87_cw_set(x87_saved);
+}
+
+/* The NAN_VOP kernel with the instruction called instead of inlined: the
+ * same register images, MXCSR and EFLAGS set-up and the same stores; the
+ * red zone stepped over with LEA (it leaves EFLAGS alone), CALL and RET
+ * change neither EFLAGS nor MXCSR. */
+static void vex_code_kernel(const nan_case *c, const void *code, nan_kind kind, uint32_t mx, nan_raw *r)
+{
+    nan_vex_in in = {.rax = nan_vex_dst_mark[0], .rcx = c->b[0]};
+    nan_vex_images(kind, c, in.img);
+    __asm__ volatile("ldmxcsr %[m]\n\t"
+                     "vmovdqu 0(%[ip]), %%ymm0\n\t"
+                     "vmovdqu 32(%[ip]), %%ymm1\n\t"
+                     "vmovdqu 64(%[ip]), %%ymm2\n\t"
+                     "vmovdqu 96(%[ip]), %%ymm3\n\t"
+                     "mov %c[ira](%[ip]), %%rax\n\t"
+                     "mov %c[irc](%[ip]), %%rcx\n\t"
+                     "xor %%edx, %%edx\n\t"
+                     "lea -128(%%rsp), %%rsp\n\t"
+                     "call *%[fn]\n\t"
+                     "lea 128(%%rsp), %%rsp\n\t" NAN_STORE_STATE
+                     "vmovdqu %%ymm0, %c[ox0](%[rp])\n\t"
+                     "vmovdqu %%xmm1, %c[ox1](%[rp])\n\t"
+                     "mov %%rax, %c[ora](%[rp])\n\t"
+                     "mov %%rcx, %c[orc](%[rp])\n\t"
+                     "vzeroupper\n\t"
+                     :
+                     : NAN_STATE_OPERANDS, [ip] "r"(&in), [fn] "r"(code), [ira] "i"(offsetof(nan_vex_in, rax)),
+                       [irc] "i"(offsetof(nan_vex_in, rcx)), [ora] "i"(offsetof(nan_raw, rax)),
+                       [orc] "i"(offsetof(nan_raw, rcx))
+                     : "rax", "rcx", "rdx", "xmm0", "xmm1", "xmm2", "xmm3", "cc", "memory");
+}
+
+void nan_table_run_code(int k, const void *code, uint32_t control, nan_rec *out)
+{
+    uint32_t mx = control & ~0x3fu;
+    for (int i = 0; i < nan_case_count(k); i++, out++) {
+        nan_case c;
+        nan_raw r;
+        memset(out, 0, sizeof *out);
+        nan_case_get(k, i, &c);
+        vex_code_kernel(&c, code, nan_ops[k].kind, mx, &r);
+        to_record(k, &r, out);
+    }
+    nan_mxcsr_set(mx);
 }

@@ -23,6 +23,12 @@ int nan_table_op_supported(int k);
  * are zeroed.  Leaves MXCSR = control & ~0x3F. */
 void nan_table_run(uint32_t control, nan_rec *out);
 
+/* Runs op k's cases (a NAN_VOP / NAN_YOP row) like nan_table_run, with the
+ * instruction at `code` in place of the op's own: a callable snippet, the
+ * op's bytes then RET (nan_lig.c: the VEX.L = 1 encoding).  out[nan_case_count(k)].
+ * Async-signal-safe as nan_table_run. */
+void nan_table_run_code(int k, const void *code, uint32_t control, nan_rec *out);
+
 uint32_t nan_mxcsr_get(void);
 void nan_mxcsr_set(uint32_t v);
 

@@ -5,7 +5,9 @@
 # shared library), as a translator that initialises its guests' FPU state
 # wrongly would.  nan-check --context initial must fail mxcsr-initial.
 # The YMM mutants (nan.selftest.mutant_ymm_*) run it with PRELOAD
-# libnan-ymm.so (runners/nan_ymm_preload.c) and NAN_YMM_MUTANT set.
+# libnan-ymm.so (runners/nan_ymm_preload.c) and NAN_YMM_MUTANT set;
+# nan.selftest.mutant_fault_swallowed with libnan-fault.so
+# (runners/nan_fault_preload.c: every #GP dropped, the instruction skipped).
 preload=$1
 shift
 LD_PRELOAD=$preload exec "$@"

@@ -25,6 +25,62 @@ int nan_mut_doc_none(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
     return 0;
 }
 
+/* rc-ignored: in every phase whose mode rounds in a direction (RC not
+ * nearest) the SSE/AVX ops' results become those of the mode with the same
+ * FTZ/DAZ and round-to-nearest (nan_mode_base): a translator that computes
+ * them in round-to-nearest whatever MXCSR.RC says (box64 #4408), its MXCSR
+ * reading back as written; the x87 rows (their own control word) keep theirs. */
+int nan_mut_doc_rc_ignored(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
+{
+    (void)s;
+    int changed = 0, directed = 0;
+    for (int m = 0; m < NAN_MODE_COUNT; m++) {
+        cJSON *ph = phase_named(doc, nan_modes[m].name);
+        cJSON *base = phase_named(doc, nan_modes[nan_mode_base(m)].name);
+        if (!ph || !(nan_modes[m].mxcsr & (3u << NAN_MXCSR_RC_SHIFT)))
+            continue;
+        const cJSON *base_res = cJSON_GetObjectItemCaseSensitive(base, "results");
+        cJSON *res = cJSON_GetObjectItemCaseSensitive(ph, "results");
+        if (!base_res || !res) {
+            snprintf(why, n, "phase \"%s\" has no round-to-nearest phase \"%s\" with results", nan_modes[m].name,
+                     nan_modes[nan_mode_base(m)].name);
+            return -1;
+        }
+        directed++;
+        for (int k = 0; k < nan_op_count; k++) { /* MXCSR.RC: the SSE/AVX ops, not the x87 rows */
+            const cJSON *b = cJSON_GetObjectItemCaseSensitive(base_res, nan_ops[k].name);
+            const cJSON *o = cJSON_GetObjectItemCaseSensitive(res, nan_ops[k].name);
+            if (nan_ops[k].x87 || !cJSON_IsString(b) || !cJSON_IsString(o))
+                continue;
+            changed += strcmp(b->valuestring, o->valuestring) != 0;
+            cJSON_ReplaceItemInObjectCaseSensitive(res, nan_ops[k].name, cJSON_CreateString(b->valuestring));
+        }
+    }
+    if (!directed) {
+        snprintf(why, n, "the document has no phase with a directed rounding mode");
+        return -1;
+    }
+    return changed;
+}
+
+/* lig-died:OP: the document's "lig" object (main_thread: the VEX.L = 1
+ * encodings, nan_lig.h) lists OP as the op whose forked child died by
+ * SIGILL, as under an emulator that does not decode VEX.L = 1 for it. */
+int nan_mut_doc_lig_died(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
+{
+    cJSON *devs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "lig"), "deviations");
+    cJSON *d = cJSON_CreateObject();
+    if (!cJSON_IsArray(devs) || !d) {
+        cJSON_Delete(d);
+        snprintf(why, n, "the document has no \"lig\" object with \"deviations\" (a main_thread document)");
+        return -1;
+    }
+    cJSON_AddStringToObject(d, "op", nan_ops[s->op].name);
+    cJSON_AddStringToObject(d, "died", "SIGILL");
+    cJSON_AddItemToArray(devs, d);
+    return 1;
+}
+
 /* daz-ignored: the "daz" phase's results become the "default" phase's. */
 int nan_mut_doc_daz_ignored(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
 {
@@ -150,5 +206,42 @@ int nan_mut_doc_x87_rc_mxcsr(cJSON *doc, const nan_mut_spec *s, char *why, size_
         }
     }
     cJSON_Delete(orig);
+    return changed;
+}
+
+/* fault-field:CASE:FIELD:VALUE: field FIELD of the record of row CASE in the
+ * document's "faults" (context faults, nan_faults.def) becomes VALUE, a
+ * number where the field holds one (si_code), else the text. */
+int nan_mut_doc_fault_field(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
+{
+    char name[96], field[32];
+    const char *c1 = strchr(s->text, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    snprintf(why, n, "not CASE:FIELD:VALUE naming a row of the document's \"faults\" and one of its fields");
+    if (!c2 || (size_t)(c1 - s->text) >= sizeof name || (size_t)(c2 - c1 - 1) >= sizeof field)
+        return -1;
+    snprintf(name, sizeof name, "%.*s", (int)(c1 - s->text), s->text);
+    snprintf(field, sizeof field, "%.*s", (int)(c2 - c1 - 1), c1 + 1);
+    const char *value = c2 + 1;
+    cJSON *row = NULL, *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "faults")) {
+        const char *cs = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "case"));
+        if (cs && strcmp(cs, name) == 0)
+            row = r;
+    }
+    cJSON *item = cJSON_GetObjectItemCaseSensitive(row, field);
+    if (!item)
+        return -1;
+    cJSON *now;
+    if (cJSON_IsNumber(item)) {
+        char *end = NULL;
+        double v = strtod(value, &end);
+        if (end == value || *end)
+            return -1;
+        now = cJSON_CreateNumber(v);
+    } else {
+        now = cJSON_CreateString(value);
+    }
+    int changed = !cJSON_Compare(item, now, 1);
+    cJSON_ReplaceItemInObjectCaseSensitive(row, field, now);
     return changed;
 }

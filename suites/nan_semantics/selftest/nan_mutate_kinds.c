@@ -287,6 +287,7 @@ static int op_two_lanes(int k) /* elements in both 128-bit lanes */
 }
 static int op_mem_dst(int k) { return nan_op_mem_dst(k); } /* a store with bytes beyond it */
 static int op_float(int k) { return nan_ops[k].dst == D_F32 || nan_ops[k].dst == D_F64; }
+static int op_lig(int k) { return (nan_ops[k].props & P_LIG) != 0; } /* a scalar VEX op (VEX.LIG) */
 
 const nan_mut_kind nan_mut_kinds[] = {
     {"source-clobber", NAN_MUT_OP, "OP", "the source register (xmm1) reads 0 after the op (a Rosetta bug "
@@ -345,6 +346,11 @@ const nan_mut_kind nan_mut_kinds[] = {
      "present (sse41, fma, avx, f16c) reads false while its ops' records stay, as a runner that hides "
      "a feature from CPUID yet runs its instructions", "probe-failed \"contradiction: features.F false "
      "yet records of OP\"", NULL, NULL, nan_mut_doc_feature_false, 0},
+    {"fault-field", NAN_MUT_TEXT, "CASE:FIELD:VALUE", "context faults: field FIELD (signal, si_code, "
+     "mxcsr_after, dest, ...) of row CASE of nan_faults.def reads VALUE, as a translator that raises a "
+     "fault where none is due, reports another si_code or computes another result would make it",
+     "the fault-* rule of that field (fault-spurious, fault-si-code, fault-result, ...)", NULL, NULL,
+     nan_mut_doc_fault_field, 0},
     {"snan-unquieted", NAN_MUT_NONE, "", "every op but MIN/MAX returns an SNaN operand unquieted where "
      "x86 returns it quieted (same format)", "snan-quieting only", NULL, rec_snan_unquieted, NULL, 0},
     {"minmax-number", NAN_MUT_NONE, "", "MIN/MAX return the first operand, a number (a subnormal as a "
@@ -353,6 +359,14 @@ const nan_mut_kind nan_mut_kinds[] = {
     {"daz-ignored", NAN_MUT_NONE, "", "the \"daz\" phase computes as if DAZ were off (its records are "
      "the \"default\" phase's)", "daz-ftz \"DAZ\" and \"DAZ (status flags)\" only", NULL, NULL,
      nan_mut_doc_daz_ignored, 0},
+    {"lig-died", NAN_MUT_OP, "OP", "OP's VEX.L=1 encoding (OP a P_LIG op) kills the process running it "
+     "(SIGILL: an emulator that does not decode it, as valgrind's VROUNDSS)",
+     "vex-lig \"VEX.L=1 (LIG) encoding: the process died (SIGILL)\", naming OP", op_lig, NULL,
+     nan_mut_doc_lig_died, 0},
+    {"rc-ignored", NAN_MUT_NONE, "", "the SSE/AVX ops compute in round-to-nearest in every phase with a "
+     "directed MXCSR.RC (their records are those of the same FTZ/DAZ with RC nearest; box64 #4408)",
+     "one group: rounding \"MXCSR.RC ignored: the round-to-nearest result\" (no status-flag or upper-lanes)", NULL, NULL,
+     nan_mut_doc_rc_ignored, 0},
     {"value", NAN_MUT_OP, "OP", "bit 10 of OP's first destination element flipped wherever it is a "
      "finite non-zero number (an f32/f64 op)", "value, naming OP alone", op_float, rec_value, NULL, 0},
     {"none", NAN_MUT_NONE, "", "nothing: the control run of a mutant self-test (the one kind allowed "

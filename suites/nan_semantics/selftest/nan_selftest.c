@@ -42,6 +42,11 @@
  *   mutant_minmax      MIN/MAX returning the number -> exactly minmax "NaN operand"
  *   mutant_daz         DAZ ignored in the daz phase -> exactly the daz-ftz "DAZ"
  *                      groups (value and status flags), no rounding/value/minmax
+ *   mutant_rc_ignored  MXCSR.RC ignored by the SSE/AVX ops (box64 #4408,
+ *                      nan-mutate rc-ignored) -> exactly one group, rounding
+ *                      "MXCSR.RC ignored: the round-to-nearest result" (main
+ *                      had 11: a rounding group per direction, seven
+ *                      status-flag groups, a false upper-lanes VEX.L group)
  *   known_new_op       real valgrind under its real known lines (those of its
  *                      version), with one more op (subss) computing a wrong
  *                      value -> fail for rule value naming subss, while the
@@ -67,7 +72,8 @@
  *                      merging the old destination's bits 127:32; vex128: one
  *                      per VEX.128 family, e.g. vcvtps2dq leaving bits 255:128,
  *                      vroundsd / vcmpunordsd taking bits 127:64 from xmm2,
- *                      vcomiss as vucomiss, cmpltss as cmpless) -> a fail
+ *                      vcomiss as vucomiss, cmpltss as cmpless; vroundss.1's
+ *                      VEX.L=1 encoding killing the process: vex-lig) -> a fail
  *                      check of the rule that names that bug, listing the op;
  *                      x87: fadd returning SNaNs unquieted (snan-quieting),
  *                      fadd_pc24 computed in 64-bit precision
@@ -76,6 +82,16 @@
  *                      signal_raise); issue 23: fld_m64_pc24 rounded to 24
  *                      bits, x87 ops under the MXCSR RC, fsin in double
  *                      (precision-control, rounding)
+ *                      signal_raise)
+ *   mutant_fault_swallowed  runner dropping every #GP (LD_PRELOAD: the
+ *                      faulting instruction skipped) -> context faults fails
+ *                      fault-not-raised (reserved MXCSR bit, misaligned m128)
+ *   mutant_fault_state  the #GP's signal frame with another MXCSR and xmm0
+ *                      -> fault-state MXCSR / xmm0 at the fault
+ *   mutant_fault_sigbus the #GP delivered as SIGBUS -> fault-signal
+ *   mutant_fault_spurious / _si_code / _result  one field of one row
+ *                      rewritten (nan-mutate fault-field) -> fault-spurious /
+ *                      fault-si-code / fault-result
  *   mutant_initial     runner starting the guest with MXCSR FTZ|DAZ and x87
  *                      53-bit precision (LD_PRELOAD) -> context initial fails
  *                      mxcsr-initial and context-fact x87_cw_default
@@ -390,6 +406,8 @@ static const struct {
     const char *scenario, *mutation, *rule, *detail, *op, *known;
 } op_mutants[] = {
     {"mutant_cvt_source", "source-clobber:cvttpd2dq", "source-modified", NULL, "cvttpd2dq", NULL},
+    {"mutant_lig_died", "lig-died:vroundss.1", "vex-lig", "VEX.L=1 (LIG) encoding: the process died (SIGILL)",
+     "vroundss.1", NULL},
     {"mutant_cvt_upper", "dirty-upper:cvtpd2ps", "upper-lanes", "zeroed destination elements not zero",
      "cvtpd2ps", NULL},
     {"mutant_bitwise", "quiet-snan:andnps", "bitwise", "NaN payload or sign changed", "andnps", NULL},
@@ -587,16 +605,27 @@ static int op_mutant(ctx *c, const char *name, result *res, const char *probe)
 /* A runner that starts the guest with FTZ|DAZ and 53-bit x87 precision
  * (runners/initial-mutant-runner.sh + libnan-ftzdaz.so beside nan-check):
  * context initial must fail mxcsr-initial and the x87_cw_default fact. */
-static void initial_mutant(ctx *c, result *res, const char *probe)
+/* env[n] = "BG_X86_RUNNERS=<runner>=<RUNNERS_DIR>/initial-mutant-runner.sh
+ * <lib beside nan-check>": a runner that LD_PRELOADs lib.  -1 with a skip
+ * in res when lib was not built (x86-64 Linux only). */
+static int preload_env(ctx *c, const char *runner, const char *lib_name, result *res, char *env, size_t n)
 {
-    char lib[1300], env[4200];
-    beside_check(c, "libnan-ftzdaz.so", lib, sizeof lib);
+    char lib[1300];
+    beside_check(c, lib_name, lib, sizeof lib);
     if (access(lib, R_OK) != 0) {
         res->v = BG_SKIP;
         snprintf(res->obs, sizeof res->obs, "no %s (built on x86-64 Linux only)", lib);
-        return;
+        return -1;
     }
-    snprintf(env, sizeof env, "BG_X86_RUNNERS=ftzdaz=%s/initial-mutant-runner.sh %s", c->runners, lib);
+    snprintf(env, n, "BG_X86_RUNNERS=%s=%s/initial-mutant-runner.sh %s", runner, c->runners, lib);
+    return 0;
+}
+
+static void initial_mutant(ctx *c, result *res, const char *probe)
+{
+    char env[4200];
+    if (preload_env(c, "ftzdaz", "libnan-ftzdaz.so", res, env, sizeof env) != 0)
+        return;
     if (make_root(c, "mutant_initial", NULL, 0) != 0) {
         snprintf(res->obs, sizeof res->obs, "cannot set up %s", c->work);
         return;
@@ -610,6 +639,61 @@ static void initial_mutant(ctx *c, result *res, const char *probe)
                  ", and a fail check for context-fact x87_cw_default");
     }
     cJSON_Delete(o.checks);
+}
+
+/* The fault mutants (context faults, docs/nan_semantics.md "Faults").  A
+ * preload mutant runs the real guest with runners/nan_fault_preload.c
+ * (libnan-fault.so, mode NAN_FAULT_MUTANT): a runner that swallows every
+ * #GP (the faulting instruction skipped, no signal), one whose signal frame
+ * holds another MXCSR and xmm0 at the fault, one that delivers the #GP as
+ * SIGBUS.  A document mutant rewrites one field of one row through nan-mutate
+ * fault-field:CASE:FIELD:VALUE (filter-runner.sh) for what no wrapper of a
+ * correct CPU can make: a fault where none is due, another si_code, another
+ * result.  Context faults must fail exactly the groups listed. */
+static void fail_groups(const outcome *o, char *out, size_t n);
+
+static const struct {
+    const char *scenario, *preload_mode, *doc_kind, *groups;
+} fault_mutants[] = {
+    {"mutant_fault_swallowed", "swallow", NULL,
+     "fault-not-raised:m128 operand not 16-byte aligned;fault-not-raised:reserved MXCSR bit set"},
+    {"mutant_fault_state", "state", NULL, "fault-state:MXCSR at the fault;fault-state:xmm0 at the fault"},
+    {"mutant_fault_sigbus", "sigbus", NULL,
+     "fault-signal:m128 operand not 16-byte aligned;fault-signal:reserved MXCSR bit set"},
+    {"mutant_fault_spurious", NULL, "fault-field:vaddps.m128.misaligned:signal:SIGSEGV",
+     "fault-spurious:alignment-free form"},
+    {"mutant_fault_si_code", NULL, "fault-field:addps.m128.misaligned:si_code:1",
+     "fault-si-code:m128 operand not 16-byte aligned"},
+    {"mutant_fault_result", NULL, "fault-field:movups.load.m128.misaligned:dest:00000000000000000000000000000000",
+     "fault-result:xmm0"},
+};
+
+static int fault_mutant(ctx *c, const char *name, result *res, const char *probe)
+{
+    size_t i = ROW_NAMED(fault_mutants, name);
+    if (i == sizeof fault_mutants / sizeof fault_mutants[0])
+        return -2;
+    char env[4300], got[1800];
+    if (fault_mutants[i].preload_mode) {
+        char lib_env[4200];
+        if (preload_env(c, "gp", "libnan-fault.so", res, lib_env, sizeof lib_env) != 0)
+            return 0;
+        /* BG_X86_RUNNERS=gp=env NAN_FAULT_MUTANT=<mode> <initial-mutant-runner.sh> <lib> */
+        snprintf(env, sizeof env, "BG_X86_RUNNERS=gp=env NAN_FAULT_MUTANT=%s %s", fault_mutants[i].preload_mode,
+                 lib_env + strlen("BG_X86_RUNNERS=gp="));
+    } else {
+        mutant_env(c, "gp", fault_mutants[i].doc_kind, "", env, sizeof env);
+    }
+    if (make_root(c, name, NULL, 0) != 0)
+        return -1;
+    char *args[] = {"--runner", "gp", "--context", "faults", "--probe", (char *)probe, NULL};
+    outcome o = run_check(c, args, env);
+    fail_groups(&o, got, sizeof got);
+    res->v = o.code == 1 && strcmp(got, fault_mutants[i].groups) == 0 ? BG_PASS : BG_FAIL;
+    snprintf(res->exp, sizeof res->exp, "exit 1 and exactly the failing groups %s", fault_mutants[i].groups);
+    snprintf(res->obs, sizeof res->obs, "exit %d, failing groups %s", o.code, *got ? got : "(none)");
+    cJSON_Delete(o.checks);
+    return 0;
 }
 
 /* The YMM mutants (rule ymm-upper, docs/nan_semantics.md "YMM upper halves"):
@@ -913,6 +997,10 @@ static int scenario(ctx *c, const char *name, result *res)
         mutant_groups(c, res, "daz-ignored", "daz-ftz:DAZ;daz-ftz:DAZ (status flags)");
         return 0;
     }
+    if (strcmp(name, "mutant_rc_ignored") == 0) {
+        mutant_groups(c, res, "rc-ignored", "rounding:MXCSR.RC ignored: the round-to-nearest result");
+        return 0;
+    }
     if (strcmp(name, "known_new_op") == 0 || strcmp(name, "known_new_context") == 0) {
         known_new(c, res, strcmp(name, "known_new_context") == 0);
         return 0;
@@ -1016,6 +1104,8 @@ static int scenario(ctx *c, const char *name, result *res)
     } else if (strcmp(name, "mutant_initial") == 0) {
         initial_mutant(c, res, probe_arg);
         return 0;
+    } else if (strncmp(name, "mutant_fault_", 13) == 0) {
+        return fault_mutant(c, name, res, probe_arg);
     } else if (strncmp(name, "mutant_ymm_", 11) == 0) {
         return ymm_mutant(c, name, res, probe_arg);
     } else if (strncmp(name, "mutant_", 7) == 0) {

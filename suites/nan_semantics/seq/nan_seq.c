@@ -69,10 +69,9 @@ int nan_seq_op_poolable(int k)
     /* the operand layouts nan_seq_jit.c knows (K_BIN_S32..K_FMA_S64: the
      * nan_ops.def rows of the legacy and VEX.128 tables); kinds appended later
      * (the x87 table, VEX.256, F16C) wait for the emitter to learn them;
-     * dpps/dppd and their VEX forms: with two NaN products the NaN returned is
-     * vendor-dependent (nan_ops.def) */
-    const char *n = k >= 0 && k < nan_op_count ? nan_ops[k].name : "";
-    return *n && nan_ops[k].kind <= K_FMA_S64 && strncmp(n, "dpp", 3) != 0 && strncmp(n, "vdpp", 4) != 0;
+     * P_VENDOR_NAN ops (dpps/dppd and their VEX forms): with two NaN
+     * products the NaN returned is vendor-dependent (nan_ops.def) */
+    return k >= 0 && k < nan_op_count && nan_ops[k].kind <= K_FMA_S64 && !(nan_ops[k].props & P_VENDOR_NAN);
 }
 
 static int is_comis(int k) { return nan_ops[k].dst == D_EFLAGS; }

@@ -276,7 +276,7 @@ static int check_run(const opts *o, int argc_unused)
     snprintf(fixture, sizeof fixture, "%s/nan_semantics/sequences-x86_64.json", o->fixtures);
     bg_runner rn, ref;
     bg_status st = bg_runner_resolve(o->runner, "x86_64", &rn, why, sizeof why);
-    if (st == BG_E_USAGE || st == BG_E_NOMEM)
+    if (st == BG_E_USAGE || st == BG_E_NOMEM || st == BG_E_PARSE) /* PARSE: no version (bg_runner.h) */
         return bg_exit_code(bg_fail(st, "nan-seq", "%s", why));
     bg_checks *c = bg_checks_open("nan_semantics");
     if (!c)

@@ -25,15 +25,17 @@
 #include "perf_plan.h"
 #include "perf_report.h"
 #include "perf_run.h"
+#include "perf_variants.h"
+#include "buildgate/bg_file.h"
 
 #define MAX_LIST 256
 
 /* The modes, as every message lists them (written once). */
-#define PERF_MODES "compare, ab, baseline, record, callgrind, calibrate or gated"
+#define PERF_MODES "compare, ab, baseline, record, callgrind, calibrate, gated or variants"
 
 static const char usage_text[] =
     "Usage: bg-perf MODE [OPTIONS]   (MODE: compare, ab, baseline, record, callgrind,\n"
-    "                                 calibrate, gated)\n"
+    "                                 calibrate, gated, variants)\n"
     "\n"
     "bg-perf compare --base F [--base F]... --head F [--head F]... [--budgets B]\n"
     "    [--unit process|sample] [--paired]\n"
@@ -48,7 +50,9 @@ static const char usage_text[] =
     "    head only, skip (\"new, no reference\"); none in common, a fail check\n"
     "    perf.<mode>.common.  A benchmark that skipped itself (\"skipped\") is a\n"
     "    skip with its message; one with an error or a NaN/Infinity/missing\n"
-    "    metric fails by name; the rest of the file is still judged.\n"
+    "    metric fails by name; the rest of the file is still judged.  A\n"
+    "    benchmark with aggregate rows only (ReportAggregatesOnly) is judged on\n"
+    "    its \"median\" row, one sample per process.\n"
     "bg-perf ab --base-exe EXE --head-exe EXE [--base-env K=V]... [--head-env K=V]...\n"
     "    [--filter RE] [--rounds N=auto] [--reps K=auto] [--min-time S] [--seed S]\n"
     "    [--work-dir D] [--budgets B] [--prefix CMD]... [--duet|--interleaved]\n"
@@ -97,6 +101,27 @@ static const char usage_text[] =
     "bg-perf calibrate --exe EXE [--filter RE] [--rounds N] [--reps K]\n"
     "    [--min-time S] [--work-dir D]\n"
     "    A/A: runs EXE against itself and prints proposed bands.\n"
+    "bg-perf variants --rows FILE [--stored DIR] [--filter RE] [--rounds N] [--reps K]\n"
+    "    [--min-time S] [--seed S] [--work-dir D] [--budgets B] [--base-env K=V]...\n"
+    "    [--head-env K=V]...\n"
+    "    The variant table (perf_variants.h, docs/perf_budgets.md \"The variant\n"
+    "    table\"): FILE is tab-separated, a header line then one row per\n"
+    "    comparison: version, variant, reference (e.g. v1/release), exe (the\n"
+    "    variant's perf-bench), reference_exe, then the variant's properties\n"
+    "    (columns named by the header).  Each row runs N duet pairs (variant and\n"
+    "    reference at the same time; 1 CPU: one after the other), the rows\n"
+    "    interleaved round by round; --filter (default: light-mode JIT hashing,\n"
+    "    ^randomx/[^/]+/[^/]+/hash/light-jit-hard$) must select one benchmark\n"
+    "    of each program.  N default: the fewest pairs whose interval has its\n"
+    "    level (5 at alpha 0.05); K default 1.  Per row one check\n"
+    "    <test>.<version>.<variant>: H/s ratio variant/reference with its\n"
+    "    1 - 2 alpha interval and gain, loss, no useful gain (two one-sided\n"
+    "    tests, margin +-2 %) or undecided; pass when decided, inconclusive\n"
+    "    when undecided, fail only where budgets.json \"variant_table\" gates\n"
+    "    that row on that verdict; skip when a program is missing.  Each pair's\n"
+    "    JSON goes to D/<version>.<variant>/{base,head}-<round>-0.json;\n"
+    "    --stored DIR judges such files instead of running (no --rows programs\n"
+    "    needed).\n"
     "bg-perf gated --exe EXE --budgets B\n"
     "    One check per benchmark EXE lists: pass naming the gate (budgets.json\n"
     "    \"gates\") that holds it, skip when retired, fail when no gate does.\n"
@@ -115,7 +140,10 @@ static const char usage_text[] =
     "(bg_check.h); `improved` is a pass with details.note = \"improved\".\n"
     "Exit: 0 pass (inconclusive included, reported); 1 a regression; 77 skip;\n"
     "      2 usage; 3 I/O; 4 malformed JSON / zero repetitions (Google\n"
-    "      Benchmark's bare NaN/Infinity tokens are accepted); 5 baseline\n"
+    "      Benchmark's bare NaN/Infinity tokens are accepted) / a budgets.json\n"
+    "      error (a user-counter metric without \"higher_is_better\": its\n"
+    "      direction; real_time, cpu_time lower-, items_per_second,\n"
+    "      bytes_per_second higher-is-better without it); 5 baseline\n"
     "      corrupt or of another schema/host/metric (also a fail check\n"
     "      \"perf.baseline.load\"); 7 a benchmark crashed or reported an error;\n"
     "      8 out of memory (bg_error.h).\n"
@@ -130,7 +158,7 @@ typedef struct opts {
     unsigned long long seed;
     int nbase, nhead, nbenv, nhenv, nprefix;
     const char *base_exe, *head_exe, *filter, *gates, *work_dir, *budgets_path, *baseline, *out, *reason,
-        *commit, *flags, *build_type, *unit;
+        *commit, *flags, *build_type, *unit, *rows, *stored;
     int rounds, reps, force, check_only, iterations;
     double min_time;
 } opts;
@@ -169,7 +197,7 @@ static int is_value_option(const char *a)
         "--base", "--head", "--from", "--base-env", "--head-env", "--env", "--prefix",
         "--base-exe", "--head-exe", "--exe", "--filter", "--gates", "--work-dir", "--budgets", "--unit",
         "--baseline", "--out", "--reason", "--commit", "--flags", "--build-type", "--rounds",
-        "--reps", "--iterations", "--seed", "--min-time"};
+        "--reps", "--iterations", "--seed", "--min-time", "--rows", "--stored"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (!strcmp(a, names[k]))
             return 1;
@@ -230,6 +258,8 @@ static bg_status parse(int argc, char **argv, opts *o)
             }
         }
         else if (!strcmp(a, "--baseline")) o->baseline = v;
+        else if (!strcmp(a, "--rows")) o->rows = v;
+        else if (!strcmp(a, "--stored")) o->stored = v;
         else if (!strcmp(a, "--out")) o->out = v;
         else if (!strcmp(a, "--reason")) o->reason = v;
         else if (!strcmp(a, "--commit")) o->commit = v;
@@ -269,7 +299,7 @@ static bg_status parse(int argc, char **argv, opts *o)
 static bg_status check_judge(const opts *o)
 {
     int ab = !strcmp(o->mode, "ab") || !strcmp(o->mode, "calibrate"), cmp = !strcmp(o->mode, "compare");
-    static const char *const others[] = {"baseline", "record", "callgrind", "gated", NULL};
+    static const char *const others[] = {"baseline", "record", "callgrind", "gated", "variants", NULL};
     int known = ab || cmp || bg_option_in(o->mode, others);
     if (o->duet && o->interleaved)
         return usage("--duet and --interleaved exclude each other: one judge per run");
@@ -778,6 +808,319 @@ static int mode_record(const opts *o, const cJSON *budgets, int argc, char **arg
     return bg_exit_code(st);
 }
 
+/* ---- bg-perf variants: the variant table (perf_variants.h) ---- */
+
+#define VT_MAX_ROWS 128
+#define VT_MAX_COLS 32
+
+typedef struct vt_row {
+    char *field[VT_MAX_COLS]; /* into the file's text */
+    int nfield;
+    char id[200], row[200]; /* "<version>.<variant>", "<version>/<variant>" */
+    perf_set base, head;
+    perf_plan pl;
+    int planned;
+    char why[600]; /* why it was not measured ("" when it was) */
+    bg_verdict skip_or_fail;
+} vt_row;
+
+typedef struct vt_table {
+    char *text;
+    char *head[VT_MAX_COLS];
+    int ncols;
+    vt_row row[VT_MAX_ROWS];
+    int nrows;
+} vt_table;
+
+/* Splits line at tabs into out (at most max fields); returns the count. */
+static int vt_split(char *line, char **out, int max)
+{
+    int n = 0;
+    for (char *p = line; n < max;) {
+        out[n++] = p;
+        char *t = strchr(p, '\t');
+        if (!t)
+            break;
+        *t = '\0';
+        p = t + 1;
+    }
+    return n;
+}
+
+/* The rows file: a header (version, variant, reference, exe, reference_exe,
+ * then property names), then one row per line; '#' lines and blank lines are
+ * skipped.  BG_E_IO, BG_E_PARSE (one line naming the file and line). */
+static bg_status vt_load(const char *path, vt_table *t)
+{
+    static const char *const fixed[] = {"version", "variant", "reference", "exe", "reference_exe"};
+    size_t len;
+    bg_status st = bg_file_read(path, "the variant table rows", &t->text, &len);
+    if (st != BG_OK)
+        return st;
+    int lineno = 0;
+    for (char *line = t->text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        if (*line == '#' || *line == '\0')
+            continue;
+        if (!t->ncols) {
+            t->ncols = vt_split(line, t->head, VT_MAX_COLS);
+            for (int k = 0; k < 5; k++)
+                if (k >= t->ncols || strcmp(t->head[k], fixed[k]))
+                    return bg_fail(BG_E_PARSE, "bg-perf", "variants: %s:%d: the header's column %d must be '%s'",
+                                   path, lineno, k + 1, fixed[k]);
+            continue;
+        }
+        if (t->nrows == VT_MAX_ROWS)
+            return bg_fail(BG_E_PARSE, "bg-perf", "variants: %s: more than %d rows", path, VT_MAX_ROWS);
+        vt_row *r = &t->row[t->nrows++];
+        r->nfield = vt_split(line, r->field, VT_MAX_COLS);
+        if (r->nfield != t->ncols || !*r->field[0] || !*r->field[1] || !*r->field[2])
+            return bg_fail(BG_E_PARSE, "bg-perf", "variants: %s:%d: %d fields, the header has %d (version, "
+                           "variant and reference must not be empty)", path, lineno, r->nfield, t->ncols);
+        snprintf(r->id, sizeof r->id, "%s.%s", r->field[0], r->field[1]);
+        snprintf(r->row, sizeof r->row, "%s/%s", r->field[0], r->field[1]);
+    }
+    if (!t->nrows)
+        return bg_fail(BG_E_PARSE, "bg-perf", "variants: %s: no rows", path);
+    return BG_OK;
+}
+
+/* The one benchmark of a side, renamed to the reference's name on the
+ * variant's side (so that the two are judged as one benchmark). */
+static int vt_one_name(vt_row *r)
+{
+    if (r->base.n != 1 || r->head.n != 1) {
+        snprintf(r->why, sizeof r->why, "the filter selects %zu benchmark(s) of the reference and %zu of the "
+                 "variant: one of each expected", r->base.n, r->head.n);
+        r->skip_or_fail = BG_FAIL;
+        return 0;
+    }
+    char *name = strdup(r->base.s[0].name);
+    if (!name) {
+        snprintf(r->why, sizeof r->why, "out of memory");
+        r->skip_or_fail = BG_FAIL;
+        return 0;
+    }
+    free(r->head.s[0].name);
+    r->head.s[0].name = name;
+    return 1;
+}
+
+/* One row's check: measured (pairs judged), or not (why). */
+static void vt_emit(bg_checks *c, const char *test, const vt_row *r, const vt_table *t, const perf_result *res,
+                    const perf_variant_cfg *cfg, int lower_better, int *bad)
+{
+    char name[400], expected[600], observed[900];
+    snprintf(name, sizeof name, "%s.%s", test, r->id);
+    const char *ref = r->field[2];
+    const char *gkey = NULL;
+    perf_variant_gated(cfg, r->row, PERF_TOST_UNDECIDED, &gkey);
+    snprintf(expected, sizeof expected,
+             "H/s of %s against %s: gain, loss or no useful gain (%.0f %% interval against +-%.1f %%, two "
+             "one-sided tests)%s%s%s",
+             r->row, ref, 100 * (1 - 2 * cfg->alpha), 100 * cfg->margin, gkey ? "; budgets.json variant_table gates " : "",
+             gkey ? gkey : "", gkey ? "" : "; informs, gates nothing");
+    cJSON *d = cJSON_CreateObject(), *vt = cJSON_AddObjectToObject(d, "variant_table");
+    cJSON_AddStringToObject(vt, "version", r->field[0]);
+    cJSON_AddStringToObject(vt, "variant", r->field[1]);
+    cJSON_AddStringToObject(vt, "reference", ref);
+    cJSON *props = cJSON_AddObjectToObject(vt, "properties");
+    for (int k = 5; k < t->ncols; k++)
+        cJSON_AddStringToObject(props, t->head[k], r->field[k]);
+    cJSON_AddNumberToObject(vt, "margin", cfg->margin);
+    cJSON_AddNumberToObject(vt, "alpha", cfg->alpha);
+    if (!res || !res->measured || res->np_base != res->np_head) {
+        const char *why = r->why[0] ? r->why : res ? res->why : "not measured";
+        bg_verdict v = r->why[0] ? r->skip_or_fail : res && res->outcome == PERF_SKIP ? BG_SKIP : BG_FAIL;
+        if (res && res->measured) /* unequal counts: a pair lost a side */
+            why = "unequal process counts on the two sides: no pairs to judge";
+        cJSON_AddStringToObject(vt, "verdict", v == BG_SKIP ? "not measured" : "failed");
+        cJSON_AddStringToObject(vt, "why", why);
+        bg_check_emit_str(c, name, v, expected, why, d);
+        printf("bg-perf: variants: %s: %s: %s\n", r->row, bg_verdict_name(v), why);
+        *bad |= v == BG_FAIL;
+        return;
+    }
+    size_t n = res->np_base;
+    double *e = calloc(n ? n : 1, sizeof *e);
+    perf_variant_judgement j;
+    cJSON *lr = cJSON_AddArrayToObject(vt, "pair_log_ratios");
+    for (size_t k = 0; e && k < n; k++) { /* ln(H/s variant / H/s reference) */
+        e[k] = lower_better ? log(res->proc_base[k] / res->proc_head[k]) : log(res->proc_head[k] / res->proc_base[k]);
+        cJSON_AddItemToArray(lr, cJSON_CreateNumber(e[k]));
+    }
+    if (!e || perf_variant_judge(e, n, cfg, &j) != BG_OK) {
+        free(e);
+        cJSON_Delete(d);
+        *bad = 1;
+        return;
+    }
+    free(e);
+    const char *tv = perf_tost_name(j.verdict);
+    int gated = perf_variant_gated(cfg, r->row, j.verdict, &gkey);
+    bg_verdict v = gated ? BG_FAIL : j.verdict == PERF_TOST_UNDECIDED ? BG_INCONCLUSIVE : BG_PASS;
+    /* H/s from the medians (ns per hash for a time metric) */
+    double hs_ref = lower_better ? 1e9 / res->med_base : res->med_base;
+    double hs_var = lower_better ? 1e9 / res->med_head : res->med_head;
+    snprintf(observed, sizeof observed, "%s: H/s ratio %.4f [%.4f, %.4f] (%.0f %% interval, %zu pairs, p=%.2g; "
+             "%.2f vs %.2f H/s)%s%s%s", tv, j.ratio, j.lo, j.hi, 100 * j.level, j.pairs, j.p, hs_var, hs_ref,
+             j.why[0] ? ": " : "", j.why, gated ? "; budgets.json variant_table fails this verdict" : "");
+    cJSON_AddStringToObject(vt, "verdict", tv);
+    cJSON_AddNumberToObject(vt, "ratio", j.ratio);
+    cJSON_AddNumberToObject(vt, "lo", j.lo);
+    cJSON_AddNumberToObject(vt, "hi", j.hi);
+    cJSON_AddNumberToObject(vt, "level", j.level);
+    cJSON_AddNumberToObject(vt, "pairs", (double)j.pairs);
+    cJSON_AddNumberToObject(vt, "min_pairs", (double)j.min_pairs);
+    cJSON_AddNumberToObject(vt, "p", j.p);
+    cJSON_AddNumberToObject(vt, "hs_variant", hs_var);
+    cJSON_AddNumberToObject(vt, "hs_reference", hs_ref);
+    if (j.why[0])
+        cJSON_AddStringToObject(vt, "why", j.why);
+    if (gkey)
+        cJSON_AddStringToObject(vt, "gate", gkey);
+    bg_check_emit_str(c, name, v, expected, observed, d);
+    printf("bg-perf: variants: %s vs %s: %s\n", r->row, ref, observed);
+    *bad |= v == BG_FAIL;
+}
+
+/* Reads stored pairs DIR/<id>/{base,head}-<k>-0.json, k = 0, 1, ... */
+static bg_status vt_read_stored(const char *dir, vt_row *r, const char *metric)
+{
+    char b[2048], h[2048];
+    for (int k = 0;; k++) {
+        snprintf(b, sizeof b, "%s/%s/base-%03d-0.json", dir, r->id, k);
+        snprintf(h, sizeof h, "%s/%s/head-%03d-0.json", dir, r->id, k);
+        struct stat sb;
+        if (stat(b, &sb) != 0 || stat(h, &sb) != 0) {
+            if (k == 0) {
+                snprintf(r->why, sizeof r->why, "no stored pairs (%.500s)", b);
+                r->skip_or_fail = BG_FAIL;
+            }
+            return BG_OK;
+        }
+        bg_status st = perf_set_add_file(&r->base, b, metric);
+        if (st == BG_OK)
+            st = perf_set_add_file(&r->head, h, metric);
+        if (st != BG_OK)
+            return st;
+    }
+}
+
+static int mode_variants(opts *o, const cJSON *budgets)
+{
+    if (!o->rows)
+        return bg_exit_code(usage("variants needs --rows FILE"));
+    perf_variant_cfg cfg;
+    bg_status st = perf_variant_cfg_load(budgets, &cfg);
+    vt_table *t = calloc(1, sizeof *t);
+    if (st == BG_OK && !t)
+        st = BG_E_NOMEM;
+    if (st == BG_OK)
+        st = vt_load(o->rows, t);
+    const char *metric = perf_budgets_metric(budgets);
+    const char *filter = o->filter ? o->filter : "^randomx/[^/]+/[^/]+/hash/light-jit-hard$";
+    int rounds = o->rounds ? o->rounds : (int)perf_paired_pairs_min(2 * cfg.alpha);
+    if (st == BG_OK && !o->stored)
+        st = make_work_dir(o->work_dir);
+    opts *ro = st == BG_OK ? calloc((size_t)t->nrows, sizeof *ro) : NULL;
+    if (st == BG_OK && !ro)
+        st = BG_E_NOMEM;
+    int live = 0;
+    for (int i = 0; st == BG_OK && i < t->nrows; i++) {
+        vt_row *r = &t->row[i];
+        if (o->stored) {
+            st = vt_read_stored(o->stored, r, metric);
+            continue;
+        }
+        ro[i] = *o;
+        char *wd = malloc(strlen(o->work_dir) + strlen(r->id) + 2);
+        if (!wd) {
+            st = BG_E_NOMEM;
+            break;
+        }
+        sprintf(wd, "%s/%s", o->work_dir, r->id);
+        ro[i].work_dir = wd;
+        ro[i].base_exe = r->field[4];
+        ro[i].head_exe = r->field[3];
+        ro[i].filter = filter;
+        ro[i].rounds = 1;
+        ro[i].duet = o->cpus.n >= 2;
+        ro[i].paired = 1;
+        ro[i].seed = o->seed + (unsigned long long)i; /* each row its own sides per round */
+        if (access(r->field[3], X_OK) != 0 || access(r->field[4], X_OK) != 0) {
+            snprintf(r->why, sizeof r->why, "not built: %.500s", access(r->field[3], X_OK) ? r->field[3] : r->field[4]);
+            r->skip_or_fail = BG_SKIP;
+            continue;
+        }
+        if ((st = make_work_dir(wd)) != BG_OK)
+            break;
+        st = plan(&ro[i], &r->pl, budgets);
+        if (st == BG_OK)
+            r->planned = 1, live++;
+        else if (st == BG_E_USAGE || st == BG_E_TARGET) { /* the filter selects nothing, the program fails */
+            snprintf(r->why, sizeof r->why, "%s", bg_last_error());
+            r->skip_or_fail = BG_FAIL;
+            st = BG_OK;
+        }
+    }
+    if (st == BG_OK && live)
+        printf("bg-perf: variants: %d row(s), %d pair(s) each, %s, rows interleaved round by round\n", live, rounds,
+               o->cpus.n >= 2 ? "duet (variant and reference at the same time)"
+                              : "1 CPU: variant and reference one after the other");
+    for (int k = 0; st == BG_OK && k < rounds && live; k++) {
+        printf("bg-perf: variants: round %d/%d\n", k + 1, rounds);
+        fflush(stdout);
+        for (int i = 0; st == BG_OK && i < t->nrows; i++) {
+            vt_row *r = &t->row[i];
+            if (!r->planned)
+                continue;
+            for (size_t c = 0; c < r->pl.ncls; c++)
+                r->pl.cls[c].rounds = 1, r->pl.cls[c].reps = o->reps ? o->reps : 1;
+            bg_status rs = run_rounds(&ro[i], &r->pl, k, &r->base, &r->head, metric, 1);
+            if (rs != BG_OK) { /* this row's program failed: the others go on */
+                snprintf(r->why, sizeof r->why, "%s", bg_last_error());
+                r->skip_or_fail = BG_FAIL;
+                r->planned = 0;
+                live--;
+            }
+        }
+    }
+    int rc = bg_exit_code(st);
+    if (st == BG_OK) {
+        bg_checks *c = bg_checks_open("perf_budgets");
+        const char *test = bg_test_name("perf.variants");
+        int bad = 0;
+        for (int i = 0; c && i < t->nrows; i++) {
+            vt_row *r = &t->row[i];
+            perf_result *res = NULL;
+            size_t n = 0;
+            if (!r->why[0] && vt_one_name(r) && perf_gate_compare(&r->base, &r->head, budgets, &res, &n) != BG_OK)
+                snprintf(r->why, sizeof r->why, "%s", bg_last_error()), r->skip_or_fail = BG_FAIL;
+            vt_emit(c, test, r, t, r->why[0] ? NULL : res, &cfg, perf_metric_lower_better(metric), &bad);
+            perf_results_free(res, n);
+        }
+        rc = bg_checks_close(c);
+        if (bad && rc == 0)
+            rc = 1;
+    }
+    for (int i = 0; t && i < t->nrows; i++) {
+        perf_set_free(&t->row[i].base);
+        perf_set_free(&t->row[i].head);
+        perf_plan_free(&t->row[i].pl); /* zeroed when never planned */
+        if (ro && ro[i].work_dir && ro[i].work_dir != o->work_dir)
+            free((char *)ro[i].work_dir);
+    }
+    free(ro);
+    if (t)
+        free(t->text);
+    free(t);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
@@ -822,6 +1165,8 @@ int main(int argc, char **argv)
         rc = mode_callgrind(&o, budgets);
     else if (!strcmp(o.mode, "record"))
         rc = mode_record(&o, budgets, argc, argv);
+    else if (!strcmp(o.mode, "variants"))
+        rc = mode_variants(&o, budgets);
     else
         rc = bg_exit_code(bg_fail(BG_E_USAGE, "bg-perf", "unknown mode '%s': " PERF_MODES " (see bg-perf --help)", o.mode));
     cJSON_Delete(budgets);

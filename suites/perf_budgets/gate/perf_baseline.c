@@ -55,15 +55,19 @@ bg_status perf_baseline_load(const char *path, const char *host_key, const char 
     const cJSON *e, *procs = cJSON_GetObjectItemCaseSensitive(doc, "processes");
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "benchmarks"))
     {
-        const cJSON *v;
-        int have = sizes_match(cJSON_GetObjectItemCaseSensitive(procs, e->string), cJSON_GetArraySize(e));
+        const cJSON *v, *stored = cJSON_GetObjectItemCaseSensitive(procs, e->string);
+        int have = sizes_match(stored, cJSON_GetArraySize(e));
+        if (st == BG_OK && stored && !have) /* the process unit would be lost: not "one process" */
+            st = bg_fail(BG_E_FIXTURE, "baseline",
+                         "%s: %s: \"processes\" is not a list of positive whole numbers adding up to "
+                         "its %d samples", path, e->string, cJSON_GetArraySize(e));
         const cJSON *sz = have ? cJSON_GetObjectItemCaseSensitive(procs, e->string)->child : NULL;
         int left = sz ? sz->valueint : 0;
         unsigned long proc = perf_set_new_proc(set);
         cJSON_ArrayForEach(v, e)
         {
-            if (st == BG_OK && !(cJSON_IsNumber(v) && v->valuedouble > 0))
-                st = bg_fail(BG_E_FIXTURE, "baseline", "%s: %s: a sample is not a positive number",
+            if (st == BG_OK && !(cJSON_IsNumber(v) && v->valuedouble > 0 && isfinite(v->valuedouble)))
+                st = bg_fail(BG_E_FIXTURE, "baseline", "%s: %s: a sample is not a positive finite number",
                              path, e->string);
             if (sz && left == 0) { /* the next stored process */
                 sz = sz->next;

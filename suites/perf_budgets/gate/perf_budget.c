@@ -8,7 +8,7 @@
 
 #include "buildgate/bg_json.h"
 
-static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 0.05, 5, 2000, 2, 20000, "real_time"};
+static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 0.05, 5, 2000, 2, 20000, "real_time", 1};
 
 /* A count field: fallback when absent, -1 (which invalid() rejects) when it
  * is not a whole number in [0, INT_MAX] (1e400 or -1 cast to int is undefined). */
@@ -96,6 +96,7 @@ void perf_budget_for(const cJSON *budgets, const char *name, perf_budget *b)
         }
     }
     apply(best, b, 0);
+    b->lower_better = perf_budgets_lower_better(budgets);
 }
 
 const char *perf_budgets_retired(const cJSON *budgets, const char *name)
@@ -134,6 +135,61 @@ const char *perf_budgets_metric(const cJSON *budgets)
     return m ? m : builtin.metric;
 }
 
+int perf_metric_known_direction(const char *metric)
+{
+    static const char *const lower[] = {"real_time", "cpu_time"},
+                             *const higher[] = {"items_per_second", "bytes_per_second"};
+    for (size_t i = 0; i < sizeof lower / sizeof *lower; i++)
+        if (strcmp(metric, lower[i]) == 0)
+            return 1;
+    for (size_t i = 0; i < sizeof higher / sizeof *higher; i++)
+        if (strcmp(metric, higher[i]) == 0)
+            return 0;
+    return -1;
+}
+
+int perf_budgets_lower_better(const cJSON *budgets)
+{
+    const cJSON *d = budgets ? cJSON_GetObjectItemCaseSensitive(budgets, "defaults") : NULL;
+    const cJSON *h = d ? cJSON_GetObjectItemCaseSensitive(d, "higher_is_better") : NULL;
+    if (cJSON_IsBool(h))
+        return !cJSON_IsTrue(h);
+    return perf_metric_known_direction(perf_budgets_metric(budgets)) != 0; /* -1: refused at load */
+}
+
+/* Why the metric's direction is unusable (into buf), or NULL: a user counter
+ * without "higher_is_better", a declaration that is no boolean, is not in
+ * "defaults", or contradicts the known direction (perf_budget.h). */
+static const char *invalid_direction(const cJSON *doc, const char **where, char *buf, size_t n)
+{
+    const cJSON *e, *d = cJSON_GetObjectItemCaseSensitive(doc, "defaults");
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "benchmarks"))
+        if (cJSON_GetObjectItemCaseSensitive(e, "higher_is_better")) {
+            *where = e->string;
+            return "\"higher_is_better\" is set in \"defaults\" only, beside \"metric\"";
+        }
+    *where = "defaults";
+    const char *m = perf_budgets_metric(doc);
+    const cJSON *h = cJSON_IsObject(d) ? cJSON_GetObjectItemCaseSensitive(d, "higher_is_better") : NULL;
+    int known = perf_metric_known_direction(m);
+    if (h && !cJSON_IsBool(h))
+        return "\"higher_is_better\" must be true or false";
+    if (!h && known < 0) {
+        snprintf(buf, n,
+                 "metric \"%s\" is a user counter: Google Benchmark's JSON does not record its "
+                 "direction (kIsRate, kInvert), so declare it: \"higher_is_better\": true (a rate) "
+                 "or false (a time or a cost)",
+                 m);
+        return buf;
+    }
+    if (h && known >= 0 && cJSON_IsTrue(h) == known) {
+        snprintf(buf, n, "\"higher_is_better\": %s contradicts metric \"%s\", which is %s-is-better",
+                 known ? "true" : "false", m, known ? "lower" : "higher");
+        return buf;
+    }
+    return NULL;
+}
+
 bg_status perf_budgets_load(const char *path, cJSON **out)
 {
     *out = NULL;
@@ -167,6 +223,9 @@ bg_status perf_budgets_load(const char *path, cJSON **out)
         why = invalid_retired(doc, &where);
     if (!why)
         why = perf_gates_invalid(doc, &where);
+    char dir[320];
+    if (!why)
+        why = invalid_direction(doc, &where, dir, sizeof dir);
     if (why) {
         /* where points into doc: print before freeing it */
         st = bg_fail(BG_E_PARSE, "budgets", "%s: %s: %s", path, where, why);

@@ -25,6 +25,14 @@
  * (characters other than '/'), so the key randomx, two "*" segments, hash/
  * holds every RandomX version and build variant perf-bench names
  * (randomx/<version>/<variant>/hash/...; perf_name_match()).
+ * higher_is_better (true/false, in "defaults" only, beside "metric"): the
+ * metric's direction.  real_time and cpu_time are lower-is-better and
+ * items_per_second and bytes_per_second higher-is-better without it (a
+ * declaration that contradicts them is an error); any other metric is a
+ * user counter, whose flags (kIsRate, kInvert) Google Benchmark's JSON does
+ * not record and whose name proves nothing ("hashes" may be a rate): without
+ * the declaration the file is refused (a guessed direction turns a 3x
+ * slowdown into "improved").
  * "why" (a string, in a "benchmarks" entry): the reason for its bands, for
  * readers; the gate ignores it.
  * retired: benchmarks (exact names) deliberately gone from the head: one in
@@ -42,13 +50,15 @@ typedef struct perf_budget {
     double band, alpha, level, ir_band, min_time;
     int min_repetitions, resamples, max_reruns, ir_iterations;
     char metric[64];
+    int lower_better; /* the metric's direction: perf_metric_known_direction or higher_is_better */
 } perf_budget;
 
 /* Loads and validates a budgets file (path NULL: built-in defaults only).
  * BG_E_IO, BG_E_PARSE (bad JSON, schema != 1, a value out of range: band in
  * (0, 1), alpha in (0, 0.5], level in (0.5, 1), min_repetitions >= 2,
  * resamples >= 100, max_reruns in 0..10, ir_iterations >= 2, min_time in (0, 60]; "retired"
- * not an object, or a retirement without a reason).  *out owned by the caller. */
+ * not an object, or a retirement without a reason; a metric of unknown direction without
+ * "higher_is_better", or one that contradicts a known direction).  *out owned by the caller. */
 bg_status perf_budgets_load(const char *path, cJSON **out);
 
 /* How many characters of name the pattern covers when the pattern is a prefix
@@ -65,7 +75,16 @@ void perf_budget_for(const cJSON *budgets, const char *name, perf_budget *b);
  * (budgets may be NULL). */
 const char *perf_budgets_retired(const cJSON *budgets, const char *name);
 
+/* 1 when smaller values of metric are better (real_time, cpu_time), 0 when
+ * larger are (items_per_second, bytes_per_second), -1 unknown: a user
+ * counter, whose direction budgets.json must declare ("higher_is_better"). */
+int perf_metric_known_direction(const char *metric);
+
 /* The default metric of a budgets document. */
 const char *perf_budgets_metric(const cJSON *budgets);
+
+/* 1 when smaller values of that metric are better, 0 when larger are (a
+ * loaded budgets document: its "higher_is_better", else the known direction). */
+int perf_budgets_lower_better(const cJSON *budgets);
 
 #endif

@@ -131,6 +131,7 @@ bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, con
         x->name = names->s[i].name;
         perf_budget_for(budgets, x->name, &x->budget);
         snprintf(x->budget.metric, sizeof x->budget.metric, "instructions");
+        x->budget.lower_better = 1; /* Ir: fewer is better, whatever the budgets' metric */
         long long it = iterations ? iterations : x->budget.ir_iterations;
         st = ir_per_iteration(base, "base", i, x->name, it, work_dir, &x->med_base);
         if (st == BG_OK)

@@ -62,11 +62,13 @@ static bg_status summarise(const perf_series *s, double **out, double *med, doub
 
 static bg_status measure(const perf_series *a, const perf_series *b, perf_result *r)
 {
-    int lower_better = perf_metric_lower_better(r->budget.metric);
+    int lower_better = r->budget.lower_better;
     r->n_base = a->n;
     r->n_head = b->n;
     r->np_base = a->ng;
     r->np_head = b->ng;
+    r->agg_base = a->agg_procs;
+    r->agg_head = b->agg_procs;
     bg_status st = summarise(a, &r->proc_base, &r->med_base, &r->mad_base);
     if (st == BG_OK)
         st = summarise(b, &r->proc_head, &r->med_head, &r->mad_head);
@@ -254,7 +256,9 @@ void perf_result_sd(const perf_result *r, int between, char *buf, size_t n)
 {
     double v = between ? (r->paired ? r->pair_sd : r->between) : r->within;
     if (isnan(v))
-        snprintf(buf, n, "%s", !between ? "n/a (one sample a process)"
+        snprintf(buf, n, "%s", !between ? (r->agg_base || r->agg_head
+                                               ? "n/a (median aggregate only)"
+                                               : "n/a (one sample a process)")
                                : r->paired ? "n/a (one pair)" : "n/a (one process a side)");
     else
         snprintf(buf, n, "%.2f%%", 100 * v);

@@ -54,6 +54,7 @@ typedef struct perf_result {
     perf_budget budget;
     size_t n_base, n_head;          /* samples */
     size_t np_base, np_head;        /* processes */
+    size_t agg_base, agg_head;      /* of them judged on their median aggregate (perf_samples.h) */
     double *proc_base, *proc_head;  /* the process medians (owned: perf_results_free) */
     double med_base, med_head;      /* medians of the process medians */
     double mad_base, mad_head;      /* MAD of the process medians */
@@ -101,7 +102,8 @@ void perf_results_free(perf_result *r, size_t n);
 
 /* One of r's standard deviations as text: "1.23%", or, when it cannot be
  * estimated (NaN), "n/a (one process a side)" (between) or "n/a (one
- * sample a process)" (within), never "nan%".  between of a paired result:
+ * sample a process)" (within; "n/a (median aggregate only)" when a side
+ * has aggregate-only processes: perf_samples.h), never "nan%".  between of a paired result:
  * its pair_sd (the spread the paired judge works on; the between-process
  * one is what the pairs cancel), "n/a (one pair)" when NaN. */
 void perf_result_sd(const perf_result *r, int between, char *buf, size_t n);

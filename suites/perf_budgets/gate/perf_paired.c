@@ -157,7 +157,7 @@ bg_status perf_paired_rejudge(perf_result *r, size_t n, size_t *unpaired)
         double *d = malloc(np * sizeof *d), est, lo, hi, p;
         if (!d)
             return BG_E_NOMEM;
-        int lower_better = perf_metric_lower_better(x->budget.metric);
+        int lower_better = x->budget.lower_better;
         for (size_t k = 0; k < np; k++)
             d[k] = (lower_better ? 1 : -1) * log(x->proc_head[k] / x->proc_base[k]);
         bg_status st = perf_paired_stats(d, np, x->budget.level, &est, &lo, &hi, &p);

@@ -12,12 +12,6 @@
 #include "buildgate/bg_json.h"
 #include "perf_gbjson.h"
 
-int perf_metric_lower_better(const char *metric)
-{
-    size_t n = strlen(metric), k = strlen("_per_second");
-    return !(n >= k && strcmp(metric + n - k, "_per_second") == 0);
-}
-
 static double unit_to_ns(const char *unit)
 {
     if (!unit || strcmp(unit, "ns") == 0)
@@ -163,9 +157,10 @@ static bg_status mark(perf_set *set, const char *name, int skipped, const char *
     return *slot ? BG_OK : BG_E_NOMEM;
 }
 
-/* The metric of one iteration row (time in ns), or a reason in the series. */
+/* The metric of one iteration row, or of a median aggregate row (aggregate:
+ * 1), in ns for times, or a reason in the series. */
 static bg_status add_row(perf_set *set, const cJSON *row, const char *name, const char *metric,
-                         unsigned long proc, const char *what)
+                         unsigned long proc, const char *what, int aggregate)
 {
     const cJSON *mv = cJSON_GetObjectItemCaseSensitive(row, metric);
     if (!cJSON_IsNumber(mv))
@@ -186,8 +181,34 @@ static bg_status add_row(perf_set *set, const cJSON *row, const char *name, cons
         return mark(set, name, 0, "%s = %g is not positive", metric, v);
     if (perf_set_push_proc(set, name, v, proc) != BG_OK)
         return BG_E_NOMEM;
-    note_rep_time(set, name, row);
+    if (!aggregate) { /* an aggregate's "iterations" is its repetition count */
+        note_rep_time(set, name, row);
+        return BG_OK;
+    }
+    perf_series *s = (perf_series *)perf_set_find(set, name);
+    s->agg_procs++;
+    double reps = bg_json_num(row, "repetitions", 0);
+    if (reps > (double)s->agg_reps && reps < 1e9)
+        s->agg_reps = (size_t)reps;
     return BG_OK;
+}
+
+/* 1 when row is Google Benchmark's "median" aggregate in time units (the
+ * row ReportAggregatesOnly leaves of a benchmark's repetitions that the gate
+ * can use: perf_samples.h "Aggregate-only benchmarks"). */
+static int median_row(const cJSON *row)
+{
+    const char *type = bg_json_str(row, "run_type"), *agg = bg_json_str(row, "aggregate_name"),
+               *unit = bg_json_str(row, "aggregate_unit");
+    return type && !strcmp(type, "aggregate") && agg && !strcmp(agg, "median") &&
+           (!unit || !strcmp(unit, "time"));
+}
+
+/* The row's benchmark name: "run_name" (no aggregate suffix), else "name". */
+static const char *row_name(const cJSON *row)
+{
+    const char *name = bg_json_str(row, "run_name");
+    return name ? name : bg_json_str(row, "name");
 }
 
 bg_status perf_set_expect(perf_set *set, const char *name)
@@ -229,14 +250,12 @@ bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, 
     const cJSON *row;
     cJSON_ArrayForEach(row, rows)
     {
-        const char *name = bg_json_str(row, "run_name");
-        if (!name)
-            name = bg_json_str(row, "name");
+        const char *name = row_name(row);
         if (!name)
             return bg_fail(BG_E_PARSE, what, "a benchmark row has no \"name\"");
         const char *type = bg_json_str(row, "run_type");
         if (type && strcmp(type, "iteration") != 0)
-            continue; /* aggregates: the gate computes its own */
+            continue; /* aggregates: the gate computes its own (median rows: below) */
         if (seen_in(set, name, docno) != BG_OK)
             return bg_fail(BG_E_NOMEM, what, "out of memory");
         bg_status st;
@@ -255,7 +274,7 @@ bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, 
             const char *msg = bg_json_str(row, "skip_message");
             st = mark(set, name, 1, "%s", msg && *msg ? msg : "(no message)");
         } else {
-            st = add_row(set, row, name, metric, proc, what);
+            st = add_row(set, row, name, metric, proc, what, 0);
         }
         if (st == BG_E_NOMEM)
             return bg_fail(BG_E_NOMEM, what, "out of memory");
@@ -263,8 +282,26 @@ bg_status perf_set_add_doc(perf_set *set, const cJSON *doc, const char *metric, 
             return st;
         used++;
     }
+    /* Benchmarks of this document with aggregate rows only (ReportAggregatesOnly):
+     * their median aggregate is this process's sample */
+    cJSON_ArrayForEach(row, rows)
+    {
+        const char *name = row_name(row);
+        const perf_series *s = name ? perf_set_find(set, name) : NULL;
+        if (!name || !median_row(row) || (s && s->doc == docno))
+            continue;
+        if (seen_in(set, name, docno) != BG_OK)
+            return bg_fail(BG_E_NOMEM, what, "out of memory");
+        bg_status st = add_row(set, row, name, metric, proc, what, 1);
+        if (st == BG_E_NOMEM)
+            return bg_fail(BG_E_NOMEM, what, "out of memory");
+        if (st != BG_OK)
+            return st;
+        used++;
+    }
     if (used == 0)
-        return bg_fail(BG_E_PARSE, what, "zero repetitions: no iteration rows in \"benchmarks\"");
+        return bg_fail(BG_E_PARSE, what,
+                       "zero repetitions: no iteration rows and no median aggregate in \"benchmarks\"");
     if (!set->context) {
         const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(doc, "context");
         if (ctx)

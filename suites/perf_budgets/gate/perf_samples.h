@@ -15,9 +15,27 @@
  * reporter writes for non-finite doubles are accepted (perf_gbjson.h).
  * A benchmark is named by "run_name" (without the aggregate suffix; threads
  * and named arguments are part of it: "BM/batch:64/threads:2"), else "name".
- * Aggregate rows (mean/median/stddev/cv, BigO/RMS) are ignored: the gate
- * computes its own statistics from the repetitions.  One sample per iteration
- * row; several files (interleaved rounds) add up.
+ * Aggregate rows (mean/median/stddev/cv, BigO/RMS) are ignored when the
+ * benchmark has iteration rows in the document: the gate computes its own
+ * statistics from the repetitions.  One sample per iteration row; several
+ * files (interleaved rounds) add up.
+ *
+ * Aggregate-only benchmarks: a benchmark with ReportAggregatesOnly(true) (or
+ * the whole program run with --benchmark_report_aggregates_only) writes no
+ * iteration row to the file, only its aggregates ("run_type": "aggregate";
+ * Google Benchmark computes them when at least 2 repetitions ran, else it
+ * writes the iteration row, which is read as above).  Its sample for that
+ * document (process) is then the row with "aggregate_name": "median" and
+ * "aggregate_unit": "time" (its times and counters are the medians over the
+ * process's "repetitions"): exactly the process median the gate would compute
+ * from the iteration rows, so the process-level judgement (perf_gate.h) is
+ * the same.  Its limits: one sample a process, so the within-process spread
+ * is unknown (its sd says "n/a (median aggregate only)") and the bootstrap resamples
+ * processes only; a one-process comparison cannot be decided; --drop-warmup
+ * cannot drop the first repetition (the median of >= 3 repetitions is
+ * robust to it); the time per repetition (rep_s) stays unknown (an
+ * aggregate's "iterations" is its repetition count).  The mean, stddev and
+ * cv rows are not used.  series.agg_procs counts such processes.
  *
  * Per benchmark, not for the whole file (the other benchmarks are still read):
  *   "skipped": true      -> series.skipped = its skip_message (a skip check);
@@ -30,9 +48,13 @@
  * a metric one).
  *
  * Metric: "real_time" or "cpu_time" (converted to ns per iteration; lower is
- * better), or any other numeric field such as "items_per_second" (a field
- * ending in "_per_second" is higher-is-better).  Samples are stored as the
- * metric's value; perf_metric_lower_better() gives the direction.
+ * better), or any other numeric field of the row: "items_per_second" and
+ * "bytes_per_second" (SetItemsProcessed / SetBytesProcessed: rates, higher is
+ * better), or a user counter.  A counter's flags (kIsRate, kInvert, ...) are
+ * not in the JSON and its name says nothing reliable, so the direction of
+ * any other metric is declared in budgets.json (perf_budget.h
+ * "higher_is_better").  Samples are stored as the metric's value;
+ * perf_metric_known_direction() (perf_budget.h) gives the known ones' direction.
  *
  * Processes: one document is one process of the benchmark program, and the
  * samples a process gives are not independent of each other (its own memory
@@ -67,6 +89,8 @@ typedef struct perf_series {
     size_t docs;        /* documents (processes) that have a row of it */
     unsigned long doc;  /* the last such document (perf_set.docs value) */
     size_t want_docs;   /* processes that should have a row of it (perf_set_expect) */
+    size_t agg_procs;   /* processes whose sample is their median aggregate (aggregate-only) */
+    size_t agg_reps;    /* the most "repetitions" such a median is of */
 } perf_series;
 
 typedef struct perf_set {
@@ -91,9 +115,6 @@ bg_status perf_set_expect(perf_set *set, const char *name);
 
 /* The processes s should have rows in (0: unknown, e.g. a stored baseline). */
 size_t perf_series_want(const perf_set *set, const perf_series *s);
-
-/* 1 when smaller values of metric are better (times), 0 for rates. */
-int perf_metric_lower_better(const char *metric);
 
 /* Adds the samples of one parsed Google Benchmark document.  Errors (one line
  * printed, naming what): BG_E_PARSE no "benchmarks" array, a row without a

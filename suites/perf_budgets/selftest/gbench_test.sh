@@ -15,6 +15,13 @@ kind=selftest; case "$case_" in read|nonfinite_counter) kind=unit ;; esac
 name="perf.$kind.gbench_$case_.v${ver//./}"  # the CTest name (CMakeLists.txt)
 [ "$ver" = - ] && name="perf.$kind.gbench_$case_"
 [ "$ver" = - ] || [ -r "$fx" ] || { echo "buildgate: gbench test: $fx: no such fixture (restore it: git checkout -- fixtures/perf_budgets/gbench)" >&2; exit 5; }
+# aggregates-VERSION.json: fixtures/perf_budgets/gbench/aggregates.cc's output
+# (ReportAggregatesOnly, DisplayAggregatesOnly, repetitions, a rate counter)
+agg="$src/../../fixtures/perf_budgets/gbench/aggregates-$ver.json"
+case "$case_" in agg_*|counter_*)
+  [ -r "$agg" ] || { echo "buildgate: gbench test: $agg: no such fixture (restore it: git checkout -- fixtures/perf_budgets/gbench)" >&2; exit 5; }
+  fx=$agg ;;
+esac
 # rows RE OUT: the document with only the rows whose run_name matches RE (ERE)
 rows() {
   awk -v re="$1" '
@@ -25,6 +32,18 @@ rows() {
     !inrow && /^  \]$/ { printf "%s\n", out }
     !inrow { print }' "$fx" >"$2"
 }
+# scale RE FIELD K IN OUT: IN with FIELD of every row whose run_name matches RE
+# (ERE) multiplied by K (a slower or faster head made from the real rows)
+scale() {
+  awk -v re="$1" -v f="$2" -v k="$3" '
+    /^      "run_name": / { n = $0; sub(/^      "run_name": "/, "", n); sub(/",$/, "", n); hit = n ~ re }
+    hit && index($0, "      \"" f "\": ") == 1 {
+      v = $0; sub(/^[^:]*: /, "", v); c = sub(/,$/, "", v) ? "," : ""
+      $0 = sprintf("      \"%s\": %.17g%s", f, v * k, c) }
+    { print }' "$4" >"$5"
+  cmp -s "$4" "$5" && { echo "buildgate: gbench test: scale: no $2 of /$1/ in $4" >&2; exit 5; }
+  return 0
+}
 # c NAME VERDICT [OBSERVED]: assert that check perf.<mode>.NAME has VERDICT (and
 # that its observed contains OBSERVED); collected in A for bg-expect
 A=()
@@ -34,12 +53,15 @@ c() { A+=(--check ".$1" --verdict "$2"); [ $# -lt 3 ] || A+=(--observed "$3"); }
 # is seeded by the name, so the same fixture gives the same verdict every run
 printf '{"schema": 1, "defaults": {"band": 0.9, "metric": "real_time"}}\n' >"$w/budgets.json"
 cmp5() { # cmp5 BASE HEAD [ARGS...]: compare, 5 processes of BASE against 5 of HEAD
-  local b=$1 h=$2; shift 2
+  cmpn 5 "$@"
+}
+cmpn() { # cmpn N BASE HEAD [ARGS...]: compare, N processes of BASE against N of HEAD
+  local n=$1 b=$2 h=$3; shift 3
   local a=()
-  while [ ${#a[@]} -lt 20 ]; do a+=(--base "$b" --head "$h"); done
+  while [ ${#a[@]} -lt $((4 * n)) ]; do a+=(--base "$b" --head "$h"); done
   "$perf" compare "${a[@]}" --budgets "$w/budgets.json" "$@"
 }
-export -f cmp5; export perf w
+export -f cmp5 cmpn; export perf w
 # median of the three iteration real_time values of run_name N, times K, as %.6g
 median_ns() {
   awk -v n="$1" -v k="$2" '
@@ -138,5 +160,51 @@ case "$case_" in
     exec "$expect" --name "$name" --exit 1 "${A[@]}" --contains "synth/chain: " -- \
       "$perf" ab --base-exe "$bin/perf-bench" --head-exe "$w/head.sh" --filter '^(synth/chain|bg_bench/overhead/c_batch/.*)$' \
       --rounds 2 --reps 1 --min-time 0.01 --work-dir "$w" --budgets "$w/ab.json" ;;
+  agg_slower)  # ReportAggregatesOnly(true) on one benchmark: the file has only its
+    # mean/median/stddev/cv rows; its median aggregate is each process's sample, so a
+    # 2.6x slower head fails (main gave it no check at all: exit 0); every other kind
+    # (DisplayAggregatesOnly, plain repetitions, one repetition) is judged as before.
+    # 8 processes a side: with 5, p = 0.004 is not below alpha 0.01 once 6 benchmarks
+    # share the false-discovery correction (inconclusive, an "unresolved slowdown")
+    cp "$fx" "$w/base.json"
+    scale '^BM_agg_only/repeats:5$' real_time 2.6 "$w/base.json" "$w/head.json"
+    c 'BM_agg_only/repeats:5' fail "within n/a (median aggregate only)"
+    c 'BM_display_agg/repeats:5' pass; c 'BM_reps/repeats:5' pass; c 'BM_agg_one/repeats:1' pass
+    c 'BM_rate/repeats:5' pass; c BM_rate_iter pass
+    exec "$expect" --name "$name" --exit 1 "${A[@]}" -- bash -c 'cmpn 8 "$1" "$2"' _ "$w/base.json" "$w/head.json" ;;
+  agg_file)  # a file of aggregate-only benchmarks (no iteration row at all) is judged,
+    # not "zero repetitions" (exit 4 on main)
+    rows '^BM_(agg_only|rate)/repeats:5$' "$w/a.json"
+    if grep -q '"run_type": "iteration"' "$w/a.json"; then
+      echo "buildgate: gbench test: $w/a.json: holds an iteration row" >&2; exit 5
+    fi
+    c 'BM_agg_only/repeats:5' pass "median"; c 'BM_rate/repeats:5' pass
+    exec "$expect" --name "$name" --exit 0 "${A[@]}" -- bash -c 'cmp5 "$1" "$1"' _ "$w/a.json" ;;
+  counter_undeclared)  # a user counter as the metric without "higher_is_better": refused
+    printf '{"schema": 1, "defaults": {"band": 0.9, "metric": "hashes"}}\n' >"$w/u.json"
+    exec "$expect" --name "$name" --exit 4 \
+      --stderr "buildgate: bg-perf: budgets: $w/u.json: defaults: metric \"hashes\" is a user counter: Google Benchmark's JSON does not record its direction (kIsRate, kInvert), so declare it: \"higher_is_better\": true (a rate) or false (a time or a cost)" \
+      -- bash -c 'cmp5 "$1" "$1" --budgets "$2"' _ "$fx" "$w/u.json" ;;
+  counter_contradicts)  # a declaration against a known direction: refused
+    printf '{"schema": 1, "defaults": {"metric": "items_per_second", "higher_is_better": false}}\n' >"$w/x.json"
+    exec "$expect" --name "$name" --exit 4 \
+      --stderr "buildgate: bg-perf: budgets: $w/x.json: defaults: \"higher_is_better\": false contradicts metric \"items_per_second\", which is higher-is-better" \
+      -- bash -c 'cmp5 "$1" "$1" --budgets "$2"' _ "$fx" "$w/x.json" ;;
+  counter_rate_slower)  # a kIsRate counter named without _per_second ("hashes"), declared
+    # higher-is-better, 3x slower (a third of the rate): fails (main judged it lower-is-
+    # better from its name: "improved", exit 0); the aggregate-only BM_rate likewise
+    cp "$fx" "$w/base.json"
+    scale '^BM_rate(_iter|/repeats:5)$' hashes 0.3333333333333333 "$w/base.json" "$w/head.json"
+    printf '{"schema": 1, "defaults": {"band": 0.9, "metric": "hashes", "higher_is_better": true}}\n' >"$w/h.json"
+    c BM_rate_iter fail "hashes"; c 'BM_rate/repeats:5' fail "hashes"
+    exec "$expect" --name "$name" --exit 1 "${A[@]}" \
+      -- bash -c 'cmp5 "$1" "$2" --budgets "$3"' _ "$w/base.json" "$w/head.json" "$w/h.json" ;;
+  counter_items_slower)  # items_per_second is known higher-is-better: no declaration needed
+    cp "$fx" "$w/base.json"
+    scale '^BM_rate_iter$' items_per_second 0.3333333333333333 "$w/base.json" "$w/head.json"
+    printf '{"schema": 1, "defaults": {"band": 0.9, "metric": "items_per_second"}}\n' >"$w/i.json"
+    c BM_rate_iter fail "items_per_second"; c 'BM_rate/repeats:5' pass
+    exec "$expect" --name "$name" --exit 1 "${A[@]}" \
+      -- bash -c 'cmp5 "$1" "$2" --budgets "$3"' _ "$w/base.json" "$w/head.json" "$w/i.json" ;;
   *) echo "buildgate: gbench test: unknown case '$case_'" >&2; exit 2 ;;
 esac

@@ -142,6 +142,10 @@ case "$case_" in
     baseline_mutated 's/"schema":[[:space:]]*1,/"schema": 99,/' "schema 99" ;;
   truncated_baseline)  # cut after its first lines: corrupt stored data, exit 5 like the others
     baseline_mutated '4,$d' "buildgate: bg-perf: baseline:" ;;
+  baseline_inf)  # a sample of 1e309 parses as infinity: not a positive finite number
+    baseline_mutated '/"benchmarks"/,/}/s/\("synth\/chain":[^[]*\[\)[0-9.e+]*/\11e309/' "a sample is not a positive finite number" ;;
+  baseline_processes)  # process sizes that do not add up to the samples: not read as one process
+    baseline_mutated '/"processes"/,/}/s/\("synth\/chain":[^[]*\[\)[0-9]*/\12/' '"processes" is not a list of positive whole numbers adding up to its' ;;
   no_baseline)
     mkdir -p "$w/b"
     exec "$expect" --name "$name" --exit 77 --contains "no baseline for host $key" --contains 'ci/update-baselines --approve' -- \

@@ -366,7 +366,7 @@ int main(int argc, char **argv)
     tally *t = NULL;
     size_t nt = 0, suite_fail = 0, short_draws = 0, rerun_draws = 0, unpaired = 0;
     bg_status st = perf_budgets_load(budgets_path, &budgets);
-    sh.lower_better = st == BG_OK ? perf_metric_lower_better(perf_budgets_metric(budgets)) : 1;
+    sh.lower_better = st == BG_OK ? perf_budgets_lower_better(budgets) : 1;
     pool p[MAX_POOLS] = {{0}};
     for (size_t j = 0; j < ndirs && st == BG_OK; j++) {
         st = load_pool(dirs[j], perf_budgets_metric(budgets), paired, &p[j]);

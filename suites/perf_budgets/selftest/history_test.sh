@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# history_test.sh CASE BINDIR SRCDIR — self-tests of bg-perf-history (label
+# selftest; docs/perf_budgets.md "Change points over main's history").
+# A real perf check line (bg-perf compare of a real perf-bench run) is the
+# value of each run; 40 nightly runs are made from it by setting its
+# details.median_head to a planted series (noise +-0.5 %, deterministic), each
+# wrapped as the results.json of one commit (c01 .. c40), and appended in order.
+#   step     +3 % from run 26 (commit c26): changes exits 1 naming the slowdown,
+#            the commit range c25..c26 and the ci/bisect command
+#   aa       no step: changes exits 0, no change
+#   corrupt  a history cut short: append exits 5 and leaves it as it was
+#   twice    the same results appended twice: the second appends nothing
+set -euo pipefail
+case_=$1 bin=$2 src=$3
+w="$bin/selftest-history-$case_"; rm -rf "$w"; mkdir -p "$w"
+perf="$bin/bg-perf" hist="$bin/bg-perf-history" bench="$bin/perf-bench" expect="$bin/../../lib/bg-expect"
+name="perf.selftest.history_$case_"
+
+"$bench" --benchmark_filter='^synth/chain$' --benchmark_repetitions=3 \
+  --benchmark_min_time=0.01 --benchmark_out="$w/run.json" >/dev/null
+BG_CHECKS_FILE="$w/line.jsonl" "$perf" compare --base "$w/run.json" --head "$w/run.json" \
+  --budgets "$src/budgets.json" >/dev/null || true
+line=$(grep '"median_head"' "$w/line.jsonl" | head -n 1)
+[ -n "$line" ] || { echo "buildgate: history_test.sh: bg-perf compare wrote no check with median_head" >&2; exit 3; }
+
+# results K VALUE: the results.json of commit cK whose one perf check has median_head VALUE
+results() {
+  local l
+  l=$(printf '%s' "$line" | sed 's/"median_head":[-0-9.e+]*/"median_head":'"$2"'/')
+  printf '{"schema":1,"generated":"2026-11-%02dT02:17:00Z","host":{"key":"linux-x86_64-test-2c"},"run":{"commit":"c%02d"},"checks":[%s]}\n' \
+    "$(( $1 % 28 + 1 ))" "$1" "$l" >"$w/r$1.json"
+}
+
+# plant STEP_PCT: appends 40 runs, +STEP_PCT % from run 26
+plant() {
+  for k in $(seq 1 40); do
+    v=$(awk -v k="$k" -v s="$1" 'BEGIN { e = ((k * 7919) % 101) / 100 - 0.5;  # -0.5 .. +0.5
+          printf "%.6f", 1000 * (1 + (k >= 26 ? s / 100 : 0)) * (1 + e / 100) }')
+    results "$k" "$v"
+    "$hist" append --history "$w/history.json" --results "$w/r$k.json" >/dev/null
+  done
+}
+
+case "$case_" in
+  step)
+    plant 3
+    exec "$expect" --name "$name" --exit 1 --contains "SLOWDOWN" --contains "between c25" \
+      --contains "and c26" --contains "next: ci/bisect --checks" --contains "--good c25 --bad c26" -- \
+      "$hist" changes --history "$w/history.json" --md "$w/changes.md" ;;
+  aa)
+    plant 0
+    exec "$expect" --name "$name" --exit 0 --contains "0 changes found" -- \
+      "$hist" changes --history "$w/history.json" ;;
+  corrupt)
+    plant 0
+    head -c 300 "$w/history.json" >"$w/cut" && mv "$w/cut" "$w/history.json"
+    exec "$expect" --name "$name" --exit 5 --contains "buildgate: bg-perf-history:" \
+      --unchanged "$w/history.json" -- \
+      "$hist" append --history "$w/history.json" --results "$w/r40.json" ;;
+  twice)
+    plant 0
+    exec "$expect" --name "$name" --exit 0 --contains "is in the history already: nothing appended" \
+      --unchanged "$w/history.json" -- \
+      "$hist" append --history "$w/history.json" --results "$w/r40.json" ;;
+  *) echo "buildgate: history_test.sh: unknown case '$case_'" >&2; exit 2 ;;
+esac
