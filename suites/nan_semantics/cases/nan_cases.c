@@ -15,8 +15,8 @@ const nan_op nan_ops[] = {
 #undef NAN_OP
 #undef NAN_VOP
 #undef NAN_YOP
-/* x87 rows: props 0 (class C_NONE, no property bits) until x87_ops.def has the column */
-#define NAN_XOP(name, kind, dst, pc, text) {name, kind, dst, 1, F_NONE, 0, pc, 0},
+/* x87 rows: props 0 (class C_NONE, no property bits) ; x87 properties: the columns of x87_ops.def, nan_x87_op_of() */
+#define NAN_XOP(name, kind, dst, mem, pc, pc_rule, traits, vendor_bits, text) {name, kind, dst, 1, F_NONE, 0, pc, 0},
 #include "x87_ops.def"
 #undef NAN_XOP
 };
@@ -145,7 +145,7 @@ int nan_case_count(int k)
     case K_HADD64: return (NV * NV + 1) / 2;
     case K_DP32: case K_DP64: return NV * NV;
     case K_X87_LD32: case K_X87_LD64: return NU;
-    case K_X87_BIN: case K_X87_UN: return nan_x87_case_count(nan_ops[k].kind);
+    case K_X87_BIN: case K_X87_UN: case K_X87_CONST: case K_X87_ILD: return nan_x87_case_count(nan_ops[k].kind);
     case K_BIN_P32Y: return (NV * NV + 7) / 8;
     case K_BIN_P64Y: return (NV * NV + 3) / 4;
     case K_UN_P32Y: return (NU + 7) / 8;
@@ -361,7 +361,7 @@ void nan_case_get(int k, int i, nan_case *c)
         break;
     case K_X87_LD32: c->a[0] = u32_at(i), c->a[1] = 0; break; /* FLD m32: the unary f32 values */
     case K_X87_LD64: c->a[0] = u64_at(i), c->a[1] = 0; break;
-    case K_X87_BIN: case K_X87_UN: nan_x87_case_get(nan_ops[k].kind, i, c); break;
+    case K_X87_BIN: case K_X87_UN: case K_X87_CONST: case K_X87_ILD: nan_x87_case_get(nan_ops[k].kind, i, c); break;
     default: break; /* the VEX.256 and F16C kinds: case_get_vex256 */
     }
     /* VEX.128 unary ops that read xmm1 (nan_ops.def, vex128 block): the operand

@@ -54,7 +54,8 @@ typedef enum nan_kind {
     K_BIN_P32Y, K_BIN_P64Y, K_UN_P32Y, K_UN_P64Y, K_FMA_P32Y, K_FMA_P64Y, K_I2F_P32Y, K_CVTI_P64Y,
     K_UN_P32X, K_H2F, K_H2FY, K_F2H, K_F2HY, /* VEX.256 and F16C (issue 13 item 1) */
     K_DP32Y, K_HADDY, K_HADD64Y, /* vdpps / vhadd(sub)ps / vhadd(sub)pd .256 (vex256 block 2) */
-    K_X87_BIN, K_X87_UN, K_X87_LD32, K_X87_LD64 /* x87_ops.def, nan_x87.h (issue 13 item 4) */
+    K_X87_BIN, K_X87_UN, K_X87_LD32, K_X87_LD64, /* x87_ops.def, nan_x87.h (issue 13 item 4) */
+    K_X87_CONST, K_X87_ILD /* x87: no operand (FLD1, FLDPI...), an integer from memory (FILD): issue 23 */
 } nan_kind;
 
 /* Destination kinds.  D_BITS32/D_BITS64: a bitwise op (andps...), compared

@@ -22,9 +22,13 @@ static const x80 xbin[XB] = {
     {0x3fff, 0x4000000000000000ull},                                /* unnormal (J=0, exp != 0) */
     {0x7fff, 0x4000000000000001ull},                                /* pseudo-NaN (J=0) */
 };
-/* Unary ops (FSQRT, FLD m80, FST m32/m64, FIST): the 18, pseudo-infinity,
- * and values for rounding, narrowing and integer limits. */
-#define XU (XB + 10)
+/* Unary ops (FSQRT, FLD m80, FST m32/m64, FIST, the transcendentals): the
+ * 18, pseudo-infinity, values for rounding, narrowing and integer limits,
+ * and (issue 23 item 2) arguments for the transcendentals: 0.5, -0.75 (F2XM1's
+ * domain), 100 (reduced by FSIN), two large in-range ones (1e18 and a full
+ * 64-bit significand near 1.2e18: FEX #5899, computed in double by QEMU) and
+ * a tiny one with its last significand bit set. */
+#define XU (XB + 16)
 static const x80 xun[XU - XB] = {
     {0x7fff, 0x0000000000000000ull},                                /* pseudo-infinity (J=0) */
     {0x4000, 0xa000000000000000ull},                                /* 2.5 */
@@ -34,9 +38,23 @@ static const x80 xun[XU - XB] = {
     {0x400e, 0x9c40000000000000ull},                                /* 40000 (> int16) */
     {0x7fff, 0xe123456789abcdefull}, {0xffff, 0x9234567890abcdefull}, /* QNaN, SNaN: payloads narrow */
     {0x3c00, 0xc000000000000001ull},                                /* tiny: f64 denormal, inexact */
+    {0x3ffe, 0x8000000000000000ull}, {0xbffe, 0xc000000000000000ull}, /* 0.5, -0.75 */
+    {0x4005, 0xc800000000000000ull},                                /* 100 */
+    {0x403a, 0xde0b6b3a76400000ull}, {0x403c, 0xabcdef0123456789ull}, /* 1e18, ~1.24e18 (< 2^63) */
+    {0x3fdd, 0x8000000000000001ull},                                /* 2^-34 (1 + 2^-63) */
+};
+/* FILD (K_X87_ILD): 64-bit integers; FILD m16 / m32 read their low bits
+ * (40000 = -25536 as int16, 2^53+1 and the int64 limits need 64 bits). */
+#define XI 12
+static const uint64_t xint[XI] = {
+    0, 1, 0xffffffffffffffffull, 3, 16777217, 0xffffffff80000000ull, 0x7fffffff, 40000,
+    0x0020000000000001ull, 0x7fffffffffffffffull, 0x8000000000000000ull, 0x123456789abcdef1ull,
 };
 
-int nan_x87_case_count(nan_kind kind) { return kind == K_X87_BIN ? XB * XB : XU; }
+int nan_x87_case_count(nan_kind kind)
+{
+    return kind == K_X87_BIN ? XB * XB : kind == K_X87_CONST ? 1 : kind == K_X87_ILD ? XI : XU;
+}
 
 static void put(uint64_t d[2], x80 v) { d[0] = v.f, d[1] = v.se; }
 
@@ -47,15 +65,42 @@ void nan_x87_case_get(nan_kind kind, int i, nan_case *c)
         put(c->a, xbin[i / XB]), put(c->b, xbin[i % XB]);
         return;
     }
+    if (kind == K_X87_CONST || kind == K_X87_ILD) { /* ST1 = ST2 = 1.0; FILD's integer in a[0] */
+        put(c->a, xbin[4]), put(c->b, xbin[4]);
+        if (kind == K_X87_ILD)
+            c->a[0] = xint[i], c->a[1] = 0;
+        return;
+    }
     put(c->a, i < XB ? xbin[i] : xun[i - XB]);
     put(c->b, xbin[4]);
 }
 
+static const nan_x87_op xops[] = {
+#define NAN_XOP(name, kind, dst, mem, pc, pc_rule, traits, vendor_bits, text) {mem, pc, pc_rule, traits, vendor_bits},
+#include "x87_ops.def"
+#undef NAN_XOP
+};
+#define NX ((int)(sizeof xops / sizeof xops[0]))
+
+const nan_x87_op *nan_x87_op_of(int k)
+{
+    int j = k - (nan_op_count - NX); /* the x87 rows close the op table (nan_cases.c) */
+    return k < nan_op_count && j >= 0 ? &xops[j] : NULL;
+}
+
 uint16_t nan_x87_cw(int k, uint32_t mxcsr)
 {
-    unsigned pc = nan_ops[k].x87 == 24 ? 0u : nan_ops[k].x87 == 53 ? 2u : 3u;
+    int p = nan_x87_op_of(k)->pc;
+    unsigned pc = p == 24 ? 0u : p == 53 ? 2u : 3u;
     unsigned rc = (mxcsr >> NAN_MXCSR_RC_SHIFT) & 3u;
     return (uint16_t)(0x007Fu | pc << 8 | rc << 10);
+}
+
+uint32_t nan_x87_mxcsr_during(uint32_t mxcsr) { return mxcsr ^ 3u << NAN_MXCSR_RC_SHIFT; }
+
+uint16_t nan_x87_cw_during_sse(uint32_t mxcsr)
+{
+    return (uint16_t)(NAN_X87_CW_DEFAULT | (((mxcsr >> NAN_MXCSR_RC_SHIFT) & 3u) ^ 3u) << 10);
 }
 
 int nan_x87_is_nan(uint16_t se, uint64_t f)

@@ -15,7 +15,8 @@ static const char *shape(nan_kind k)
     case K_BIN_S64: case K_UN_S64: case K_CVT2I_64: return "sd";
     case K_BIN_P64: case K_UN_P64: case K_FMA_P64: return "pd";
     case K_I2F_32: case K_I2F_64: return "si";
-    case K_X87_BIN: case K_X87_UN: case K_X87_LD32: case K_X87_LD64: return "x87"; /* x87_ops.def */
+    case K_X87_BIN: case K_X87_UN: case K_X87_LD32: case K_X87_LD64: case K_X87_CONST: case K_X87_ILD:
+        return "x87"; /* x87_ops.def */
     case K_BIN_P32Y: case K_UN_P32Y: case K_FMA_P32Y: case K_I2F_P32Y: case K_UN_P32X: case K_DP32Y: case K_HADDY:
         return "ps256";
     case K_BIN_P64Y: case K_UN_P64Y: case K_FMA_P64Y: case K_CVTI_P64Y: case K_HADD64Y: return "pd256";

@@ -149,6 +149,8 @@ static void to_record(int k, const nan_raw *r, nan_rec *out)
 void nan_table_run(uint32_t control, nan_rec *out)
 {
     uint32_t mx = control & ~0x3fu;
+    uint16_t x87_saved = nan_x87_cw_get();
+    nan_x87_cw_set(nan_x87_cw_during_sse(mx)); /* the SSE ops run with the other x87 RC (nan_x87.h) */
     for (int k = 0; k < nan_op_count; k++) {
         int n = nan_case_count(k), ok = nan_table_op_supported(k);
         for (int i = 0; i < n; i++, out++) {
@@ -167,6 +169,7 @@ void nan_table_run(uint32_t control, nan_rec *out)
         }
     }
     nan_mxcsr_set(mx);
+    nan_x87_cw_set(x87_saved);
 }
 
 /* The NAN_VOP kernel with the instruction called instead of inlined: the

@@ -76,6 +76,7 @@ int nan_mut_doc_lig_died(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
 int nan_mut_doc_x87_cw(cJSON *doc, const nan_mut_spec *s, char *why, size_t n);
 int nan_mut_doc_fact_false(cJSON *doc, const nan_mut_spec *s, char *why, size_t n);
 int nan_mut_doc_feature_false(cJSON *doc, const nan_mut_spec *s, char *why, size_t n);
+int nan_mut_doc_x87_rc_mxcsr(cJSON *doc, const nan_mut_spec *s, char *why, size_t n);
 int nan_mut_doc_fault_field(cJSON *doc, const nan_mut_spec *s, char *why, size_t n);
 
 #endif

@@ -2,6 +2,8 @@
  * change a phase, a field or a fact rather than op records. */
 #include "nan_mutate.h"
 
+#include "nan_x87.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +166,47 @@ int nan_mut_doc_feature_false(cJSON *doc, const nan_mut_spec *s, char *why, size
         p += len + (p[len] == ',');
     }
     return 0;
+}
+
+/* x87-rc-mxcsr: every x87 op of a phase computed under the MXCSR RC in
+ * effect while it runs (nan_x87_mxcsr_during), not its control word's: its
+ * records become those of a phase whose mode has that RC (one host rounding
+ * mode for both units, FEX #1665).  Phases without such a partner stay. */
+int nan_mut_doc_x87_rc_mxcsr(cJSON *doc, const nan_mut_spec *s, char *why, size_t n)
+{
+    (void)s;
+    cJSON *phases = cJSON_GetObjectItemCaseSensitive(doc, "phases"), *ph;
+    cJSON *orig = cJSON_Duplicate(phases, 1);
+    const uint32_t rcm = 3u << NAN_MXCSR_RC_SHIFT;
+    int changed = 0;
+    if (!orig) {
+        snprintf(why, n, "out of memory");
+        return -1;
+    }
+    cJSON_ArrayForEach(ph, phases) {
+        const char *mx = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ph, "mxcsr"));
+        cJSON *res = cJSON_GetObjectItemCaseSensitive(ph, "results"), *other, *partner = NULL;
+        if (!mx || !res)
+            continue;
+        uint32_t want = nan_x87_mxcsr_during((uint32_t)strtoul(mx, NULL, 16)) & rcm;
+        cJSON_ArrayForEach(other, orig) {
+            const char *omx = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(other, "mxcsr"));
+            if (omx && cJSON_GetObjectItemCaseSensitive(other, "results") && (strtoul(omx, NULL, 16) & rcm) == want) {
+                partner = cJSON_GetObjectItemCaseSensitive(other, "results");
+                break;
+            }
+        }
+        for (int k = 0; partner && k < nan_op_count; k++) {
+            cJSON *mine = cJSON_GetObjectItemCaseSensitive(res, nan_ops[k].name);
+            const char *theirs = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(partner, nan_ops[k].name));
+            if (!nan_x87_op_of(k) || !cJSON_IsString(mine) || !theirs || strcmp(mine->valuestring, theirs) == 0)
+                continue;
+            cJSON_SetValuestring(mine, theirs);
+            changed++;
+        }
+    }
+    cJSON_Delete(orig);
+    return changed;
 }
 
 /* fault-field:CASE:FIELD:VALUE: field FIELD of the record of row CASE in the

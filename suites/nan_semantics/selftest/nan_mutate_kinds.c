@@ -234,9 +234,44 @@ static void rec_minmax_number(const nan_mut_spec *s, int k, int i, int daz, nan_
         each_lane(k, i, daz, r, lane_number);
 }
 
+/* ST0 (and ST1 of an XT_ST1 row) rounded to nearest-even at the row's
+ * precision control (24 / 53 bits), or at 53 bits for a 64-bit row: PC
+ * applied to a load (QEMU gitlab #984), a transcendental computed in double
+ * (QEMU helper_fsin, FEX #5899).  Finite non-zero values only. */
+static void narrow80(uint64_t *f, uint16_t *se, int bits)
+{
+    uint64_t drop = 64 - (uint64_t)bits, half = 1ull << (drop - 1), low = *f & ((1ull << drop) - 1);
+    uint64_t kept = *f >> drop;
+    if ((*se & 0x7fff) == 0x7fff || (*se & 0x7fff) == 0 || !(*f >> 63))
+        return;
+    if (low > half || (low == half && (kept & 1)))
+        kept++;
+    if (kept >> bits) /* carried out: 1.0 x 2^(e+1) */
+        kept >>= 1, *se = (uint16_t)(*se + 1);
+    *f = kept << drop;
+}
+
+static void rec_x87_narrow(const nan_mut_spec *s, int k, int i, int daz, nan_rec *r)
+{
+    (void)s, (void)i, (void)daz;
+    const nan_x87_op *x = nan_x87_op_of(k);
+    int bits = x->pc < 64 ? x->pc : 53;
+    if ((x->traits & XT_REDUCE) && (r->s[0] & 0x0400)) /* C2: out of range, the operand left as it was */
+        return;
+    uint16_t se = (uint16_t)r->d[1];
+    narrow80(&r->d[0], &se, bits);
+    r->d[1] = se;
+    if (x->traits & XT_ST1) {
+        uint16_t se1 = (uint16_t)(r->s[0] >> 32);
+        narrow80(&r->s[1], &se1, bits);
+        r->s[0] = (r->s[0] & ~(0xffffull << 32)) | (uint64_t)se1 << 32;
+    }
+}
+
 static int op_vex256(int k) { return nan_ops[k].ymm == 2; }        /* elements in bits 255:128 */
 static int op_vex(int k) { return nan_ops[k].ymm != 0; }           /* a record with bits 255:128 */
 static int op_x87(int k) { return nan_ops[k].x87 != 0; }           /* an x87 result */
+static int op_x87_st0(int k) { return nan_ops[k].x87 != 0 && nan_ops[k].dst == D_X87; } /* in ST0 */
 /* a VEX.128 scalar op whose second source is an xmm register (vcmpss,
  * vroundsd...): the others have no second source's upper bits to take */
 static int op_vex_scalar_two_xmm(int k)
@@ -280,6 +315,13 @@ const nan_mut_kind nan_mut_kinds[] = {
     {"x87-snan-unquiet", NAN_MUT_OP, "OP", "an x87 op (x87_ops.def) returns an SNaN operand as it is "
      "instead of quieted (Intel SDM Vol.1 Table 4-7)", "snan-quieting \"x87\"", op_x87, rec_x87_unquiet,
      NULL, 0},
+    {"x87-narrow", NAN_MUT_OP, "OP", "an x87 op's ST0 (and ST1) result rounded to its row's precision "
+     "control, 53 bits for a 64-bit row: PC applied to a load (QEMU gitlab #984: fld_m64_pc24), a "
+     "transcendental computed in double (QEMU helper_fsin: fsin)", "precision-control \"PC=24 applied to "
+     "an op it does not affect\" / \"64-bit precision computed in 53 bits\"", op_x87_st0, rec_x87_narrow, NULL, 0},
+    {"x87-rc-mxcsr", NAN_MUT_NONE, "", "every x87 op computed under the MXCSR RC in effect while it runs, not "
+     "its control word's (one host rounding mode for both units, FEX #1665)", "rounding \"x87 rounded under "
+     "the MXCSR RC\"", NULL, NULL, nan_mut_doc_x87_rc_mxcsr, 0},
     {"x87-cw", NAN_MUT_TEXT, "PHASE:HEX", "phase PHASE reports x87 control word HEX, e.g. "
      "x87-cw:handler:0x0c7f = a handler that keeps the interrupted word instead of the FNINIT one; "
      "x87-cw:PHASE:none = the field dropped", "handler-x87-cw (context signal_raise)", NULL, NULL,

@@ -79,6 +79,9 @@
  *                      fadd_pc24 computed in 64-bit precision
  *                      (precision-control), a handler phase reporting the
  *                      interrupted x87 control word (handler-x87-cw, context
+ *                      signal_raise); issue 23: fld_m64_pc24 rounded to 24
+ *                      bits, x87 ops under the MXCSR RC, fsin in double
+ *                      (precision-control, rounding)
  *                      signal_raise)
  *   mutant_fault_swallowed  runner dropping every #GP (LD_PRELOAD: the
  *                      faulting instruction skipped) -> context faults fails
@@ -504,6 +507,16 @@ static const struct {
      * signal_raise, see op_mutant) */
     {"mutant_x87_snan", "x87-snan-unquiet:fadd", "snan-quieting", "x87", "fadd", NULL},
     {"mutant_x87_pc", "copy:fadd:fadd_pc24", "precision-control", "PC=24 ignored", "fadd_pc24", NULL},
+    /* issue 23 items 1 and 2: FLD m64 rounded under PC=24 (QEMU gitlab #984);
+     * one host rounding mode for both units (FEX #1665: x87 ops under the
+     * MXCSR RC, which differs while they run); FSIN computed in double (QEMU
+     * helper_fsin, FEX #5899).  On main's table (no PC=24 load, no FSIN, the
+     * two RCs always equal) each mutation is refused or changes nothing. */
+    {"mutant_x87_pc_load", "x87-narrow:fld_m64_pc24", "precision-control", "PC=24 applied to an op it does not",
+     "fld_m64_pc24", NULL},
+    {"mutant_x87_rc_shared", "x87-rc-mxcsr", "rounding", "x87 rounded under the MXCSR RC", "fadd", NULL},
+    {"mutant_x87_fsin_double", "x87-narrow:fsin", "precision-control", "64-bit precision computed in 53 bits",
+     "fsin", NULL},
     {"mutant_x87_handler_cw", "x87-cw:handler:0x0c7f", "handler-x87-cw", "x87 control word differs in PC RC",
      "handler", NULL},
     /* a runner whose probe document lacks the x87 control word: the rule must
