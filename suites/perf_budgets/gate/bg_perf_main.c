@@ -1109,7 +1109,7 @@ static int mode_variants(opts *o, const cJSON *budgets)
             size_t n = 0;
             if (!r->why[0] && vt_one_name(r) && perf_gate_compare(&r->base, &r->head, budgets, &res, &n) != BG_OK)
                 snprintf(r->why, sizeof r->why, "%s", bg_last_error()), r->skip_or_fail = BG_FAIL;
-            vt_emit(c, test, r, t, r->why[0] ? NULL : res, &cfg, perf_metric_lower_better(metric), &bad);
+            vt_emit(c, test, r, t, r->why[0] ? NULL : res, &cfg, perf_budgets_lower_better(budgets), &bad);
             perf_results_free(res, n);
         }
         rc = bg_checks_close(c);
