@@ -541,6 +541,8 @@ static bg_status seq_pairs(const opts *o, perf_plan *pl, perf_set *base, perf_se
             else
                 open += (*r)[i].outcome == PERF_INCONCLUSIVE;
         size_t ncls = perf_plan_rerun(pl, *r, *n, head, budgets, o->min_time, (int)add, o->reps);
+        for (size_t c = 0; c < ncls; c++) /* exactly the pairs this look adds, in every class */
+            pl->cls[c].rounds = (int)add;
         printf("bg-perf: sequential look %d/%d: %zu more pair(s) for %zu undecided benchmark(s), judged at alpha/%d "
                "(seq_max_pairs %d, seq_time_cap %g s):", look, perf_paired_seq_looks(*r, *n, seq, nseq), add, open,
                perf_paired_seq_looks(*r, *n, seq, nseq),
