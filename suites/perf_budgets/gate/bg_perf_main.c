@@ -71,7 +71,11 @@ static const char usage_text[] =
     "    estimate, signed-rank interval and p: perf_paired.h); N auto: the pairs\n"
     "    with which the signed-rank test can reach alpha after BH; fewer pairs\n"
     "    than the exact test needs to reach p < alpha at all (2^(1-n) < alpha:\n"
-    "    8 at 0.01) leave every benchmark inconclusive.  Fewer than 2 CPUs\n"
+    "    8 at 0.01) leave every benchmark inconclusive.  What stays undecided\n"
+    "    after the reruns gets sequential looks that add pairs (budgets.json\n"
+    "    seq_looks, seq_max_pairs, seq_time_cap; each at alpha/seq_looks) until\n"
+    "    DIFFERENT (fail/improved) or SAME (pass), else UNKNOWN (inconclusive,\n"
+    "    saying why).  Fewer than 2 CPUs\n"
     "    in the mask: a status line, then interleaved as without --duet.\n"
     "    --interleaved: one process at a time (the default).  One judge per run:\n"
     "    --duet with --interleaved (or --paired with --unit sample, or a judge\n"
@@ -532,6 +536,89 @@ static bg_status compare(const opts *o, const perf_set *base, const perf_set *he
     return st;
 }
 
+/* Sequential pairs (perf_paired.h, docs/perf_budgets.md "Sequential pairs"):
+ * after the reruns of a duet run, the paired benchmarks still undecided get
+ * up to seq_looks looks, each adding pairs (perf_paired_seq_add) and judged at
+ * alpha / seq_looks, until each is DIFFERENT or SAME, or a cap (seq_max_pairs,
+ * seq_time_cap: budgets.json "defaults") ends them UNKNOWN with the reason. */
+static bg_status seq_pairs(const opts *o, perf_plan *pl, perf_set *base, perf_set *head, const cJSON *budgets,
+                           int with_base, perf_result **r, size_t *n)
+{
+    char **seq = calloc(*n ? *n : 1, sizeof *seq);
+    size_t nseq = 0, unpaired = 0;
+    if (!seq)
+        return BG_E_NOMEM;
+    bg_status st = BG_OK;
+    for (size_t i = 0; i < *n && st == BG_OK; i++)
+        if (perf_paired_seq_open(&(*r)[i]) && !(seq[nseq++] = strdup((*r)[i].name)))
+            st = BG_E_NOMEM;
+    perf_budget b;
+    perf_budget_for(budgets, "", &b);
+    double t0 = now_s(), per_pair = 0;
+    int look = 0;
+    const char *stop = "seq_max_pairs reached";
+    char capmsg[96];
+    while (st == BG_OK && nseq > 0) {
+        size_t add = perf_paired_seq_add(*r, *n, look + 1);
+        if (add == 0) {
+            stop = perf_paired_seq_stop(*r, *n, seq, nseq);
+            break;
+        }
+        double spent = now_s() - t0;
+        if (spent + per_pair * (double)add > b.seq_time_cap) {
+            snprintf(capmsg, sizeof capmsg, "seq_time_cap %g s: %.0f s spent%s", b.seq_time_cap, spent,
+                     look ? ", the next look would pass it" : "");
+            stop = capmsg;
+            break;
+        }
+        look++;
+        size_t open = 0;
+        for (size_t i = 0; i < *n; i++) /* just the open ones are rerun */
+            if ((*r)[i].outcome == PERF_INCONCLUSIVE && !perf_paired_seq_open(&(*r)[i]))
+                (*r)[i].outcome = PERF_PASS;
+            else
+                open += (*r)[i].outcome == PERF_INCONCLUSIVE;
+        size_t ncls = perf_plan_rerun(pl, *r, *n, head, budgets, o->min_time, (int)add, o->reps);
+        for (size_t c = 0; c < ncls; c++) /* exactly the pairs this look adds, in every class */
+            pl->cls[c].rounds = (int)add;
+        printf("bg-perf: sequential look %d/%d: %zu more pair(s) for %zu undecided benchmark(s), judged at alpha/%d "
+               "(seq_max_pairs %d, seq_time_cap %g s):", look, perf_paired_seq_looks(*r, *n, seq, nseq), add, open,
+               perf_paired_seq_looks(*r, *n, seq, nseq),
+               b.seq_max_pairs, b.seq_time_cap);
+        for (size_t c = 0; c < ncls; c++)
+            printf(" %s (%d rounds x %d reps)", pl->cls[c].filter, pl->cls[c].rounds, pl->cls[c].reps);
+        printf("\n");
+        perf_results_free(*r, *n);
+        *r = NULL;
+        double t1 = now_s();
+        st = run_rounds(o, pl, 1000 * (20 + look) /* after the reruns (max_reruns <= 10, so <= 20) */, base, head, perf_budgets_metric(budgets),
+                        with_base);
+        per_pair = (now_s() - t1) / (double)add;
+        if (st == BG_OK)
+            st = perf_gate_compare(base, head, budgets, r, n);
+        if (st == BG_OK)
+            st = perf_paired_rejudge_seq(*r, *n, seq, nseq, &unpaired);
+    }
+    if (st == BG_OK && nseq > 0) {
+        perf_paired_seq_unknown(*r, *n, seq, nseq, look, stop);
+        for (size_t i = 0; i < *n; i++) {
+            const perf_result *x = &(*r)[i];
+            if (!x->measured)
+                continue;
+            for (size_t j = 0; j < nseq; j++)
+                if (!strcmp(seq[j], x->name))
+                    printf("bg-perf: sequential: %s: %s after %zu pairs (%s)\n", x->name,
+                           x->outcome == PERF_FAIL || x->outcome == PERF_IMPROVED ? "DIFFERENT"
+                           : x->outcome == PERF_PASS ? "SAME" : "UNKNOWN",
+                           x->np_base, perf_outcome_name(x->outcome));
+        }
+    }
+    for (size_t i = 0; i < nseq; i++)
+        free(seq[i]);
+    free(seq);
+    return st;
+}
+
 /* Compares, reruns the inconclusive ones (max_reruns times), then confirms
  * the unresolved slowdowns (perf_gate.h) with up to max_reruns more reruns of
  * just them, reports. */
@@ -561,6 +648,8 @@ static int judge(const opts *o, perf_plan *pl, const char *mode, perf_set *base,
         if (st == BG_OK)
             st = compare(o, base, head, budgets, &r, &n);
     }
+    if (st == BG_OK && o->paired && pl)
+        st = seq_pairs(o, pl, base, head, budgets, with_base, &r, &n);
     if (st != BG_OK) {
         perf_results_free(r, n);
         return bg_exit_code(st);

@@ -35,6 +35,8 @@
  * not record and whose name proves nothing ("hashes" may be a rate): without
  * the declaration the file is refused (a guessed direction turns a 3x
  * slowdown into "improved").
+ * seq_looks (default 3, 0..10), seq_max_pairs (60, 2..200), seq_time_cap (240 s, (0, 3600]):
+ * the sequential pairs of a duet run (perf_paired.h), read from "defaults" like max_reruns.
  * "why" (a string, in a "benchmarks" entry): the reason for its bands, for
  * readers; the gate ignores it.
  * retired: benchmarks (exact names) deliberately gone from the head: one in
@@ -54,6 +56,12 @@ typedef struct perf_budget {
     char metric[64];
     int lower_better; /* the metric's direction: perf_metric_known_direction or higher_is_better */
     double cycles_band; /* band of the callgrind mode's estimated cycles (perf_callgrind.h) */
+    /* sequential pairs (duet only, perf_paired.h "Sequential pairs"): after the reruns, an undecided
+       paired benchmark gets up to seq_looks more looks, adding pairs up to seq_max_pairs in all, while
+       the looks so far took less than seq_time_cap seconds; each look judged at alpha / seq_looks and
+       level 1 - (1 - level) / seq_looks.  seq_looks 0: off. */
+    double seq_time_cap;
+    int seq_max_pairs, seq_looks;
 } perf_budget;
 
 /* Loads and validates a budgets file (path NULL: built-in defaults only).

@@ -193,3 +193,90 @@ size_t perf_paired_pairs_for(double alpha, size_t m_tests)
             return k;
     return 0;
 }
+
+int perf_paired_seq_open(const perf_result *x)
+{
+    return x->measured && x->paired && x->outcome == PERF_INCONCLUSIVE && x->budget.seq_looks > 0 &&
+           x->np_base < (size_t)x->budget.seq_max_pairs;
+}
+
+static int in_names(const char *name, char *const *seq, size_t nseq)
+{
+    for (size_t i = 0; i < nseq; i++)
+        if (!strcmp(seq[i], name))
+            return 1;
+    return 0;
+}
+
+bg_status perf_paired_rejudge_seq(perf_result *r, size_t n, char *const *seq, size_t nseq, size_t *unpaired)
+{
+    for (size_t i = 0; i < n; i++) {
+        perf_budget *b = &r[i].budget;
+        if (r[i].measured && b->seq_looks > 0 && in_names(r[i].name, seq, nseq)) {
+            b->alpha /= b->seq_looks;
+            b->level = 1 - (1 - b->level) / b->seq_looks;
+        }
+    }
+    return perf_paired_rejudge(r, n, unpaired);
+}
+
+int perf_paired_seq_looks(const perf_result *r, size_t n, char *const *seq, size_t nseq)
+{
+    int m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (in_names(r[i].name, seq, nseq) && r[i].budget.seq_looks > m)
+            m = r[i].budget.seq_looks;
+    return m;
+}
+
+const char *perf_paired_seq_stop(const perf_result *r, size_t n, char *const *seq, size_t nseq)
+{
+    for (size_t i = 0; i < n; i++)
+        if (in_names(r[i].name, seq, nseq) && r[i].outcome == PERF_INCONCLUSIVE &&
+            r[i].np_base >= (size_t)r[i].budget.seq_max_pairs)
+            return "seq_max_pairs reached";
+    return "all looks done";
+}
+
+size_t perf_paired_seq_add(const perf_result *r, size_t n, int look)
+{
+    size_t add = 0;
+    for (size_t i = 0; i < n; i++) {
+        const perf_result *x = &r[i];
+        if (!perf_paired_seq_open(x) || look > x->budget.seq_looks)
+            continue;
+        size_t left = (size_t)x->budget.seq_max_pairs - x->np_base, looks_left = (size_t)(x->budget.seq_looks - look + 1);
+        size_t k = (left + looks_left - 1) / looks_left;
+        if (k > add)
+            add = k;
+    }
+    return add;
+}
+
+void perf_paired_seq_unknown(perf_result *r, size_t n, char *const *seq, size_t nseq, int looks,
+                             const char *stop)
+{
+    for (size_t i = 0; i < n; i++) {
+        perf_result *x = &r[i];
+        if (!x->measured || !x->paired || x->outcome != PERF_INCONCLUSIVE || !in_names(x->name, seq, nseq))
+            continue;
+        /* inconclusive means hi > 1 + band (perf_gate.h): wholly above it but not significant, or
+           straddling it, where the interval must shrink to clear 1 + band (log scale) */
+        double b = x->budget.band, e = log(x->ratio), h = 0.5 * (log(x->hi) - log(x->lo));
+        double need = fabs(e - log(1 + b));
+        char pairs[64] = "more pairs than any cap", what[160];
+        if (need > 0 && h > 0 && isfinite(h))
+            snprintf(pairs, sizeof pairs, "about %.0f pairs at this spread",
+                     ceil((double)x->np_base * (h / need) * (h / need)));
+        if (x->lo > 1 + b)
+            snprintf(what, sizeof what, "wholly above 1 + band (%.4f) but q = %.2g is not below alpha %.3g", 1 + b,
+                     x->q, x->budget.alpha);
+        else
+            snprintf(what, sizeof what, "straddles 1 + band (%.4f); deciding needs it within +-%.2f %% (%s)", 1 + b,
+                     100 * need, pairs);
+        snprintf(x->why, sizeof x->why,
+                 "UNKNOWN after %zu pairs (%d sequential look(s), %s): interval [%.4f, %.4f] (+-%.2f %% around "
+                 "%.4f) %s",
+                 x->np_base, looks, stop, x->lo, x->hi, 100 * h, x->ratio, what);
+    }
+}

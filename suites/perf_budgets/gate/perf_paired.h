@@ -62,4 +62,52 @@ size_t perf_paired_pairs_min(double alpha);
  * 0 when 60 is not enough. */
 size_t perf_paired_pairs_for(double alpha, size_t m_tests);
 
+/* Sequential pairs: decide or say why not (docs/perf_budgets.md "Sequential
+ * pairs").  After the reruns, a paired benchmark still inconclusive (its
+ * interval straddles 1 + band or 1 - band, or it is not significant) gets up
+ * to seq_looks more looks (its budget; 0: off), each adding pairs, until it is
+ * DIFFERENT (fail, or improved: the interval beyond the band and q < alpha),
+ * SAME (pass: the interval inside the band) or the caps are reached
+ * (seq_max_pairs pairs in all, or the looks took seq_time_cap seconds), then
+ * UNKNOWN (inconclusive, saying how many pairs ran and what interval would
+ * decide).  The model: Chromium Pinpoint's compare (catapult
+ * dashboard/pinpoint/models/compare/compare.py, thresholds.py): DIFFERENT /
+ * SAME / UNKNOWN, and UNKNOWN means "collect more and look again"; Pinpoint's
+ * SAME threshold falls with the sample size, here the band is fixed and the
+ * interval narrows with the pairs.  Unlike Pinpoint's fixed low threshold,
+ * every look is a new chance of a false alarm, so each sequential look judges
+ * at alpha / seq_looks and its interval at level 1 - (1 - level) / seq_looks
+ * (Bonferroni over the looks: the looks together add at most alpha, and
+ * (1 - level), of false DIFFERENT to what the first judgement had). */
+
+/* 1 when x is open for a sequential look: measured, paired, inconclusive,
+ * seq_looks > 0 and fewer than seq_max_pairs pairs. */
+int perf_paired_seq_open(const perf_result *x);
+
+/* Re-judges as perf_paired_rejudge, but the results named in seq[0..nseq-1]
+ * (those undecided when the sequential looks began) at the per-look alpha and
+ * level above.  BG_E_NOMEM. */
+bg_status perf_paired_rejudge_seq(perf_result *r, size_t n, char *const *seq, size_t nseq, size_t *unpaired);
+
+/* The pairs to add at look `look` (1-based) of the largest seq_looks of the
+ * open results: the pairs left to the largest seq_max_pairs, spread evenly
+ * over the looks left (at least 1); 0 when none is open. */
+size_t perf_paired_seq_add(const perf_result *r, size_t n, int look);
+
+/* The largest seq_looks of the results named in seq[]. */
+int perf_paired_seq_looks(const perf_result *r, size_t n, char *const *seq, size_t nseq);
+
+/* Why the looks ended once perf_paired_seq_add gave 0 after `looks` looks:
+ * "seq_max_pairs reached" when an undecided one of seq[] has its
+ * seq_max_pairs, else "all <looks> looks done". */
+const char *perf_paired_seq_stop(const perf_result *r, size_t n, char *const *seq, size_t nseq);
+
+/* Marks every open result (perf_paired_seq_open, or inconclusive at its
+ * caps) among seq[] UNKNOWN: it stays inconclusive, why = "UNKNOWN after N
+ * pairs (<looks> sequential looks, <stop>): interval [lo, hi] straddles ...;
+ * deciding needs it within +-H % of the estimate, about P pairs at this
+ * spread".  stop says which cap ended the looks. */
+void perf_paired_seq_unknown(perf_result *r, size_t n, char *const *seq, size_t nseq, int looks,
+                             const char *stop);
+
 #endif

@@ -47,7 +47,7 @@ bgperf=$(dirname "$exe")/bg-perf
 mkdir -p "$out"
 uptime >"$out/load.txt"
 if [ "$duet" = 1 ]; then
-  jq '.defaults.max_reruns = 0' "$src/budgets.json" >"$out/budgets-noreruns.json"
+  jq '.defaults.max_reruns = 0 | .defaults.seq_looks = 0' "$src/../budgets.json" >"$out/budgets-noreruns.json"
   mtopt=(); [ "$mt" = budget ] || mtopt=(--min-time "$mt")
 fi
 for r in $(seq -f %03g 0 $((n - 1))); do

@@ -23,7 +23,7 @@ static const char usage_text[] =
     "Usage: perf-aa-resample --dir D [--dir D2 ...] --k K --draws N [--reps R]\n"
     "                        [--budgets B] [--unit process|sample] [--seed S]\n"
     "                        [--head-scale X [--scale-only RE]] [--reruns M]\n"
-    "                        [--paired] [--verbose]\n"
+    "                        [--paired [--seq]] [--verbose]\n"
     "\n"
     "Each D holds Google Benchmark JSON files of one build, one process each\n"
     "(suites/perf_budgets/study/aa-raw.sh writes base-NNN.json and head-NNN.json; all\n"
@@ -57,6 +57,11 @@ static const char usage_text[] =
     "per-pair log ratios (Hodges-Lehmann estimate, signed-rank interval and\n"
     "exact Wilcoxon p, then BH over the suite), and a rerun adds K unused\n"
     "pairs; --head-scale scales the head of each pair.\n"
+    "--seq (with --paired): then the sequential pairs of bg-perf ab --duet\n"
+    "(perf_paired.h): the benchmarks still undecided get up to seq_looks looks,\n"
+    "each adding unused pairs (perf_paired_seq_add) and judged at alpha/seq_looks,\n"
+    "until DIFFERENT, SAME or seq_max_pairs (seq_time_cap is not simulated), else\n"
+    "UNKNOWN; prints how many draws had looks, their outcomes and the pairs added.\n"
     "Exit: 0; 2 usage (also: a pool with fewer than 2K processes, --paired: K\n"
     "pairs, or a base file without its head twin); 3 I/O;\n"
     "4 malformed JSON.\n";
@@ -248,12 +253,12 @@ static int add_round(pool *p, size_t np, long k, int paired, size_t reps, const 
 /* perf_gate_compare, then (paired) the duet judge on per-pair ratios, as
  * bg-perf ab --duet does (perf_paired.h). */
 static bg_status judge(const perf_set *base, const perf_set *head, const cJSON *budgets, int paired,
-                       perf_result **r, size_t *n, size_t *unpaired)
+                       char *const *seq, size_t nseq, perf_result **r, size_t *n, size_t *unpaired)
 {
     bg_status st = perf_gate_compare(base, head, budgets, r, n);
     size_t u = 0;
     if (st == BG_OK && paired)
-        st = perf_paired_rejudge(*r, *n, &u);
+        st = perf_paired_rejudge_seq(*r, *n, seq, nseq, &u);
     *unpaired += u;
     return st;
 }
@@ -311,6 +316,81 @@ static void flatten_if(const char *unit, perf_set *base, perf_set *head)
     }
 }
 
+typedef struct seq_tally {
+    size_t draws, benchmarks, different, fail, same, unknown, looks, pairs, short_draws;
+} seq_tally;
+
+/* --seq: the sequential looks of bg-perf ab --duet (perf_paired.h) on this
+ * draw, each adding unused pairs of the pools for the open benchmarks. */
+static bg_status seq_looks(pool *p, size_t np, size_t reps, const shift *sh, perf_set *base, perf_set *head,
+                           const cJSON *budgets, perf_result **r, size_t *n, size_t *unpaired, int verbose, long d,
+                           seq_tally *sq)
+{
+    char **seq = calloc(*n ? *n : 1, sizeof *seq), **open = calloc(*n ? *n : 1, sizeof *open);
+    size_t nseq = 0;
+    bg_status st = seq && open ? BG_OK : BG_E_NOMEM;
+    for (size_t i = 0; st == BG_OK && i < *n; i++) {
+        if (!perf_paired_seq_open(&(*r)[i]))
+            continue;
+        if (!(seq[nseq++] = strdup((*r)[i].name)))
+            st = BG_E_NOMEM;
+        if (verbose) {
+            char line[768];
+            perf_result_line(&(*r)[i], line, sizeof line);
+            printf("draw %ld: before the sequential looks: %s\n", d + 1, line);
+        }
+    }
+    int look = 0;
+    const char *stop = "seq_max_pairs reached";
+    while (st == BG_OK && nseq > 0) {
+        size_t add = perf_paired_seq_add(*r, *n, look + 1), m = 0;
+        if (add == 0) {
+            stop = perf_paired_seq_stop(*r, *n, seq, nseq);
+            break;
+        }
+        for (size_t i = 0; i < *n; i++)
+            if (perf_paired_seq_open(&(*r)[i]))
+                open[m++] = (char *)(*r)[i].name;
+        if (!add_round(p, np, (long)add, 1, reps, sh, base, head, open, m, &st)) {
+            stop = "the pool ran out of unused pairs";
+            sq->short_draws++;
+            break;
+        }
+        look++;
+        sq->looks++;
+        sq->pairs += add;
+        perf_results_free(*r, *n);
+        *r = NULL;
+        if (st == BG_OK)
+            st = judge(base, head, budgets, 1, seq, nseq, r, n, unpaired);
+    }
+    if (st == BG_OK && nseq > 0) {
+        perf_paired_seq_unknown(*r, *n, seq, nseq, look, stop);
+        sq->draws++;
+        for (size_t i = 0; i < *n; i++)
+            for (size_t j = 0; j < nseq; j++) {
+                const perf_result *x = &(*r)[i];
+                if (strcmp(seq[j], x->name))
+                    continue;
+                sq->benchmarks++;
+                sq->different += x->outcome == PERF_FAIL || x->outcome == PERF_IMPROVED;
+                sq->fail += x->outcome == PERF_FAIL;
+                sq->same += x->outcome == PERF_PASS;
+                sq->unknown += x->outcome == PERF_INCONCLUSIVE;
+                if (verbose)
+                    printf("draw %ld: sequential: %s: %s after %zu pairs, %d look(s) (%s)\n", d + 1, x->name,
+                           x->outcome == PERF_FAIL || x->outcome == PERF_IMPROVED ? "DIFFERENT"
+                           : x->outcome == PERF_PASS ? "SAME" : "UNKNOWN",
+                           x->np_base, look, perf_outcome_name(x->outcome));
+            }
+    }
+    for (size_t i = 0; i < nseq; i++)
+        free(seq[i]);
+    free(seq);
+    free(open);
+    return st;
+}
+
 int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
@@ -320,10 +400,10 @@ int main(int argc, char **argv)
     long k = 0, draws = 0, reps = 0, max_reruns = 0;
     unsigned long long seed = 1;
     double scale = 1.0;
-    int verbose = 0, paired = 0;
+    int verbose = 0, paired = 0, seq = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "--paired")) {
-            *(argv[i][2] == 'v' ? &verbose : &paired) = 1;
+        if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "--paired") || !strcmp(argv[i], "--seq")) {
+            *(argv[i][2] == 'v' ? &verbose : argv[i][2] == 'p' ? &paired : &seq) = 1;
             continue;
         }
         static const char *const names[] = {"--dir", "--k", "--draws", "--reps", "--budgets",
@@ -351,10 +431,10 @@ int main(int argc, char **argv)
             return bg_help_unknown_option(a);
     }
     if (!ndirs || k < 2 || !(scale > 0) || draws < 1 || reps < 0 || max_reruns < 0 ||
-        (strcmp(unit, "process") && strcmp(unit, "sample")) || (paired && strcmp(unit, "process")))
+        (strcmp(unit, "process") && strcmp(unit, "sample")) || (paired && strcmp(unit, "process")) || (seq && !paired))
         return bg_exit_code(bg_fail(BG_E_USAGE, "perf-aa-resample",
                                     "needs --dir, --k >= 2, --draws >= 1, --unit process|sample (--paired: process), "
-                                    "--reruns >= 0"));
+                                    "--reruns >= 0, --seq only with --paired"));
     shift sh = {.scale = scale};
     if (scale_only) {
         if (regcomp(&sh.re, scale_only, REG_EXTENDED | REG_NOSUB) != 0)
@@ -365,6 +445,7 @@ int main(int argc, char **argv)
     cJSON *budgets = NULL;
     tally *t = NULL;
     size_t nt = 0, suite_fail = 0, short_draws = 0, rerun_draws = 0, unpaired = 0;
+    seq_tally sq = {0};
     bg_status st = perf_budgets_load(budgets_path, &budgets);
     sh.lower_better = st == BG_OK ? perf_budgets_lower_better(budgets) : 1;
     pool p[MAX_POOLS] = {{0}};
@@ -396,7 +477,7 @@ int main(int argc, char **argv)
         perf_result *r = NULL;
         size_t n = 0;
         if (st == BG_OK)
-            st = judge(&base, &head, budgets, paired, &r, &n, &unpaired);
+            st = judge(&base, &head, budgets, paired, NULL, 0, &r, &n, &unpaired);
         for (long rr = 0; st == BG_OK && rr < 2 * max_reruns; rr++) {
             int confirm = rr >= max_reruns;
             char **names = calloc(n ? n : 1, sizeof *names);
@@ -421,8 +502,10 @@ int main(int argc, char **argv)
             perf_results_free(r, n);
             r = NULL;
             if (st == BG_OK)
-                st = judge(&base, &head, budgets, paired, &r, &n, &unpaired);
+                st = judge(&base, &head, budgets, paired, NULL, 0, &r, &n, &unpaired);
         }
+        if (st == BG_OK && seq)
+            st = seq_looks(p, ndirs, (size_t)reps, &sh, &base, &head, budgets, &r, &n, &unpaired, verbose, d, &sq);
         int any_fail = 0;
         for (size_t i = 0; st == BG_OK && i < n; i++) {
             tally *g = tally_for(&t, &nt, r[i].name, draws);
@@ -477,6 +560,12 @@ int main(int argc, char **argv)
     if (max_reruns)
         printf("  draws with a rerun: %zu/%ld; reruns cut short (a pool ran out of unused processes): %zu\n",
                rerun_draws, draws, short_draws);
+    if (seq)
+        printf("  sequential pairs: draws with looks %zu/%ld; benchmarks looked at %zu: DIFFERENT %zu (fail %zu), "
+               "SAME %zu, UNKNOWN %zu; looks %zu, pairs added %zu (%.2f per draw, %.2f per draw with looks); "
+               "looks cut short (a pool ran out of unused pairs): %zu\n",
+               sq.draws, draws, sq.benchmarks, sq.different, sq.fail, sq.same, sq.unknown, sq.looks, sq.pairs,
+               (double)sq.pairs / (double)draws, sq.draws ? (double)sq.pairs / (double)sq.draws : 0.0, sq.short_draws);
     rate_text(suite_fail, (size_t)draws, rate, sizeof rate);
     printf("  suite draws with any fail: %zu/%ld\n", suite_fail, draws);
     printf("  suite fail rate: %s (95 %% Clopper-Pearson)\n", rate);
