@@ -128,6 +128,7 @@ void bg_bench_pause(bg_bench_state *st) { st->gb->PauseTiming(); }
 void bg_bench_resume(bg_bench_state *st) { st->gb->ResumeTiming(); }
 void bg_bench_error(bg_bench_state *st, const char *msg) { st->gb->SkipWithError(msg); }
 void bg_bench_set_label(bg_bench_state *st, const char *label) { st->gb->SetLabel(label); }
+void bg_bench_context(const char *key, const char *value) { benchmark::AddCustomContext(key, value); }
 
 void bg_bench_counter(bg_bench_state *st, const char *name, double value, int flags)
 {

@@ -79,6 +79,10 @@ void bg_bench_pause(bg_bench_state *st);                             /* PauseTim
 void bg_bench_resume(bg_bench_state *st);                            /* ResumeTiming() */
 void bg_bench_error(bg_bench_state *st, const char *msg);            /* SkipWithError() */
 void bg_bench_set_label(bg_bench_state *st, const char *label);
+/* benchmark::AddCustomContext(key, value): one more "key": "value" in the
+ * run's "context" object (JSON) and header (console); call before
+ * bg_bench_main.  A key given twice keeps its first value. */
+void bg_bench_context(const char *key, const char *value);
 
 /* User counters (benchmark::Counter flags). */
 enum {

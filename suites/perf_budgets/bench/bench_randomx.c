@@ -35,6 +35,15 @@
  * randomx/<v>/<variant>/init/dataset: dataset initialisation over all threads (from a
  *   JIT-compiled cache where the JIT exists), seconds (manual time); full-memory benchmarks and this one take >= 25 s and are
  *   run under the CTest label `long` only.
+ * Huge pages (rx_thp.h): perf-bench measures RandomX as production runs it,
+ *   its cache, scratchpad and dataset madvise(MADV_HUGEPAGE)d right after
+ *   RandomX allocates them (BG_PERF_RX_THP=on, the default; =off measures
+ *   RandomX's own unadvised allocation).  The names do not change; the JSON
+ *   "context" says which: "randomx_thp_advice" (on|off) and "thp_enabled"
+ *   (the host's mode: always|madvise|never|unavailable: why), and every hash
+ *   benchmark's label says what the kernel gave:
+ *   "thp <on|off>: cache <N> MiB huge, scratchpad <K> KiB huge" (AnonHugePages
+ *   of those mappings after the run, /proc/self/smaps; "?" where unreadable).
  * A variant the library or CPU refuses (randomx_alloc_* / create_vm NULL)
  * reports a benchmark error naming the flags.  A JIT variant on a host that
  * forbids W+X memory (bg_wx.h) is skipped with that reason
@@ -59,6 +68,7 @@
 #include "buildgate/bg_guard.h"
 #include "buildgate/bg_wx.h"
 #include "perf_knob.h"
+#include "rx_thp.h"
 
 static const char rx_key[] = "relay-jit-profile-fixed-key-v1";
 
@@ -98,6 +108,7 @@ static const rx_variant rx_variants[] = {
 typedef struct rx_ctx {
     randomx_vm *vm;
     uint64_t extra, chase;
+    rx_thp_region cache, scratchpad; /* for the label (rx_thp.h) */
 } rx_ctx;
 
 /* One cache (per JIT flag) and one dataset per process: built on first use.
@@ -105,6 +116,7 @@ typedef struct rx_ctx {
  * benchmark that needs it. */
 static pthread_mutex_t rx_lock = PTHREAD_MUTEX_INITIALIZER;
 static randomx_cache *rx_caches[2];
+static rx_thp_region rx_cache_regions[2]; /* the caches' memory (rx_thp.h) */
 static randomx_dataset *rx_dataset;
 static char rx_why[3][400]; /* [jit]: why cache jit is missing; [2]: the dataset */
 
@@ -183,10 +195,15 @@ typedef struct rx_call {
     randomx_vm *vm;
 } rx_call;
 
+/* The allocations are bracketed by rx_thp_begin/end (huge page advice). */
+static rx_thp_region rx_last_region;
+
 static void do_alloc_cache(void *a)
 {
     rx_call *c = a;
+    rx_thp_begin();
     c->cache = randomx_alloc_cache(c->flags);
+    rx_last_region = rx_thp_end();
 }
 
 static void do_init_cache(void *a)
@@ -198,13 +215,17 @@ static void do_init_cache(void *a)
 static void do_alloc_dataset(void *a)
 {
     rx_call *c = a;
+    rx_thp_begin();
     c->dataset = randomx_alloc_dataset(c->flags);
+    rx_last_region = rx_thp_end();
 }
 
 static void do_create_vm(void *a)
 {
     rx_call *c = a;
+    rx_thp_begin(); /* the scratchpad (2 MiB) */
     c->vm = randomx_create_vm(c->flags, c->cache, c->dataset);
+    rx_last_region = rx_thp_end();
 }
 
 /* A cache with key rx_key, or NULL with the reason in why (n bytes). */
@@ -217,7 +238,8 @@ static randomx_cache *rx_cache(int jit, char *why, size_t n)
         if (jit && !bg_wx_why(0, rx_why[jit], sizeof rx_why[jit]))
             ; /* the host forbids W+X memory: reason stored */
         else if (bg_guard_call("RandomX", "randomx_alloc_cache", do_alloc_cache, &c) ||
-                 (c.cache && bg_guard_call("RandomX", "randomx_init_cache", do_init_cache, &c)))
+                 (rx_cache_regions[jit] = rx_last_region,
+                  c.cache && bg_guard_call("RandomX", "randomx_init_cache", do_init_cache, &c)))
             snprintf(rx_why[jit], sizeof rx_why[jit], "%s", bg_last_error());
         else if (!c.cache)
             snprintf(rx_why[jit], sizeof rx_why[jit], "randomx_alloc_cache(%d) returned NULL",
@@ -315,7 +337,11 @@ static void *hash_setup(bg_bench_state *st, void *user)
     randomx_cache *cache = v->full ? NULL : rx_cache(v->jit, why, sizeof why);
     randomx_dataset *ds = v->full ? rx_full_dataset(why, sizeof why) : NULL;
     rx_call c = {f, cache, ds, NULL};
-    if ((cache || ds) && bg_guard_call("RandomX", "randomx_create_vm", do_create_vm, &c))
+    pthread_mutex_lock(&rx_lock); /* rx_thp_begin/end's state */
+    int failed = (cache || ds) && bg_guard_call("RandomX", "randomx_create_vm", do_create_vm, &c);
+    rx_thp_region scratchpad = rx_last_region;
+    pthread_mutex_unlock(&rx_lock);
+    if (failed)
         snprintf(why, sizeof why, "%s", bg_last_error());
     else if ((cache || ds) && !c.vm)
         snprintf(why, sizeof why, "randomx: cannot create a VM with flags %d", (int)f);
@@ -334,16 +360,33 @@ static void *hash_setup(bg_bench_state *st, void *user)
     if (!x)
         bg_bench_error(st, why);
     else
-        *x = (rx_ctx){c.vm, perf_knob_scale(v->knob_steps) - v->knob_steps, chase};
+        *x = (rx_ctx){c.vm, perf_knob_scale(v->knob_steps) - v->knob_steps, chase,
+                      v->full ? (rx_thp_region){0, 0, 0} : rx_cache_regions[v->jit], scratchpad};
     return x;
+}
+
+/* "<n> <unit>" of huge pages in r, "?" when unreadable */
+static void huge_text(char *out, size_t n, rx_thp_region r, long per)
+{
+    long kib = rx_thp_huge_kib(r);
+    if (kib < 0)
+        snprintf(out, n, "?");
+    else
+        snprintf(out, n, "%ld %s", kib / per, per == 1024 ? "MiB" : "KiB");
 }
 
 static void hash_teardown(bg_bench_state *st, void *ctx)
 {
-    (void)st;
     rx_ctx *x = ctx;
-    if (x)
+    if (x) {
+        char c[32], s[32], label[128];
+        huge_text(c, sizeof c, x->cache, 1024);
+        huge_text(s, sizeof s, x->scratchpad, 1);
+        snprintf(label, sizeof label, "thp %s: cache %s huge, scratchpad %s huge",
+                 rx_thp_policy() == 1 ? "on" : "off", c, s);
+        bg_bench_set_label(st, label);
         randomx_destroy_vm(x->vm);
+    }
     free(x);
 }
 
@@ -416,6 +459,12 @@ static void dataset_init_run(bg_bench_state *st, uint64_t n, void *ctx)
 
 void perf_register_randomx(void)
 {
+    if (rx_thp_policy() < 0) {
+        fprintf(stderr, "buildgate: perf-bench: BG_PERF_RX_THP must be on or off\n");
+        exit(2);
+    }
+    bg_bench_context("randomx_thp_advice", rx_thp_policy() == 1 ? "on" : "off");
+    bg_bench_context("thp_enabled", rx_thp_host());
     for (size_t i = 0; i < sizeof rx_variants / sizeof rx_variants[0]; i++) {
         bg_bench *b = bg_bench_register(rx_variants[i].name, hash_run);
         bg_bench_user(b, (void *)&rx_variants[i]);
