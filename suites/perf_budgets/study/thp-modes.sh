@@ -18,7 +18,8 @@
 #          WIDTH_MS), the labels seen, and the paired on/off ratio's quartiles.
 # Exit: 0, 2 usage, 3 a run wrote no result.
 set -u
-usage() { echo "buildgate: thp-modes.sh: want [--duet] PERF_BENCH PAIRS OUT.tsv | --hist OUT.tsv real|cpu WIDTH_MS" >&2; exit 2; }
+usage() { echo "buildgate: thp-modes.sh: want [--duet] PERF_BENCH PAIRS OUT.tsv | --hist OUT.tsv real|cpu WIDTH_MS (see thp-modes.sh --help)" >&2; exit 2; }
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p;}}' "$0"; exit 0 ;; esac
 if [ "${1:-}" = --hist ]; then
   [ $# -eq 4 ] || usage
   case $3 in real) col=3 ;; cpu) col=4 ;; *) usage ;; esac
