@@ -82,6 +82,8 @@ static int parse(int argc, char **argv, opts *o)
     if (argc < 2)
         return bg_help_bad_value("mode", "missing: append, changes or study");
     o->mode = argv[1];
+    if (o->mode[0] == '-') /* an option where the mode goes */
+        return bg_help_unknown_option(o->mode);
     if (strcmp(o->mode, "append") && strcmp(o->mode, "changes") && strcmp(o->mode, "study"))
         return bg_help_bad_value("mode", "unknown mode '%s': append, changes or study", o->mode);
     for (int i = 2; i < argc; i++) {
