@@ -175,7 +175,10 @@ case "$method $path" in
       [ -d "$d" ] || continue
       r=${d%/artifacts/*}; r=${r##*/}; { [ -z "$id" ] || [ "$r" -gt "$id" ]; } && id=$r
     done
-    if [ -n "$id" ]; then printf '{"artifacts":[{"name":"%s","workflow_run":{"id":%s}}]}' "$a" "$id"
+    # an expired one and a fork pull request's come first: the workflow must pass them over
+    if [ -n "$id" ]; then printf '{"artifacts":[%s,%s,{"name":"%s","expired":false,"workflow_run":{"id":%s,"head_branch":"main","repository_id":1,"head_repository_id":1}}]}' \
+      '{"name":"x","expired":true,"workflow_run":{"id":999,"head_branch":"main","repository_id":1,"head_repository_id":1}}' \
+      '{"name":"x","expired":false,"workflow_run":{"id":998,"head_branch":"main","repository_id":1,"head_repository_id":2}}' "$a" "$id"
     else printf '{"artifacts":[]}'; fi | jq -r "${jqf:-.}" ;;
   "GET "*/issues/*/comments) jq -r "${jqf:-.}" "$store" ;;
   "POST "*/issues/*/comments)

@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "buildgate/bg_check.h"
 #include "buildgate/bg_guard.h"
@@ -480,7 +481,8 @@ static int parse_observed(const char *txt, const rx_opts *o, const rx_kat_set *k
 
 /* The check <test>.run: the probe could not be run under the runner, or what
  * it printed is no observation.  A crash of a translator is a deviation of the
- * runner like a wrong digest (runner_verdict, check "run"). */
+ * runner like a wrong digest (runner_verdict, check "run"); a timeout is not
+ * (BG_INCONCLUSIVE in: a fail that proposes no known line, the load named). */
 static int run_failed(ctx *x, const char *why, bg_verdict v)
 {
     char name[400];
@@ -488,6 +490,11 @@ static int run_failed(ctx *x, const char *why, bg_verdict v)
     cJSON *d = matrix(x, "run", NULL);
     if (v == BG_FAIL)
         v = runner_verdict(x, "run", 1, d);
+    else if (v == BG_INCONCLUSIVE) { /* timed out: the host, not the translation */
+        v = BG_FAIL;
+        cJSON_AddStringToObject(d, "action", "the run timed out: no known line is proposed for a "
+                                             "timeout; raise --timeout (the load is named) or rerun");
+    }
     bg_check_emit_str(x->c, name, v, "the probe computes the variant under the runner", why, d);
     return bg_checks_close(x->c);
 }
@@ -522,6 +529,11 @@ static int observe_under_runner(ctx *x, const rx_opts *o, const rx_kat_set *kats
     }
     char self[4096], nb[32], kb[32], keyhex[520];
     const char *probe = o->probe;
+    struct stat pst;
+    if (probe && (stat(probe, &pst) != 0 || !S_ISREG(pst.st_mode) || access(probe, X_OK) != 0)) {
+        bg_checks_free(x->c); /* the user's input, not the runner: no check, no proposed line */
+        return bg_exit_code(bg_fail(BG_E_USAGE, "--probe", "%s is not an executable file", probe));
+    }
     if (!probe) { /* this program (Linux: /proc/self/exe; else argv[0] as found) */
         if (!realpath("/proc/self/exe", self) && bg_proc_which(o->argv0, self, sizeof self))
             snprintf(self, sizeof self, "%s", o->argv0);
@@ -565,11 +577,12 @@ static int observe_under_runner(ctx *x, const rx_opts *o, const rx_kat_set *kats
         bg_proc_stderr_tail(&r, BG_PROC_TAIL_LINES, why, sizeof why);
         rc = run_failed(x, why, BG_SKIP);
     } else if (!bg_proc_ok(&r)) {
-        char how[700];
+        char how[700], tail[300] = "";
         bg_proc_explain(&r, (double)o->timeout, how, sizeof how);
-        snprintf(why, sizeof why, "%.700s under runner %.40s (%.160s)", how, o->runner,
-                 x->runner_version);
-        rc = run_failed(x, why, BG_FAIL);
+        bg_proc_stderr_tail(&r, 3, tail, sizeof tail);
+        snprintf(why, sizeof why, "%.600s under runner %.40s (%.120s)%s%.300s", how, o->runner,
+                 x->runner_version, *tail ? "; stderr: " : "", tail);
+        rc = run_failed(x, why, r.timed_out ? BG_INCONCLUSIVE : BG_FAIL);
     } else if (!parse_observed(r.out, o, kats, ob, why, sizeof why)) {
         rc = run_failed(x, why, BG_FAIL);
     } else {

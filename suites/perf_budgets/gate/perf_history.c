@@ -103,6 +103,9 @@ bg_status perf_history_append(cJSON *hist, const cJSON *results, const char *com
             continue;
         cJSON *e = cJSON_AddObjectToObject(values, name);
         cJSON_AddStringToObject(e, "metric", metric);
+        const cJSON *hib = cJSON_GetObjectItemCaseSensitive(d, "higher_is_better");
+        if (cJSON_IsBool(hib)) /* the direction bg-perf judged it in (budgets.json) */
+            cJSON_AddBoolToObject(e, "higher_is_better", cJSON_IsTrue(hib));
         cJSON_AddNumberToObject(e, "value", x);
         cJSON_AddNumberToObject(e, "n", bg_json_num(d, "n_head", 0));
         ++*added;
@@ -120,10 +123,15 @@ bg_status perf_history_append(cJSON *hist, const cJSON *results, const char *com
 }
 
 /* 1 when a larger value of metric is worse (times, instruction counts,
- * simulated costs), 0 when smaller is worse (rates: Google Benchmark's
- * items_per_second and bytes_per_second, and any *_per_second). */
-static int larger_is_worse(const char *metric)
+ * simulated costs), 0 when smaller is worse: the run's recorded direction
+ * (details.higher_is_better of its check, from budgets.json), else by name for
+ * histories older than that field (Google Benchmark's items_per_second and
+ * bytes_per_second, and any *_per_second, are rates). */
+static int larger_is_worse(const char *metric, const cJSON *value)
 {
+    const cJSON *hib = cJSON_GetObjectItemCaseSensitive(value, "higher_is_better");
+    if (cJSON_IsBool(hib))
+        return !cJSON_IsTrue(hib);
     size_t n = strlen(metric), k = strlen("_per_second");
     return !(n >= k && strcmp(metric + n - k, "_per_second") == 0);
 }
@@ -134,6 +142,7 @@ typedef struct series {
     const cJSON **run;
     size_t n;
     const char *metric;
+    const cJSON *last; /* the newest value entry: its recorded direction */
 } series;
 
 static bg_status collect(const cJSON *runs, const char *host, const char *check, series *s)
@@ -153,6 +162,7 @@ static bg_status collect(const cJSON *runs, const char *host, const char *check,
         if (!e)
             continue;
         s->metric = bg_json_str(e, "metric");
+        s->last = e;
         s->x[s->n] = bg_json_num(e, "value", NAN);
         s->run[s->n++] = r;
     }
@@ -174,7 +184,7 @@ static bg_status one_series(const series *s, const char *host, const char *check
     bg_status st = bg_edivisive(s->x, s->n, &co, ch, sizeof ch / sizeof ch[0], &nch);
     if (st != BG_OK)
         return st;
-    int worse_up = larger_is_worse(s->metric ? s->metric : "");
+    int worse_up = larger_is_worse(s->metric ? s->metric : "", s->last);
     for (size_t i = 0; i < nch; i++) {
         double step = ch[i].after / ch[i].before - 1;
         int slow = (worse_up ? step : -step) >= o->min_step;
@@ -188,8 +198,13 @@ static bg_status one_series(const series *s, const char *host, const char *check
                      "runs %zu|%zu, p = %.3g",
                 kind, check, host, 100 * step, s->metric ? s->metric : "value", ch[i].before,
                 ch[i].after, good, gd ? gd : "?", bad, bd ? bd : "?", ch[i].at, s->n - ch[i].at, ch[i].p);
-        if (slow)
+        int bisectable = strncmp(check, "perf.callgrind_cycles.", 22) != 0; /* ci/bisect judges Ir, not cycles */
+        if (slow && bisectable)
             fprintf(out, "; next: ci/bisect --checks %s --good %s --bad %s", check, good, bad);
+        else if (slow)
+            fprintf(out, "; next: ci/bisect does not judge estimated cycles: bisect %s..%s with bg-perf "
+                         "callgrind by hand (docs/perf_budgets.md \"Change points over main's history\")",
+                    good, bad);
         fprintf(out, "\n");
         int first = (*rows)++ == 0;
         if (md) {
@@ -200,8 +215,9 @@ static bg_status one_series(const series *s, const char *host, const char *check
                     slow ? "❌ slowdown" : (worse_up ? step : -step) > 0 ? "slower, below the step"
                                                                       : "✅ faster",
                     check, host, 100 * step, ch[i].before, ch[i].after, good, bad, ch[i].p,
-                    slow ? "`ci/bisect --checks " : "", slow ? check : "", slow ? " --good " : "",
-                    slow ? good : "", slow ? " --bad " : "", slow ? bad : "", slow ? "`" : "");
+                    slow && bisectable ? "`ci/bisect --checks " : slow ? "by hand (ci/bisect judges Ir only) " : "",
+                    slow && bisectable ? check : "", slow ? " --good " : "",
+                    slow ? good : "", slow ? " --bad " : "", slow ? bad : "", slow && bisectable ? "`" : "");
         }
         *slowdowns += slow;
     }

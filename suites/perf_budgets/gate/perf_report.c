@@ -58,6 +58,7 @@ static cJSON *details_of(const perf_result *r, int reruns)
 {
     cJSON *d = cJSON_CreateObject();
     cJSON_AddStringToObject(d, "metric", r->budget.metric);
+    cJSON_AddBoolToObject(d, "higher_is_better", !r->budget.lower_better); /* the judged direction */
     if (!r->measured && r->why[0]) { /* one-sided, skipped or erroring: perf_gate.h */
         static const char *const sides[] = {"both", "base", "head"};
         cJSON_AddStringToObject(d, "reason", r->why);
