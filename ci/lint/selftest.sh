@@ -10,13 +10,15 @@
 #   GITHUB_DIR  the repository's .github folder (the workflows to mutate)
 #   WORK_DIR    scratch folder (created): the mutant and the lint's output
 #   RULE        permissions, pinned, pull-request-target, run-expressions,
-#               fork-secrets, comment-workflow-run or comment-concurrency
+#               fork-secrets, comment-workflow-run or comment-concurrency; or
+#               fork-secrets-history (the nightly history job's if: widened to
+#               every event: its github.token must then be a fork-secrets finding)
 # Records pass only when the mutation applied (the copy differs from the
 # original), LINT exited 1 and printed "<file>:<line>: RULE: ...".
 # Exit: 0 pass, 1 the check failed, 2 usage, 3 I/O.
 set -u
 [ $# -eq 5 ] || { echo "buildgate: selftest.sh: want LINT BG_CHECK GITHUB_DIR WORK_DIR RULE" >&2; exit 2; }
-lint=$1 check=$2 gh=$3 work=$4 rule=$5
+lint=$1 check=$2 gh=$3 work=$4 rule=$5 case_name=$5
 mkdir -p "$work" || exit 3
 
 # The mutations, one per rule: the workflow and the sed script.
@@ -29,6 +31,8 @@ case "$rule" in
   run-expressions)      wf=gate.yml; script='s/"\$BASE_SHA" HEAD/${{ github.event.pull_request.base.sha }} HEAD/' ;;
   fork-secrets)         wf=gate.yml; script='/EVENT: \${{ github.event_name }}/a\
           TOKEN: ${{ secrets.GITHUB_TOKEN }}' ;;
+  fork-secrets-history) wf=gate.yml; rule=fork-secrets   # the nightly job's if: widened to every event
+                        script="s/if: \${{ !cancelled() \&\& github.event_name == 'schedule' }}/if: \${{ !cancelled() }}/" ;;
   comment-workflow-run) wf=pr-comment.yml; script='s/^  workflow_run:$/  pull_request:/' ;;
   comment-concurrency)  wf=pr-comment.yml; script='/^concurrency:$/,/^$/d' ;;
   *) echo "buildgate: selftest.sh: unknown rule '$rule'" >&2; exit 2 ;;
@@ -47,4 +51,4 @@ else
   echo "mutant: $mutant"
   echo "lint: ${finding:-(no $rule finding; lint output in $work/lint.out)}"
 fi
-"$check" --suite ci --name "selftest.security.$rule" --expect-equal "exit 1, finding $rule" "$observed"
+"$check" --suite ci --name "selftest.security.${case_name:-$rule}" --expect-equal "exit 1, finding $rule" "$observed"

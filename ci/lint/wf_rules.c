@@ -290,6 +290,17 @@ static int contains_any(const char *s, const char *const *needles, size_t n)
     return 0;
 }
 
+/* 1 when a job's if: can only hold on an event that runs no pull request's
+ * code: a conjunction (no ||) with github.event_name == 'schedule' (or
+ * 'workflow_dispatch' or 'push') in it, and no pull_request anywhere. */
+static int non_pr_only(const char *cond)
+{
+    static const char *const events[] = {"github.event_name == 'schedule'",
+                                         "github.event_name == 'workflow_dispatch'",
+                                         "github.event_name == 'push'"};
+    return cond && !strstr(cond, "||") && !strstr(cond, "pull_request") && contains_any(cond, events, 3);
+}
+
 static void secrets_fn(ctx *c, const yaml_node_t *n, const char *job, void *arg)
 {
     (void)arg;
@@ -360,7 +371,7 @@ static void check_job(ctx *c, const char *id, const yaml_node_t *job)
             }
         }
     }
-    if (c->on_pr || c->on_prt) {
+    if ((c->on_pr || c->on_prt) && !non_pr_only(scalar(get(c, job, "if")))) {
         walk(c, job, id, secrets_fn, NULL, 0);
         const char *inherit = scalar(get(c, job, "secrets"));
         if (inherit && !strcmp(inherit, "inherit"))

@@ -277,25 +277,25 @@ case "$case_" in
       s=$(summary 1 agree)
       named=no; case $s in *"gate-macos-15 (macos-15-key): KAT 1a"*"gate-ubuntu-24.04-arm (ubuntu-24.04-arm-key): KAT 1a"*) named=yes ;; esac
       art=no; [ -f "$work/runner/runs/1/artifacts/agree/report.md" ] && art=yes
-      expected="exit 1; gate=success asan=skipped agree=failure; agree's summary names gate-macos-15 and gate-ubuntu-24.04-arm: yes; artifact agree/report.md: yes; $(for h in $hosts; do printf '%s: --base %s; ' "$h" "$merge_base"; done)"
+      expected="exit 1; gate=success asan=skipped agree=failure history=skipped; agree's summary names gate-macos-15 and gate-ubuntu-24.04-arm: yes; artifact agree/report.md: yes; $(for h in $hosts; do printf '%s: --base %s; ' "$h" "$merge_base"; done)"
       observed="exit $rc; $jobs; agree's summary names gate-macos-15 and gate-ubuntu-24.04-arm: $named; artifact agree/report.md: $art; $(bases)"
     elif [ "$case_" = push ]; then
       emulate 2 gate.yml push --ref refs/heads/main
       verdict=$(summary 2 agree | grep -m 1 '^# buildgate cross-host agreement' | sed 's/.*: //')
-      expected="exit 0; gate=success asan=skipped agree=success; agree's summary says PASS; $(for h in $hosts; do printf '%s: no --base; ' "$h"; done)"
+      expected="exit 0; gate=success asan=skipped agree=success history=skipped; agree's summary says PASS; $(for h in $hosts; do printf '%s: no --base; ' "$h"; done)"
       observed="exit $rc; $jobs; agree's summary says $verdict; $(bases)"
     elif [ "$case_" = none ]; then
       for h in $hosts; do : >"$flow/hosts/$h/no-report"; done
       emulate 3 gate.yml push --ref refs/heads/main
       seen=no; case $(summary 3 agree) in *"no gate job left a results.json"*) seen=yes ;; esac
-      expected="exit 1; gate=failure asan=skipped agree=failure; agree's summary says no gate job left a results.json: yes"
+      expected="exit 1; gate=failure asan=skipped agree=failure history=skipped; agree's summary says no gate job left a results.json: yes"
       observed="exit $rc; $jobs; agree's summary says no gate job left a results.json: $seen"
     else
       for h in ubuntu-24.04-arm macos-15 macos-15-intel; do : >"$flow/hosts/$h/no-report"; done
       emulate 3 gate.yml push --ref refs/heads/main
       s=$(summary 3 agree)
       seen=no; case $s in *'`agree.hosts` | fail'*) seen=yes ;; esac
-      expected="exit 1; gate=failure asan=skipped agree=failure; agree's summary has agree.hosts fail: yes"
+      expected="exit 1; gate=failure asan=skipped agree=failure history=skipped; agree's summary has agree.hosts fail: yes"
       observed="exit $rc; $jobs; agree's summary has agree.hosts fail: $seen"
     fi ;;
   baselines)
