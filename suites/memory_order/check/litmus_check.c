@@ -168,8 +168,14 @@ static bg_status parse_args(int argc, char **argv, opts *o)
             o->skip = v;
         else if (strcmp(a, "--sync") == 0)
             o->sync = v;
-        else if (strcmp(a, "--affinity") == 0)
+        else if (strcmp(a, "--affinity") == 0) {
+            unsigned long long k; /* litmus-probe's grammar: refused here, not as a probe failure */
+            if (strcmp(v, "random") && strcmp(v, "none") && strcmp(v, "incr") &&
+                (strncmp(v, "incr:", 5) || parse_ull(v + 5, 1, 1024, &k)))
+                return bg_fail(BG_E_USAGE, "litmus-check", "--affinity '%s': want incr, incr:N (N in "
+                               "1..1024), random or none (see litmus-check --help)", v);
             o->affinity = v;
+        }
         else if (strcmp(a, "--iterations") == 0) {
             if (parse_ull(v, 1, MAX_ITERATIONS, &o->iterations))
                 return bg_fail(BG_E_USAGE, "litmus-check", "--iterations '%s': want an integer in "

@@ -67,6 +67,9 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
 endif()
 mo_selftest(NAME affinity.bad-mode EXIT 2 STDERR "buildgate: litmus-probe: --affinity must be"
   COMMAND litmus-probe --affinity scan SB:plain:10)
+# ... and litmus-check refuses it itself (it was a probe failure: a fail check, exit 1)
+mo_selftest(NAME affinity.bad-mode-check EXIT 2 STDERR "buildgate: litmus-check: --affinity 'incr:0': want incr"
+  COMMAND litmus-check --test SB --access plain --runner native --affinity incr:0 --iterations 10)
 
 # 2. The tso mutant (relaxed accesses): caught on arm64 hardware; under
 #    qemu-aarch64 on this x86-64 host the power check must say inconclusive
