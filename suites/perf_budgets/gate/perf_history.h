@@ -26,8 +26,8 @@ bg_status perf_history_load(const char *path, int missing_ok, cJSON **doc);
 
 /* Appends one run: results (a results.json document), commit and date (NULL:
  * the results' run.commit / generated).  *added = the number of values; 0
- * and a note on stdout when the history already holds that commit, host and
- * date (the same run appended twice).  BG_E_USAGE when the results have no
+ * and a note on stdout when the history already holds that commit and host
+ * (the same run appended twice, a re-run job, a night without a new commit).  BG_E_USAGE when the results have no
  * commit and none is given, or no perf value. */
 bg_status perf_history_append(cJSON *hist, const cJSON *results, const char *commit,
                               const char *date, int *added);
