@@ -46,7 +46,7 @@ case $case in
         filter='^synth'
         printf '{"schema": 1, "host": "%s", "metric": "cpu_time", "benchmarks": {"synth/chain": [-1, 2, 3]}}\n' \
             "$key" >"$work/baselines/$key.json"
-        run 5 "buildgate: bg-perf: baseline: $work/baselines/$key.json: synth/chain: a sample is not a positive number" ;;
+        run 5 "buildgate: bg-perf: baseline: $work/baselines/$key.json: synth/chain: a sample is not a positive finite number" ;;
     bad_regex)
         filter='^(synth'
         run 2 "buildgate: ci/update-baselines: --filter '$filter' is not a valid regular expression (" ;;
