@@ -9,6 +9,7 @@
 
 #include "buildgate/bg_changepoint.h"
 #include "buildgate/bg_json.h"
+#include "perf_budget.h"
 
 #define HISTORY_SCHEMA 1
 
@@ -120,18 +121,17 @@ bg_status perf_history_append(cJSON *hist, const cJSON *results, const char *com
     return BG_OK;
 }
 
-/* 1 when a larger value of metric is worse (times, instruction counts,
- * simulated costs), 0 when smaller is worse: the run's recorded direction
- * (details.higher_is_better of its check, from budgets.json), else by name for
- * histories older than that field (Google Benchmark's items_per_second and
- * bytes_per_second, and any *_per_second, are rates). */
+/* 1 when a larger value of metric is worse, 0 when smaller is: the run's
+ * recorded direction (details.higher_is_better of its check, from
+ * budgets.json), else the metric's known direction (perf_budget.h, the one
+ * list: real_time, cpu_time / items_per_second, bytes_per_second), else
+ * larger is worse (instructions, estimated cycles: costs). */
 static int larger_is_worse(const char *metric, const cJSON *value)
 {
     const cJSON *hib = cJSON_GetObjectItemCaseSensitive(value, "higher_is_better");
     if (cJSON_IsBool(hib))
         return !cJSON_IsTrue(hib);
-    size_t n = strlen(metric), k = strlen("_per_second");
-    return !(n >= k && strcmp(metric + n - k, "_per_second") == 0);
+    return perf_metric_known_direction(metric) != 0;
 }
 
 /* One series: the values of check on host, in history order, with the run of each. */
