@@ -98,7 +98,7 @@ case "$case_" in
         awk -v s="$share" "BEGIN { exit !(s >= 90) }" && echo "share >= 90 %"
         echo "first row: $(printf "%s\n" "$sec" | grep -m1 "^| \`")"
         grep -q "<svg class=\"flame\"" "$0/report.html" &&
-          grep -o "chain_run[^<]*</title><rect[^>]*fill=\"rgb(255,[^>]*" "$0/report.html" | grep -q . &&
+          grep -o "chain_run[^<]*</title><rect[^>]*fill=\"rgb(255,[^>]*" "$0/report.html" | grep . >/dev/null &&
           echo "flame: chain_run red"' "$w/out" ;;
   callgrind_chase)  # a memory-latency regression (BG_PERF_CHASE_LOADS=20000: 20000 dependent
     # loads through a 64 MiB cycle after each RandomX hash, about +0.07 % Ir) passes the Ir
