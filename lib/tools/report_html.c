@@ -12,6 +12,7 @@
 #include "buildgate/bg_json.h"
 #include "report_esc.h"
 #include "report_fndiff.h"
+#include "report_prochist.h"
 
 #define HIST_MAX 32
 
@@ -457,6 +458,7 @@ static void perf(FILE *f, const bg_report_model *m)
         if (m->nperf > m->nperf_mb)
             perf_table(f, m, m->nperf_mb, m->nperf,
                        "A/A self-checks and other perf checks (not this change)", 0);
+        bg_report_html_prochist(f, m); /* the spread between processes (report_prochist.h) */
     }
     history(f, m);
     fprintf(f, "</section>\n");

@@ -1,0 +1,42 @@
+#!/bin/sh
+# prochist_test.sh — report.html's "Between processes" histogram
+# (lib/tools/report_prochist.h): a time A/B check whose base processes form
+# two separated clusters (10 at 30-31 ms, 10 at 47-48 ms per hash, as the
+# bimodal light-mode RandomX processes of docs/performance.md) and whose head
+# is one cluster is drawn with base bars in exactly two separated groups of
+# bins (10 + 10: the first and the last of 12 bins of 1.5 ms) and head bars in one; a check with 3
+# processes a side, one whose medians hold a string and one without medians
+# get no histogram and break nothing.  Generated checks dir.
+#
+# Usage: prochist_test.sh BG_CHECK BG_REPORT WORK_DIR
+# Records one check report.prochist (suite lib).  Exit: 0 pass, 1 fail, 2 usage, 3 I/O.
+set -u
+[ $# -eq 3 ] || { echo "buildgate: prochist_test.sh: want BG_CHECK BG_REPORT WORK_DIR" >&2; exit 2; }
+check=$1 report=$2 work=$3
+rm -rf "$work" && mkdir -p "$work/checks" || exit 3
+# row NAME BASE_MEDIANS HEAD_MEDIANS (JSON arrays, or "" for none)
+row() {
+    pm=""
+    [ -n "$2" ] && pm=",\"process_medians_base\":$2,\"process_medians_head\":$3"
+    printf '{"suite":"perf_budgets","name":"%s","test":"perf.ab.aa_randomx_light","verdict":"inconclusive","expected":"interval inside 1 +- 0.05","observed":"ratio 1.0","details":{"metric":"cpu_time","median_base":40,"median_head":40,"ratio":1.0,"interval":[0.9,1.1],"band":0.05%s}}\n' \
+        "$1" "$pm" >>"$work/checks/perf.ab.aa_randomx_light.jsonl"
+}
+row perf.ab.randomx/v2/release/hash/light-jit-hard \
+    "[30,30.1,30.2,30.3,30.4,30.5,30.6,30.7,30.8,31,47,47.1,47.2,47.3,47.4,47.5,47.6,47.7,47.8,48]" \
+    "[38,38.2,38.4,38.6,38.8,39,39.2,39.4,39.6,39.8,40,40.2]"
+row perf.ab.few "[1,2,3]" "[1,2,3]"
+row perf.ab.bad '[1,2,3,4,"x",6]' "[1,2,3,4,5,6]"
+row perf.ab.none "" ""
+"$report" --checks-dir "$work/checks" --out-dir "$work/out" >"$work/stdout" 2>"$work/stderr"
+rc=$?
+html=$work/out/report.html
+sect=$(grep -o 'Between processes: per-process medians ([0-9]* checks*)' "$html" 2>/dev/null | head -n 1)
+# the bins drawn, in order: "base:N" / "head:N" per bar title
+bars=$(grep -oE '<title>(base|head): [0-9]+ process(es)? in \[[^)]*\)' "$html" 2>/dev/null |
+    sed -E 's/<title>([a-z]+): ([0-9]+) process(es)? in (.*)/\1:\2@\4/; s/ //g' | tr '\n' ' ')
+base_bars=$(printf '%s\n' "$bars" | tr ' ' '\n' | grep '^base:' | tr '\n' ' ')
+head_sum=$(printf '%s\n' "$bars" | tr ' ' '\n' | sed -n 's/^head:\([0-9]*\)@.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+figs=$(grep -c '<figure class="hist">' "$html" 2>/dev/null)
+expected="exit 0; Between processes: per-process medians (1 check); 1 figure(s); base bars base:10@[30,31.5) base:10@[46.5,48) ; head processes 12"
+observed="exit $rc; ${sect:-no section}; $figs figure(s); base bars ${base_bars:-none}; head processes $head_sum"
+"$check" --suite lib --name report.prochist --expect-equal "$expected" "$observed"

@@ -1,0 +1,134 @@
+/* report_prochist.c — see report_prochist.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "report_prochist.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buildgate/bg_json.h"
+#include "report_esc.h"
+
+#define BINS 12
+
+/* The numbers of details[key] into v (at most max); their count, -1 when
+ * absent or holding a non-number. */
+static int values(const cJSON *d, const char *key, double *v, int max)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(d, key), *e;
+    int n = 0;
+    if (!cJSON_IsArray(a))
+        return -1;
+    cJSON_ArrayForEach(e, a)
+    {
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
+            return -1;
+        if (n < max)
+            v[n++] = e->valuedouble;
+    }
+    return n;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+enum { MAXP = 4096 };
+
+/* 1 when p's check carries enough per-process medians on both sides */
+static int drawable(const bg_rep_perf *p, double *b, int *nb, double *h, int *nh)
+{
+    const cJSON *d = p->check ? cJSON_GetObjectItemCaseSensitive(p->check, "details") : NULL;
+    if (!d)
+        return 0;
+    *nb = values(d, "process_medians_base", b, MAXP);
+    *nh = values(d, "process_medians_head", h, MAXP);
+    return *nb >= PROCHIST_MIN && *nh >= PROCHIST_MIN;
+}
+
+static void one(FILE *f, const bg_rep_perf *p, double *b, int nb, double *h, int nh)
+{
+    double lo = b[0], hi = b[0];
+    for (int i = 0; i < nb; i++)
+        lo = fmin(lo, b[i]), hi = fmax(hi, b[i]);
+    for (int i = 0; i < nh; i++)
+        lo = fmin(lo, h[i]), hi = fmax(hi, h[i]);
+    double w = (hi - lo) / BINS;
+    if (!(w > 0)) /* every process equal: one visible bin around the value */
+        w = fabs(lo) * 0.01 + 1e-12, lo -= w * BINS / 2.0;
+    int cb[BINS] = {0}, ch[BINS] = {0}, top = 1;
+    for (int i = 0; i < nb; i++)
+        cb[(int)fmin(BINS - 1, floor((b[i] - lo) / w))]++;
+    for (int i = 0; i < nh; i++)
+        ch[(int)fmin(BINS - 1, floor((h[i] - lo) / w))]++;
+    for (int k = 0; k < BINS; k++)
+        top = cb[k] > top ? cb[k] : top, top = ch[k] > top ? ch[k] : top;
+    const int W = 300, L = 8, bw = (W - 2 * L) / BINS, half = 44, mid = 16 + half, H = mid + half + 30;
+    double mb = median(b, nb), mh = median(h, nh);
+#define X(v) (L + ((v) - lo) / (w * BINS) * (bw * BINS))
+    fprintf(f, "<figure class=\"hist\"><svg class=\"chart\" role=\"img\" width=\"%d\" height=\"%d\" "
+               "viewBox=\"0 0 %d %d\" aria-label=\"per-process medians, base above, head below\">\n",
+            W, H, W, H);
+    fprintf(f, "<text x=\"%d\" y=\"11\">", L);
+    bg_html_text(f, p->bench ? p->bench : p->name, 52);
+    fprintf(f, "</text>\n");
+    for (int k = 0; k < BINS; k++) {
+        int x = L + k * bw;
+        for (int s = 0; s < 2; s++) {
+            int c = s ? ch[k] : cb[k];
+            if (!c)
+                continue;
+            int len = (int)lround((double)c / top * half);
+            fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>%s: %d "
+                       "process%s in [%.4g, %.4g)</title></rect>\n",
+                    x + 1, s ? mid : mid - len, bw - 2, len, s ? "#bc4c00" : "#0969da",
+                    s ? "head" : "base", c, c == 1 ? "" : "es", lo + k * w, lo + (k + 1) * w);
+        }
+    }
+    fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#1f2328\"/>\n", L,
+            L + bw * BINS, mid, mid);
+    fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#0969da\" stroke-width=\"2\"/>"
+               "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#bc4c00\" stroke-width=\"2\"/>\n",
+            X(mb), X(mb), mid - half - 2, mid, X(mh), X(mh), mid, mid + half + 2);
+    fprintf(f, "<text x=\"%d\" y=\"%d\">%.4g</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.4g"
+               "</text>\n",
+            L, H - 14, lo, L + bw * BINS, H - 14, lo + w * BINS);
+    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"muted\">base n=%d median %.4g · head n=%d median %.4g",
+            L, H - 2, nb, mb, nh, mh);
+    if (p->metric) {
+        fprintf(f, " (");
+        bg_html_text(f, p->metric, 24);
+        fprintf(f, ")");
+    }
+    fprintf(f, "</text>\n</svg></figure>\n");
+#undef X
+}
+
+void bg_report_html_prochist(FILE *f, const bg_report_model *m)
+{
+    double *b = malloc(2 * MAXP * sizeof *b), *h = b ? b + MAXP : NULL;
+    int nb, nh, any = 0;
+    for (int i = 0; b && i < m->nperf; i++)
+        any += drawable(&m->perf[i], b, &nb, h, &nh);
+    if (any) {
+        fprintf(f, "<details><summary>Between processes: per-process medians (%d check%s)</summary>\n"
+                   "<p class=\"muted\">Each process's median of the benchmark's metric, base "
+                   "(blue) above the line, head (orange) below, the same bins; the ticks are the "
+                   "medians. Separated clusters on one side are a bimodal host, not the change "
+                   "(docs/performance.md \"Why light-mode processes were bimodal\").</p>\n",
+                any, any == 1 ? "" : "s");
+        for (int i = 0; i < m->nperf; i++)
+            if (drawable(&m->perf[i], b, &nb, h, &nh))
+                one(f, &m->perf[i], b, nb, h, nh);
+        fprintf(f, "</details>\n");
+    }
+    free(b);
+}
