@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buildgate/bg_json.h"
+#include "buildgate/bg_stats.h"
 #include "report_esc.h"
 
 #define BINS 12
@@ -27,18 +28,6 @@ static int values(const cJSON *d, const char *key, double *v, int max)
             v[n++] = e->valuedouble;
     }
     return n;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 enum { MAXP = 4096 };
@@ -72,7 +61,7 @@ static void one(FILE *f, const bg_rep_perf *p, double *b, int nb, double *h, int
     for (int k = 0; k < BINS; k++)
         top = cb[k] > top ? cb[k] : top, top = ch[k] > top ? ch[k] : top;
     const int W = 300, L = 8, bw = (W - 2 * L) / BINS, half = 44, mid = 16 + half, H = mid + half + 30;
-    double mb = median(b, nb), mh = median(h, nh);
+    double mb = bg_median(b, (size_t)nb), mh = bg_median(h, (size_t)nh);
 #define X(v) (L + ((v) - lo) / (w * BINS) * (bw * BINS))
     fprintf(f, "<figure class=\"hist\"><svg class=\"chart\" role=\"img\" width=\"%d\" height=\"%d\" "
                "viewBox=\"0 0 %d %d\" aria-label=\"per-process medians, base above, head below\">\n",
