@@ -35,13 +35,18 @@
 #                    perf-history artifact from night to night (stand-in gh api
 #                    finding the newest one) and fails on night 12 naming the
 #                    slowdown between night 7's and night 8's commits; the artifact
-#                    then holds 48 runs
+#                    then holds 48 runs; night 13 with that step acknowledged in
+#                    suites/perf_budgets/history_acknowledged.json: history passes
+#        history_corrupt  night 1, then its perf-history artifact cut short: night 2's
+#                    history fails in one line naming it, uploads no perf-history,
+#                    and night 1's artifact is left as it was
 #   ROOT      the source tree: its .github/ and ci/adopt-known are the ones run
 #   --mutant  CASE against a copy of .github/ with the fix taken out (pr:
 #             gate.yml's `|| rc=$?`; lone: its folder for a lone artifact;
 #             none: its summary line without a report;
 #             adopt_lone: adopt-known.yml's lone-artifact line; history: the
-#             query that finds the previous perf-history artifact; comment:
+#             query that finds the previous perf-history artifact;
+#             history_corrupt: the upload's condition that the history was read; comment:
 #             pr-comment.yml that never finds its earlier comment): passes
 #             only when the checks of CASE fail
 # Records one check <test name> (suite ci): expected vs observed facts.
@@ -58,7 +63,7 @@ gh=$root/.github
 
 if [ "${8:-}" = --mutant ]; then
   # a tree whose .github/ is the mutant; the rest is ROOT's
-  mkdir -p "$work/mutant" && cp -R "$gh" "$work/mutant/.github" && ln -s "$root/ci" "$root/lib" "$root/fixtures" "$work/mutant/" ||
+  mkdir -p "$work/mutant" && cp -R "$gh" "$work/mutant/.github" && ln -s "$root/ci" "$root/lib" "$root/fixtures" "$root/suites" "$work/mutant/" ||
     exit 3
   case "$case_" in
     pr) f=workflows/gate.yml; sed_script='s/ --expect-hosts "\$HOSTS" || rc=\$?$/ --expect-hosts "$HOSTS"/' ;;
@@ -67,6 +72,7 @@ if [ "${8:-}" = --mutant ]; then
     comment) f=workflows/pr-comment.yml; sed_script='s/startswith(\\"\$marker\\")/startswith(\\"x\\")/' ;;
     adopt_lone) f=workflows/adopt-known.yml; sed_script='/^            dirs=("\$run_dir\/proposed-known")$/d' ;;
     history) f=workflows/gate.yml; sed_script='s/artifacts?name=perf-history&/artifacts?name=perf-history-gone\&/' ;;
+    history_corrupt) f=workflows/gate.yml; sed_script="s/if: \${{ always() \&\& steps.append.outputs.readable == 'true' }}/if: always()/" ;;
     *) echo "buildgate: workflow-flows.sh: no mutant of $case_" >&2; exit 2 ;;
   esac
   sed "$sed_script" "$gh/$f" >"$work/mutant/.github/$f" || exit 3
@@ -85,10 +91,12 @@ fi
 # ---- the repository the workflows check out: what the flows need ----
 repo=$work/repo flow=$work/flow bin=$work/bin
 mkdir -p "$repo/ci" "$repo/lib/sh" "$repo/fixtures/nan_semantics" "$repo/fixtures/memory_order" "$repo/baselines" \
+  "$repo/suites/perf_budgets" \
   "$flow/log" "$bin" || exit 3
 cp -R "$gh" "$repo/.github" && cp "$root/ci/adopt-known" "$root/ci/common.sh" "$repo/ci/" &&
   cp "$root/lib/sh/bg_cli.sh" "$repo/lib/sh/" && cp -R "$root/fixtures/nan_semantics/known" "$repo/fixtures/nan_semantics/" &&
-  cp "$root/fixtures/memory_order/expectations.json" "$repo/fixtures/memory_order/" && : >"$repo/baselines/.keep" || exit 3
+  cp "$root/fixtures/memory_order/expectations.json" "$repo/fixtures/memory_order/" && : >"$repo/baselines/.keep" &&
+  cp "$root/suites/perf_budgets/history_acknowledged.json" "$repo/suites/perf_budgets/" || exit 3
 
 # the host of a stand-in: the runner label, from the image facts of its job
 cat >"$repo/ci/flow-host.sh" <<'EOF'
@@ -324,29 +332,53 @@ case "$case_" in
     expected="adopt=success; ${want_hosts}${want_lines} lines adopted; 1 PR on buildgate/known-5-6 changing qemu-x86_64.tsv: 1"
     observed="adopt=${jobs##*adopt=}; ${adopted}${lines:-0} lines adopted; ${pr:-0} PR on buildgate/known-5-6 changing qemu-x86_64.tsv: ${changed:-0}"
     ;;
-  history)
+  history | history_corrupt)
     [ -x "$BG_FLOW_BG_PERF_HISTORY" ] || { echo "buildgate: workflow-flows.sh: no bg-perf-history at $BG_FLOW_BG_PERF_HISTORY (build it)" >&2; exit 3; }
     # night K: a commit on main, each host's perf value (+5 % from night 8, noise +-0.3 %)
-    for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
-      echo "night $k" >"$repo/night.txt" && g add night.txt && g commit -q -m "night $k" || exit 3
+    night() {
+      echo "night $1" >"$repo/night.txt" && g add -A && g commit -q -m "night $1" || exit 3
       sha=$(git -C "$repo" rev-parse HEAD)
-      [ "$k" = 7 ] && sha7=$sha
-      [ "$k" = 8 ] && sha8=$sha
-      v=$(awk -v k="$k" 'BEGIN { printf "%.3f", 1000 * (k >= 8 ? 1.05 : 1) * (1 + ((k * 37) % 7 - 3) / 1000) }')
+      v=$(awk -v k="$1" 'BEGIN { printf "%.3f", 1000 * (k >= 8 ? 1.05 : 1) * (1 + ((k * 37) % 7 - 3) / 1000) }')
       for h in $hosts; do
         sed 's/"host":{"key":"[^"]*"/"host":{"key":"'"$h"'-key"/' "$root/lib/tests/data/merge/host.json" |
           sed '$s/^]}$/,{"suite":"perf_budgets","name":"perf.baseline.synth\/chain","verdict":"pass","details":{"metric":"real_time","median_head":'"$v"',"n_head":6}}\
 ]}/' >"$flow/hosts/$h/results.json" || exit 3
       done
-      emulate $((10 + k)) gate.yml schedule --sha "$sha" --ref refs/heads/main
-      [ "$k" = 1 ] && first=${jobs##*history=}
-    done
-    s=$(summary 22 history)
-    named=no
-    case $s in *slowdown*"perf.baseline.synth/chain"*"\`${sha7%"${sha7#????????????}"}\`..\`${sha8%"${sha8#????????????}"}\`"*) named=yes ;; esac
-    runs=$(jq '.runs | length' "$work/runner/runs/22/artifacts/perf-history/history.json" 2>/dev/null)
-    expected="night 1: history=success; night 12: history=failure; its summary names the slowdown between nights 7 and 8: yes; the artifact holds 48 runs"
-    observed="night 1: history=${first%% *}; night 12: history=${jobs##*history=}; its summary names the slowdown between nights 7 and 8: $named; the artifact holds ${runs:-no} runs"
+      emulate $((10 + $1)) gate.yml schedule --sha "$sha" --ref refs/heads/main
+    }
+    if [ "$case_" = history_corrupt ]; then
+      night 1
+      first=${jobs##*history=}
+      a=$work/runner/runs/11/artifacts/perf-history/history.json
+      [ -f "$a" ] && head -c 200 "$a" >"$a.cut" && mv "$a.cut" "$a" && cp "$a" "$work/cut.json" || exit 3
+      night 2
+      said=no
+      grep -q "^buildgate: gate.yml/history: the perf-history of run 11 is unreadable (buildgate: bg-perf-history: .*): nothing appended, nothing uploaded, run 11's artifact left as it is" \
+        "$work/run-12.out" && said=yes
+      up=no; [ -e "$work/runner/runs/12/artifacts/perf-history" ] && up=yes
+      kept=no; cmp -s "$a" "$work/cut.json" && kept=yes
+      expected="night 1: history=success; night 2: history=failure; one line naming run 11's unreadable history: yes; night 2 uploaded a perf-history: no; night 1's artifact as it was: yes"
+      observed="night 1: history=${first%% *}; night 2: history=${jobs##*history=}; one line naming run 11's unreadable history: $said; night 2 uploaded a perf-history: $up; night 1's artifact as it was: $kept"
+    else
+      for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
+        night "$k"
+        [ "$k" = 7 ] && sha7=$sha
+        [ "$k" = 8 ] && sha8=$sha
+        [ "$k" = 1 ] && first=${jobs##*history=}
+      done
+      s=$(summary 22 history)
+      named=no
+      case $s in *slowdown*"perf.baseline.synth/chain"*"\`${sha7%"${sha7#????????????}"}\`..\`${sha8%"${sha8#????????????}"}\`"*) named=yes ;; esac
+      runs=$(jq '.runs | length' "$work/runner/runs/22/artifacts/perf-history/history.json" 2>/dev/null)
+      twelfth=${jobs##*history=}
+      # the step accepted: committed in the acknowledgement file, night 13 passes
+      printf '{"schema": 1, "acknowledged": [{"check": "perf.baseline.synth/chain", "good": "%s", "bad": "%s", "reason": "a flow test accepts it"}]}\n' \
+        "$sha7" "$sha8" >"$repo/suites/perf_budgets/history_acknowledged.json" || exit 3
+      night 13
+      acked=no; case $(summary 23 history) in *"acknowledged slowdown"*"a flow test accepts it"*) acked=yes ;; esac
+      expected="night 1: history=success; night 12: history=failure; its summary names the slowdown between nights 7 and 8: yes; the artifact holds 48 runs; night 13, the step acknowledged: history=success, its summary says so: yes"
+      observed="night 1: history=${first%% *}; night 12: history=${twelfth}; its summary names the slowdown between nights 7 and 8: $named; the artifact holds ${runs:-no} runs; night 13, the step acknowledged: history=${jobs##*history=}, its summary says so: $acked"
+    fi
     ;;
   *) echo "buildgate: workflow-flows.sh: unknown case '$case_'" >&2; exit 2 ;;
 esac

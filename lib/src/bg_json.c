@@ -195,3 +195,55 @@ void bg_json_explain_invalid(const char *text, size_t len, char *buf, size_t n)
     }
     snprintf(buf, n, "output is not JSON (%zu bytes); first line: '%s' (%zu bytes)", len, quoted, first);
 }
+
+const char *bg_nearest_word(const char *word, const char *const *known)
+{
+    size_t lw = strlen(word), best_d = 3;
+    const char *best = NULL;
+    if (lw > 62)
+        return NULL;
+    for (const char *const *k = known; *k; k++) {
+        size_t lk = strlen(*k), row[64];
+        if (lk > 62 || (lk > lw ? lk - lw : lw - lk) >= best_d)
+            continue;
+        for (size_t j = 0; j <= lk; j++)
+            row[j] = j;
+        for (size_t i = 1; i <= lw; i++) { /* one row of the edit-distance table at a time */
+            size_t diag = row[0];
+            row[0] = i;
+            for (size_t j = 1; j <= lk; j++) {
+                size_t up = row[j], d = diag + (word[i - 1] != (*k)[j - 1]);
+                if (up + 1 < d)
+                    d = up + 1;
+                if (row[j - 1] + 1 < d)
+                    d = row[j - 1] + 1;
+                diag = up;
+                row[j] = d;
+            }
+        }
+        if (row[lk] < best_d && 2 * row[lk] <= lw) {
+            best_d = row[lk];
+            best = *k;
+        }
+    }
+    return best;
+}
+
+bg_status bg_json_known_keys(const cJSON *obj, const char *const *known, const char *file,
+                             const char *where)
+{
+    const cJSON *e;
+    if (!cJSON_IsObject(obj))
+        return BG_OK;
+    cJSON_ArrayForEach(e, obj) {
+        const char *const *k = known;
+        while (*k && strcmp(*k, e->string))
+            k++;
+        if (*k)
+            continue;
+        const char *near = bg_nearest_word(e->string, known);
+        return bg_fail(BG_E_PARSE, file, "unknown key '%s' in %s%s%s%s", e->string, where,
+                       near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    }
+    return BG_OK;
+}

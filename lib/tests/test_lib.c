@@ -207,6 +207,20 @@ static void group_json(const char *work)
 {
     char path[1024];
     cJSON *doc = NULL;
+    /* bg_nearest_word: a likely misspelling names its known word; a far word nothing */
+    static const char *const known[] = {"band", "seq_max_pairs", "seq_looks", "gates", "margin", NULL};
+    const char *n;
+    expect_str("json.nearest.dropped_letter", "seq_max_pairs", (n = bg_nearest_word("seq_max_pair", known)) ? n : "-");
+    expect_str("json.nearest.swapped_letters", "band", (n = bg_nearest_word("bnad", known)) ? n : "-");
+    expect_str("json.nearest.extra_letter", "gates", (n = bg_nearest_word("gatess", known)) ? n : "-");
+    expect_str("json.nearest.far", "-", (n = bg_nearest_word("colour", known)) ? n : "-");
+    expect_str("json.nearest.short_word", "-", (n = bg_nearest_word("ab", known)) ? n : "-");
+    cJSON *ko = cJSON_Parse("{\"band\": 1, \"margn\": 2}");
+    expect_int("json.known_keys.unknown_is_parse", BG_E_PARSE, bg_json_known_keys(ko, known, "f.json", "defaults"));
+    expect_str("json.known_keys.says_which", "unknown key 'margn' in defaults (did you mean 'margin'?)", bg_last_error());
+    cJSON_DeleteItemFromObject(ko, "margn");
+    expect_int("json.known_keys.all_known", BG_OK, bg_json_known_keys(ko, known, "f.json", "defaults"));
+    cJSON_Delete(ko);
     mkdir(work, 0777);
     snprintf(path, sizeof path, "%s/missing.json", work);
     remove(path);

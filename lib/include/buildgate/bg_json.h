@@ -59,6 +59,19 @@ double bg_json_num(const cJSON *obj, const char *key, double fallback);
  * integer type would be undefined behaviour). */
 int bg_json_u64(const cJSON *obj, const char *key, uint64_t *out);
 
+/* The known word nearest to word when it is a likely misspelling of one
+ * (Levenshtein distance at most 2 and at most half its length), else
+ * NULL; the first of equally near ones. known ends with NULL. */
+const char *bg_nearest_word(const char *word, const char *const *known);
+
+/* BG_OK when every member of obj (an object; anything else passes) is named
+ * in known (ends with NULL), else one line `buildgate: <tool>: <file>:
+ * unknown key '<k>' in <where>` (with ` (did you mean '<known>'?)` when
+ * bg_nearest_word finds one) and BG_E_PARSE: a misspelt key in a settings
+ * file is refused, never ignored. */
+bg_status bg_json_known_keys(const cJSON *obj, const char *const *known, const char *file,
+                             const char *where);
+
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into buf[32]. */
 void bg_utc_now(char buf[32]);
 

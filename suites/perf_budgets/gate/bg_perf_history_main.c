@@ -17,6 +17,7 @@ static const char usage_text[] =
     "Usage: bg-perf-history append --history FILE --results results.json [--commit SHA] [--date ISO]\n"
     "       bg-perf-history changes --history FILE [--check RE] [--host KEY] [--min-size N]\n"
     "                       [--sig P] [--permutations N] [--seed N] [--min-step PCT] [--md FILE]\n"
+    "                       [--acknowledged FILE]\n"
     "       bg-perf-history study [--length N] [--step PCT] [--sigma PCT] [--outliers F]\n"
     "                       [--histories N] [--min-size N] [--sig P] [--permutations N] [--seed N]\n"
     "\n"
@@ -34,6 +35,10 @@ static const char usage_text[] =
     "            the medians before and after, the commit range and p; a slowdown of at\n"
     "            least --min-step % names the command `ci/bisect --checks CHECK --good A\n"
     "            --bad B`.  --md FILE: the same as a Markdown table (the job summary).\n"
+    "            --acknowledged FILE: steps accepted on purpose (gate.yml passes\n"
+    "            suites/perf_budgets/history_acknowledged.json; format: perf_history.h):\n"
+    "            a slowdown of a check within an acknowledged commit range (+-2 commits)\n"
+    "            is reported as acknowledged with its reason and does not fail.\n"
     "  study     precision and recall on synthetic histories: --histories series of\n"
     "            --length runs with Gaussian noise of --sigma % (plus a fraction\n"
     "            --outliers of values 5 sigma off), each with one step of --step % at a\n"
@@ -46,10 +51,10 @@ static const char usage_text[] =
     "  --min-step PCT    smallest slowdown that fails (default 1)\n"
     "\n"
     "Exit: 0; 1 changes found a slowdown of at least --min-step; 2 usage; 3 I/O;\n"
-    "4 results.json malformed; 5 the history is corrupt (left as it is); 8 out of memory.\n";
+    "4 results.json or the --acknowledged file malformed; 5 the history is corrupt (left as it is); 8 out of memory.\n";
 
 typedef struct opts {
-    const char *mode, *history, *results, *commit, *date, *md;
+    const char *mode, *history, *results, *commit, *date, *md, *acks;
     perf_changes_opts ch;
     size_t length, histories;
     double step, sigma, outliers;
@@ -78,7 +83,7 @@ static int parse(int argc, char **argv, opts *o)
     static const char *const valued[] = {"--history", "--results", "--commit", "--date", "--check",
                                          "--host", "--min-size", "--sig", "--permutations", "--seed",
                                          "--min-step", "--md", "--length", "--step", "--sigma",
-                                         "--outliers", "--histories", NULL};
+                                         "--outliers", "--histories", "--acknowledged", NULL};
     if (argc < 2)
         return bg_help_bad_value("mode", "missing: append, changes or study");
     o->mode = argv[1];
@@ -103,6 +108,7 @@ static int parse(int argc, char **argv, opts *o)
         else if (!strcmp(a, "--check")) o->ch.check_re = v;
         else if (!strcmp(a, "--host")) o->ch.host = v;
         else if (!strcmp(a, "--md")) o->md = v;
+        else if (!strcmp(a, "--acknowledged")) o->acks = v;
         else if (!strcmp(a, "--min-size")) { if (!(rc = whole(a, v, 2, 1000, &u))) o->ch.min_size = u; }
         else if (!strcmp(a, "--permutations")) { if (!(rc = whole(a, v, 19, 100000, &u))) o->ch.permutations = (unsigned)u; }
         else if (!strcmp(a, "--seed")) { if (!(rc = whole(a, v, 0, UINT64_MAX, &u))) o->ch.seed = u; }
@@ -147,17 +153,23 @@ static int do_append(const opts *o)
 
 static int do_changes(const opts *o)
 {
-    cJSON *hist = NULL;
+    cJSON *hist = NULL, *acks = NULL;
+    perf_changes_opts ch = o->ch;
     bg_status st = perf_history_load(o->history, 0, &hist);
+    if (st == BG_OK && o->acks && (st = perf_history_acks_load(o->acks, &acks)) == BG_OK) {
+        ch.acks = cJSON_GetObjectItemCaseSensitive(acks, "acknowledged");
+        ch.acks_path = o->acks;
+    }
     FILE *md = NULL;
     if (st == BG_OK && o->md && !(md = fopen(o->md, "w")))
         st = bg_fail(BG_E_IO, "changes", "--md %s: cannot write", o->md);
     int slow = 0;
     if (st == BG_OK)
-        st = perf_history_changes(hist, &o->ch, stdout, md, &slow);
+        st = perf_history_changes(hist, &ch, stdout, md, &slow);
     if (md && fclose(md) != 0 && st == BG_OK)
         st = bg_fail(BG_E_IO, "changes", "--md %s: cannot write", o->md);
     cJSON_Delete(hist);
+    cJSON_Delete(acks);
     return st != BG_OK ? bg_exit_code(st) : slow ? BG_EXIT_FAIL : BG_EXIT_OK;
 }
 

@@ -445,12 +445,19 @@ static bg_status run_duet(const opts *o, perf_plan *pl, size_t c, int r, int hea
  * sides (only head when !with_base), per side one process per class; in
  * duet mode both sides of a class at once (one after the other, in that
  * order, for a multi-threaded class). */
-static bg_status run_rounds(const opts *o, perf_plan *pl, int first, perf_set *base, perf_set *head,
-                            const char *metric, int with_base)
+/* The most rounds of any class of the plan: the pairs one run_rounds adds. */
+static int most_rounds(const perf_plan *pl)
 {
     int most = 0;
     for (size_t c = 0; c < pl->ncls; c++)
         most = pl->cls[c].rounds > most ? pl->cls[c].rounds : most;
+    return most;
+}
+
+static bg_status run_rounds(const opts *o, perf_plan *pl, int first, perf_set *base, perf_set *head,
+                            const char *metric, int with_base)
+{
+    int most = most_rounds(pl);
     for (int r = first; r < first + most; r++) {
         int head_first = perf_plan_head_first(pl);
         for (size_t c = 0; o->duet && with_base && c < pl->ncls; c++) {
@@ -540,9 +547,11 @@ static bg_status compare(const opts *o, const perf_set *base, const perf_set *he
  * after the reruns of a duet run, the paired benchmarks still undecided get
  * up to seq_looks looks, each adding pairs (perf_paired_seq_add) and judged at
  * alpha / seq_looks, until each is DIFFERENT or SAME, or a cap (seq_max_pairs,
- * seq_time_cap: budgets.json "defaults") ends them UNKNOWN with the reason. */
+ * seq_time_cap: budgets.json "defaults") ends them UNKNOWN with the reason.
+ * rerun_pp: the seconds per pair of the last rerun (just the undecided
+ * benchmarks), 0 when none ran: the first look's prediction. */
 static bg_status seq_pairs(const opts *o, perf_plan *pl, perf_set *base, perf_set *head, const cJSON *budgets,
-                           int with_base, perf_result **r, size_t *n)
+                           int with_base, double rerun_pp, perf_result **r, size_t *n)
 {
     char **seq = calloc(*n ? *n : 1, sizeof *seq);
     size_t nseq = 0, unpaired = 0;
@@ -554,21 +563,31 @@ static bg_status seq_pairs(const opts *o, perf_plan *pl, perf_set *base, perf_se
             st = BG_E_NOMEM;
     perf_budget b;
     perf_budget_for(budgets, "", &b);
-    double t0 = now_s(), per_pair = 0;
+    double t0 = now_s(), per_pair = rerun_pp;
     int look = 0;
     const char *stop = "seq_max_pairs reached";
-    char capmsg[96];
+    char capmsg[200];
     while (st == BG_OK && nseq > 0) {
         size_t add = perf_paired_seq_add(*r, *n, look + 1);
         if (add == 0) {
             stop = perf_paired_seq_stop(*r, *n, seq, nseq);
             break;
         }
-        double spent = now_s() - t0;
-        if (spent + per_pair * (double)add > b.seq_time_cap) {
-            snprintf(capmsg, sizeof capmsg, "seq_time_cap %g s: %.0f s spent%s", b.seq_time_cap, spent,
-                     look ? ", the next look would pass it" : "");
+        double spent = now_s() - t0, next = per_pair * (double)add;
+        if (spent >= b.seq_time_cap || spent + next > b.seq_time_cap) {
+            /* the cap is reached (or the next look would pass it): say so with the figures */
+            if (look == 0)
+                snprintf(capmsg, sizeof capmsg, "seq_time_cap %g s reached before the first look: %.0f s spent, "
+                         "its %zu pairs would take about %.1f s (%.2f s per pair in the last rerun)",
+                         b.seq_time_cap, spent, add, next, per_pair);
+            else if (spent >= b.seq_time_cap)
+                snprintf(capmsg, sizeof capmsg, "seq_time_cap %g s reached: the looks took %.0f s", b.seq_time_cap,
+                         spent);
+            else
+                snprintf(capmsg, sizeof capmsg, "seq_time_cap %g s: %.0f s spent, the next look's %zu pairs would "
+                         "take about %.0f s more", b.seq_time_cap, spent, add, next);
             stop = capmsg;
+            printf("bg-perf: sequential: no %s: %s\n", look ? "further look" : "look", capmsg);
             break;
         }
         look++;
@@ -629,6 +648,7 @@ static int judge(const opts *o, perf_plan *pl, const char *mode, perf_set *base,
     size_t n = 0;
     bg_status st = compare(o, base, head, budgets, &r, &n);
     int reruns = 0, limit = pl ? max_reruns(budgets, r, n) : 0;
+    double rerun_pp = 0; /* seconds per pair of the last rerun: seq_pairs' first prediction */
     while (st == BG_OK && ((reruns < limit && count(r, n, PERF_INCONCLUSIVE) > 0) ||
                            (reruns < 2 * limit && count_unresolved(r, n) > 0))) {
         int confirm = reruns >= limit;
@@ -644,12 +664,14 @@ static int judge(const opts *o, perf_plan *pl, const char *mode, perf_set *base,
         printf("\n");
         perf_results_free(r, n);
         r = NULL;
+        double t1 = now_s();
         st = run_rounds(o, pl, 1000 * reruns, base, head, perf_budgets_metric(budgets), with_base);
+        rerun_pp = most_rounds(pl) > 0 ? (now_s() - t1) / most_rounds(pl) : 0;
         if (st == BG_OK)
             st = compare(o, base, head, budgets, &r, &n);
     }
     if (st == BG_OK && o->paired && pl)
-        st = seq_pairs(o, pl, base, head, budgets, with_base, &r, &n);
+        st = seq_pairs(o, pl, base, head, budgets, with_base, rerun_pp, &r, &n);
     if (st != BG_OK) {
         perf_results_free(r, n);
         return bg_exit_code(st);

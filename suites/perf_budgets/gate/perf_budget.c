@@ -202,6 +202,34 @@ static const char *invalid_direction(const cJSON *doc, const char **where, char 
     return NULL;
 }
 
+/* The keys the gate reads, at each level of the file (perf_budget.h,
+ * perf_variants.h): any other is a misspelling that would be ignored. */
+#define BUDGET_KEYS "band", "alpha", "level", "ir_band", "cycles_band", "min_time", "min_repetitions", \
+    "resamples", "max_reruns", "ir_iterations", "seq_time_cap", "seq_max_pairs", "seq_looks"
+
+static bg_status budgets_known_keys(const cJSON *doc, const char *path)
+{
+    static const char *const top[] = {"schema", "defaults", "benchmarks", "retired", "gates", "variant_table", NULL},
+                             *const defaults[] = {BUDGET_KEYS, "metric", "higher_is_better", NULL},
+                             /* metric, higher_is_better: refused there with their own reason below */
+                             *const entry[] = {BUDGET_KEYS, "why", "metric", "higher_is_better", NULL},
+                             *const table[] = {"margin", "alpha", "gates", NULL};
+    bg_status st = bg_json_known_keys(doc, top, path, "the top level");
+    if (st == BG_OK)
+        st = bg_json_known_keys(cJSON_GetObjectItemCaseSensitive(doc, "defaults"), defaults, path, "defaults");
+    if (st == BG_OK)
+        st = bg_json_known_keys(cJSON_GetObjectItemCaseSensitive(doc, "variant_table"), table, path,
+                                "variant_table");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(doc, "benchmarks")) {
+        char where[300];
+        snprintf(where, sizeof where, "benchmarks \"%s\"", e->string);
+        if (st == BG_OK)
+            st = bg_json_known_keys(e, entry, path, where);
+    }
+    return st;
+}
+
 bg_status perf_budgets_load(const char *path, cJSON **out)
 {
     *out = NULL;
@@ -214,6 +242,11 @@ bg_status perf_budgets_load(const char *path, cJSON **out)
     if (bg_json_num(doc, "schema", 0) != 1) {
         cJSON_Delete(doc);
         return bg_fail(BG_E_PARSE, "budgets", "%s: \"schema\" must be 1", path);
+    }
+    st = budgets_known_keys(doc, path);
+    if (st != BG_OK) {
+        cJSON_Delete(doc);
+        return st;
     }
     perf_budget b = builtin;
     apply(cJSON_GetObjectItemCaseSensitive(doc, "defaults"), &b, 1);

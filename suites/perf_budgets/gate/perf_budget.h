@@ -39,6 +39,8 @@
  * the sequential pairs of a duet run (perf_paired.h), read from "defaults" like max_reruns.
  * "why" (a string, in a "benchmarks" entry): the reason for its bands, for
  * readers; the gate ignores it.
+ * Any key other than these at the top level, in "defaults", in a "benchmarks" entry or in
+ * "variant_table" is refused (a misspelling: `unknown key '<k>' in <where>`, exit 4).
  * retired: benchmarks (exact names) deliberately gone from the head: one in
  * the base only is then a skip quoting the reason instead of a "vanished"
  * fail (perf_gate.h); each needs a reason, a non-empty string.

@@ -121,6 +121,104 @@ bg_status perf_history_append(cJSON *hist, const cJSON *results, const char *com
     return BG_OK;
 }
 
+bg_status perf_history_acks_load(const char *path, cJSON **doc)
+{
+    static const char *const top[] = {"schema", "acknowledged", NULL},
+                             *const entry[] = {"check", "good", "bad", "reason", "host", "by", NULL};
+    bg_status st = bg_json_load(path, "acknowledged", doc);
+    if (st != BG_OK)
+        return st;
+    st = bg_json_known_keys(*doc, top, path, "the top level");
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(*doc, "acknowledged"), *a;
+    const char *why = NULL;
+    int i = 0;
+    if (st == BG_OK && bg_json_num(*doc, "schema", -1) != 1)
+        why = "\"schema\" is not 1";
+    else if (st == BG_OK && !cJSON_IsArray(list))
+        why = "no \"acknowledged\" array";
+    cJSON_ArrayForEach(a, list) {
+        if (st != BG_OK || why)
+            break;
+        char where[48];
+        snprintf(where, sizeof where, "acknowledged[%d]", i);
+        st = bg_json_known_keys(a, entry, path, where);
+        const char *r = bg_json_str(a, "reason");
+        while (r && (*r == ' ' || *r == '\t'))
+            r++;
+        if (st != BG_OK)
+            break;
+        if (!cJSON_IsObject(a) || !bg_json_str(a, "check") || !*bg_json_str(a, "check") ||
+            !bg_json_str(a, "good") || !*bg_json_str(a, "good") || !bg_json_str(a, "bad") ||
+            !*bg_json_str(a, "bad"))
+            why = "needs \"check\", \"good\" and \"bad\" (the range bg-perf-history changes named)";
+        else if (!r || !*r)
+            why = "needs a \"reason\": why the step is accepted";
+        else
+            i++;
+    }
+    if (st == BG_OK && why)
+        st = bg_fail(BG_E_PARSE, path, "acknowledged[%d]: %s (docs/perf_budgets.md \"Change points over "
+                                       "main's history\")", i, why);
+    if (st != BG_OK) {
+        cJSON_Delete(*doc);
+        *doc = NULL;
+    }
+    return st;
+}
+
+/* The place of the commit prefix names among the history's distinct commits
+ * (in order of first appearance), -1 when none, -2 when more than one. */
+static int commit_ordinal(const cJSON *runs, const char *prefix)
+{
+    const cJSON *r, *q;
+    int ord = 0, found = -1;
+    size_t k = strlen(prefix);
+    cJSON_ArrayForEach(r, runs) {
+        const char *c = bg_json_str(r, "commit");
+        int dup = 0;
+        for (q = runs->child; q != r && !dup; q = q->next)
+            dup = !strcmp(bg_json_str(q, "commit"), c);
+        if (dup)
+            continue;
+        if (!strncmp(c, prefix, k)) {
+            if (found >= 0)
+                return -2;
+            found = ord;
+        }
+        ord++;
+    }
+    return found;
+}
+
+/* The acknowledgement covering a slowdown of check on host between the
+ * commits good and bad (perf_history.h), or NULL; *st BG_E_PARSE for an
+ * ambiguous prefix. */
+static const cJSON *acknowledged(const perf_changes_opts *o, const cJSON *runs, const char *host,
+                                 const char *check, const char *good, const char *bad, bg_status *st)
+{
+    const cJSON *a;
+    int idx = 0;
+    cJSON_ArrayForEach(a, o->acks) {
+        const char *h = bg_json_str(a, "host"), *ag = bg_json_str(a, "good"), *ab = bg_json_str(a, "bad");
+        if (strcmp(bg_json_str(a, "check"), check) || (h && strcmp(h, host))) {
+            idx++;
+            continue;
+        }
+        int lo = commit_ordinal(runs, ag), hi = commit_ordinal(runs, ab);
+        if (lo == -2 || hi == -2) {
+            *st = bg_fail(BG_E_PARSE, o->acks_path ? o->acks_path : "acknowledged",
+                          "acknowledged[%d]: commit '%s' names more than one commit of the history: give more "
+                          "of it", idx, lo == -2 ? ag : ab);
+            return NULL;
+        }
+        int g = commit_ordinal(runs, good), b = commit_ordinal(runs, bad);
+        if (lo >= 0 && hi >= 0 && g >= lo - 2 && b <= hi + 2)
+            return a;
+        idx++;
+    }
+    return NULL;
+}
+
 /* 1 when a larger value of metric is worse, 0 when smaller is: the run's
  * recorded direction (details.higher_is_better of its check, from
  * budgets.json), else the metric's known direction (perf_budget.h, the one
@@ -172,9 +270,9 @@ static void short_sha(const cJSON *run, char out[13])
     snprintf(out, 13, "%.12s", bg_json_str(run, "commit"));
 }
 
-static bg_status one_series(const series *s, const char *host, const char *check,
+static bg_status one_series(const series *s, const cJSON *runs, const char *host, const char *check,
                             const perf_changes_opts *o, FILE *out, FILE *md, int *slowdowns,
-                            int *rows)
+                            int *rows, int *acked)
 {
     bg_changepoint_opts co = {o->min_size, o->sig, o->permutations, o->seed};
     bg_change ch[64];
@@ -186,12 +284,21 @@ static bg_status one_series(const series *s, const char *host, const char *check
     for (size_t i = 0; i < nch; i++) {
         double step = ch[i].after / ch[i].before - 1;
         int slow = (worse_up ? step : -step) >= o->min_step;
+        const cJSON *ack = slow ? acknowledged(o, runs, host, check, bg_json_str(s->run[ch[i].at - 1], "commit"),
+                                               bg_json_str(s->run[ch[i].at], "commit"), &st)
+                                : NULL;
+        if (st != BG_OK)
+            return st;
+        if (ack) { /* accepted on purpose: reported, never failed again */
+            slow = 0;
+            ++*acked;
+        }
         char good[13], bad[13];
         short_sha(s->run[ch[i].at - 1], good);
         short_sha(s->run[ch[i].at], bad);
         const char *gd = bg_json_str(s->run[ch[i].at - 1], "date"), *bd = bg_json_str(s->run[ch[i].at], "date");
-        const char *kind = slow ? "SLOWDOWN" : (worse_up ? step : -step) > 0 ? "slower (below --min-step)"
-                                                                            : "faster";
+        const char *kind = slow ? "SLOWDOWN" : ack ? "acknowledged slowdown"
+                                  : (worse_up ? step : -step) > 0 ? "slower (below --min-step)" : "faster";
         fprintf(out, "%s %s on %s: %+.2f %% (%s median %.6g -> %.6g) between %s (%s) and %s (%s), "
                      "runs %zu|%zu, p = %.3g",
                 kind, check, host, 100 * step, s->metric ? s->metric : "value", ch[i].before,
@@ -203,19 +310,27 @@ static bg_status one_series(const series *s, const char *host, const char *check
             fprintf(out, "; next: ci/bisect does not judge estimated cycles: bisect %s..%s with bg-perf "
                          "callgrind by hand (docs/perf_budgets.md \"Change points over main's history\")",
                     good, bad);
+        if (ack)
+            fprintf(out, "; acknowledged %s..%s in %s: %s", bg_json_str(ack, "good"), bg_json_str(ack, "bad"),
+                    o->acks_path ? o->acks_path : "?", bg_json_str(ack, "reason"));
+        else if (slow)
+            fprintf(out, "; or, to accept it: an entry {\"check\": \"%s\", \"good\": \"%s\", \"bad\": \"%s\", "
+                         "\"reason\": \"...\"} in suites/perf_budgets/history_acknowledged.json",
+                    check, good, bad);
         fprintf(out, "\n");
         int first = (*rows)++ == 0;
         if (md) {
             if (first)
                 fprintf(md, "| change | check | host | step | median before → after | commits | p | next |\n"
                             "|---|---|---|---:|---|---|---:|---|\n");
-            fprintf(md, "| %s | `%s` | %s | %+.2f %% | %.6g → %.6g | `%s`..`%s` | %.3g | %s%s%s%s%s%s%s |\n",
-                    slow ? "❌ slowdown" : (worse_up ? step : -step) > 0 ? "slower, below the step"
-                                                                      : "✅ faster",
+            fprintf(md, "| %s | `%s` | %s | %+.2f %% | %.6g → %.6g | `%s`..`%s` | %.3g | %s%s%s%s%s%s%s%s%s |\n",
+                    slow ? "❌ slowdown" : ack ? "☑️ acknowledged slowdown"
+                         : (worse_up ? step : -step) > 0 ? "slower, below the step" : "✅ faster",
                     check, host, 100 * step, ch[i].before, ch[i].after, good, bad, ch[i].p,
                     slow && bisectable ? "`ci/bisect --checks " : slow ? "by hand (ci/bisect judges Ir only) " : "",
                     slow && bisectable ? check : "", slow ? " --good " : "",
-                    slow ? good : "", slow ? " --bad " : "", slow ? bad : "", slow && bisectable ? "`" : "");
+                    slow ? good : "", slow ? " --bad " : "", slow ? bad : "", slow && bisectable ? "`" : "",
+                    ack ? "acknowledged: " : "", ack ? bg_json_str(ack, "reason") : "");
         }
         *slowdowns += slow;
     }
@@ -232,7 +347,7 @@ bg_status perf_history_changes(const cJSON *hist, const perf_changes_opts *o, FI
                        o->check_re);
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(hist, "runs"), *r, *e;
     bg_status st = BG_OK;
-    int nseries = 0, rows = 0;
+    int nseries = 0, rows = 0, acked = 0;
     /* every (host, check) pair once: at its first run */
     int idx = 0;
     cJSON_ArrayForEach(r, runs) {
@@ -252,7 +367,7 @@ bg_status perf_history_changes(const cJSON *hist, const perf_changes_opts *o, FI
             st = collect(runs, host, e->string, &s);
             if (st == BG_OK && s.n >= 2 * o->min_size) {
                 nseries++;
-                st = one_series(&s, host, e->string, o, out, md, slowdowns, &rows);
+                st = one_series(&s, runs, host, e->string, o, out, md, slowdowns, &rows, &acked);
             }
             free(s.x);
             free(s.run);
@@ -263,9 +378,9 @@ bg_status perf_history_changes(const cJSON *hist, const perf_changes_opts *o, FI
         regfree(&rx);
     if (st == BG_OK) {
         fprintf(out, "bg-perf-history: %d series of at least %zu runs, %d change%s found, %d slowdown%s "
-                     "of at least %.1f %%\n",
+                     "of at least %.1f %% (%d more acknowledged)\n",
                 nseries, 2 * o->min_size, rows, rows == 1 ? "" : "s", *slowdowns,
-                *slowdowns == 1 ? "" : "s", 100 * o->min_step);
+                *slowdowns == 1 ? "" : "s", 100 * o->min_step, acked);
         if (md && !rows)
             fprintf(md, "No change point in %d series of at least %zu runs.\n", nseries, 2 * o->min_size);
     }

@@ -40,13 +40,30 @@ typedef struct perf_changes_opts {
     unsigned permutations;
     uint64_t seed;
     double min_step;      /* a slowdown smaller than this fraction is reported, not failed */
+    const cJSON *acks;    /* perf_history_acks_load's "acknowledged" array (NULL: none) */
+    const char *acks_path;
 } perf_changes_opts;
+
+/* Acknowledged steps (a committed file, docs/perf_budgets.md "Change points
+ * over main's history"): {"schema": 1, "acknowledged": [{"check": "<check
+ * name>", "good": "<commit>", "bad": "<commit>", "reason": "<why it stays>",
+ * "host": "<host key>" (optional: every host), "by": "<who>" (optional)}]}.
+ * good/bad: a commit of the history or a prefix naming one (the range
+ * `changes` printed).  A slowdown of that check (and host) whose last run
+ * before and first run after lie within the range widened by 2 commits on
+ * each side (the study's hit distance: the detector may move a step by a
+ * run as nights are added) is reported as acknowledged and does not fail.
+ * BG_E_PARSE (one line) for a file that is not that: unknown keys, a blank
+ * reason; BG_E_IO. */
+bg_status perf_history_acks_load(const char *path, cJSON **doc);
 
 /* Finds the change points of every (host, check) series of the history
  * (bg_edivisive) and writes one line per change to out and, when md is not
  * NULL, a Markdown table.  A slowdown of at least min_step (the metric's bad
  * direction: larger for times, Ir and costs, smaller for *_per_second) names
- * its commit range and the ci/bisect command.  *slowdowns = their count. */
+ * its commit range and the ci/bisect command.  *slowdowns = their count,
+ * those o->acks covers not counted.  BG_E_PARSE when an acknowledgement's
+ * commit prefix names more than one commit of the history. */
 bg_status perf_history_changes(const cJSON *hist, const perf_changes_opts *o, FILE *out, FILE *md,
                                int *slowdowns);
 

@@ -68,7 +68,9 @@ size_t perf_paired_pairs_for(double alpha, size_t m_tests);
  * to seq_looks more looks (its budget; 0: off), each adding pairs, until it is
  * DIFFERENT (fail, or improved: the interval beyond the band and q < alpha),
  * SAME (pass: the interval inside the band) or the caps are reached
- * (seq_max_pairs pairs in all, or the looks took seq_time_cap seconds), then
+ * (seq_max_pairs pairs in all, or the looks took seq_time_cap seconds or the
+ * next one would pass it, predicted for the first look from the last rerun:
+ * bg_perf_main.c seq_pairs), then
  * UNKNOWN (inconclusive, saying how many pairs ran and what interval would
  * decide).  The model: Chromium Pinpoint's compare (catapult
  * dashboard/pinpoint/models/compare/compare.py, thresholds.py): DIFFERENT /

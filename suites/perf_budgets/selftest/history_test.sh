@@ -10,6 +10,11 @@
 #   aa       no step: changes exits 0, no change
 #   corrupt  a history cut short: append exits 5 and leaves it as it was
 #   twice    the same results appended twice: the second appends nothing
+#   ack      the +3 % step, acknowledged (--acknowledged FILE naming c25..c26 and
+#            a reason): exit 0, reported as acknowledged with its reason
+#   ack_new  +3 % from c14, acknowledged, then a NEW +3 % from c30: exit 1
+#            naming c29..c30, the acknowledged one still reported as such
+#            (main's bg-perf-history has no --acknowledged: exit 2 in both)
 set -euo pipefail
 case_=$1 bin=$2 src=$3
 w="$bin/selftest-history-$case_"; rm -rf "$w"; mkdir -p "$w"
@@ -31,17 +36,38 @@ results() {
     "$(( $1 % 28 + 1 ))" "$1" "$l" >"$w/r$1.json"
 }
 
-# plant STEP_PCT: appends 40 runs, +STEP_PCT % from run 26
+# plant STEP_PCT [FROM [STEP2_PCT FROM2]]: appends 40 runs, +STEP_PCT % from run
+# FROM (26), then +STEP2_PCT % more from run FROM2
 plant() {
   for k in $(seq 1 40); do
-    v=$(awk -v k="$k" -v s="$1" 'BEGIN { e = ((k * 7919) % 101) / 100 - 0.5;  # -0.5 .. +0.5
-          printf "%.6f", 1000 * (1 + (k >= 26 ? s / 100 : 0)) * (1 + e / 100) }')
+    v=$(awk -v k="$k" -v s="$1" -v a="${2:-26}" -v s2="${3:-0}" -v a2="${4:-41}" 'BEGIN {
+          e = ((k * 7919) % 101) / 100 - 0.5;  # -0.5 .. +0.5
+          printf "%.6f", 1000 * (1 + (k >= a ? s / 100 : 0)) * (1 + (k >= a2 ? s2 / 100 : 0)) * (1 + e / 100) }')
     results "$k" "$v"
     "$hist" append --history "$w/history.json" --results "$w/r$k.json" >/dev/null
   done
 }
 
+# acks GOOD BAD: the acknowledgement file of the planted check's step GOOD..BAD
+acks() {
+  local check
+  check=$(printf '%s' "$line" | sed 's/.*"name":"\([^"]*\)".*/\1/')
+  printf '{"schema": 1, "acknowledged": [{"check": "%s", "good": "%s", "bad": "%s", "reason": "%s"}]}\n' \
+    "$check" "$1" "$2" "accepted: the test says so" >"$w/acks.json"
+}
+
 case "$case_" in
+  ack)
+    plant 3; acks c25 c26
+    exec "$expect" --name "$name" --exit 0 --contains "acknowledged slowdown" --contains "between c25" \
+      --contains "acknowledged c25..c26 in $w/acks.json: accepted: the test says so" \
+      --contains "0 slowdowns of at least 1.0 % (1 more acknowledged)" -- \
+      "$hist" changes --history "$w/history.json" --acknowledged "$w/acks.json" ;;
+  ack_new)
+    plant 3 14 3 30; acks c13 c14
+    exec "$expect" --name "$name" --exit 1 --contains "acknowledged c13..c14 in" \
+      --contains "--good c29 --bad c30" --contains "1 slowdown of at least 1.0 % (1 more acknowledged)" -- \
+      "$hist" changes --history "$w/history.json" --acknowledged "$w/acks.json" ;;
   step)
     plant 3
     exec "$expect" --name "$name" --exit 1 --contains "SLOWDOWN" --contains "between c25" \

@@ -18,6 +18,12 @@
 #   seq_cap    no shift, band 3 %, seq_max_pairs 14: UNKNOWN after 14 pairs,
 #              saying the cap and the interval that would decide
 # On main's perf-aa-resample (no --seq) each exits 2: an unknown option.
+#   seq_time_first  a real bg-perf ab --duet (synth/chain A/A, 3 rounds and
+#              1 rerun: 6 pairs, too few to decide), seq_time_cap 0.001 s: the
+#              cap is reached before
+#              the first look, so no look runs and the check says so with the
+#              pairs, the seconds spent and predicted, the cap (main ran the
+#              first look regardless and said "the next look would pass it")
 set -euo pipefail
 case_=$1 bin=$2 src=$3
 w="$bin/selftest-seqpairs_$case_"; rm -rf "$w"; mkdir -p "$w/pool"
@@ -44,6 +50,18 @@ budgets() {
 run=("$bin/perf-aa-resample" --paired --seq --dir "$w/pool" --k 11 --draws 1 --reruns 0 --verbose
   --budgets "$w/budgets.json")
 case "$case_" in
+  seq_time_first)
+    # 3 rounds and 1 rerun: 6 pairs, too few for the signed-rank test to reach
+    # alpha (8), so the benchmark stays undecided whatever the load does
+    budgets 0.05 60
+    sed 's/"seq_time_cap": *[0-9.]*/"seq_time_cap": 0.001/; s/"max_reruns": *[0-9]*/"max_reruns": 1/' \
+      "$w/budgets.json" >"$w/b.json"
+    exec "$expect" --name "$name" --exit 0 \
+      --contains "bg-perf: sequential: no look: seq_time_cap 0.001 s reached before the first look: 0 s spent, its 18 pairs would take about" \
+      --check synth/chain --verdict inconclusive \
+      --observed "UNKNOWN after 6 pairs (0 sequential look(s), seq_time_cap 0.001 s reached before the first look: 0 s spent, its 18 pairs would take about" \
+      -- "$bin/bg-perf" ab --duet --base-exe "$bin/perf-bench" --head-exe "$bin/perf-bench" \
+      --filter '^synth/chain$' --rounds 3 --reps 2 --min-time 0.01 --work-dir "$w/ab" --budgets "$w/b.json" ;;
   seq_shift)
     budgets 0.02 60
     exec "$expect" --name "$name" --exit 0 \
