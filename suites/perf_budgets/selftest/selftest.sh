@@ -130,6 +130,22 @@ AWK
     exec "$expect" --name "$name" --exit 0 --contains "real: data references and misses equal; Ir grew" \
       --contains "mutant: they differ" -- bash -c 'echo "real: $(awk -f "$0/same.awk" "$0/cg.0" "$0/cg.1" | tail -n 1)"
         echo "mutant: $(awk -f "$0/same.awk" "$0/cg.0" "$0/cg.1.mutant" | tail -n 1)"' "$w" ;;
+  callgrind_floor)  # --iterations 2 on benchmarks whose iteration costs ~12 Ir (bg_bench) or
+    # 12000 Ir (synth): the run-to-run variation of the process's fixed cost (10^2..10^3 Ir)
+    # made A/A fail or error ("Ir(2) is not above Ir(1)"); raised to each benchmark's
+    # floor (budgets ir_min_iterations) with one line, A/A must pass.  And a budgets file
+    # whose ir_iterations is below its floor is refused (exit 4, naming the entry).
+    printf '%s\n' '{"schema": 1, "benchmarks": {"synth/": {"ir_iterations": 100, "ir_min_iterations": 1000}}}' >"$w/low.json"
+    "$expect" --name "$name.budgets" --exit 4 --contains "ir_iterations must be >= ir_min_iterations" \
+      --contains "synth/" -- "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --filter '^synth/chain$' \
+      --budgets "$w/low.json" --work-dir "$w"
+    exec "$expect" --name "$name" --exit 0 \
+      --contains "bg-perf: synth/chain: --iterations 2 raised to 2000, the benchmark's floor" \
+      --contains "bg-perf: bg_bench/overhead/c_batch/seed:88172645463325252: --iterations 2 raised to 2000000" \
+      --contains "pass         perf.callgrind_cycles.synth/chain" \
+      --contains "pass         perf.callgrind_cycles.bg_bench/overhead/c_batch/" -- \
+      "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --filter '^(synth/chain|bg_bench/overhead/c_batch/.*)$' \
+      --iterations 2 --work-dir "$w" --budgets "$budgets" ;;
   callgrind_interrupt)  # SIGINT to bg-perf callgrind (its pid, not its group) must stop valgrind
     # too (perf_run.c spawns it in bg-perf's own group): exit 130, one line saying so, and no
     # valgrind of this run left (found by this run's unique --work-dir in their command lines;
