@@ -127,7 +127,7 @@ int main(int argc, char **argv) {
     commit "docs: README line three" README 'toy chase: dependent loads
 (three lines)' >/dev/null
     printf '%s\n' '{"schema": 1, "defaults": {"band": 0.05, "alpha": 0.01, "min_repetitions": 5,' \
-      '"metric": "cpu_time", "level": 0.95, "resamples": 2000, "max_reruns": 2, "ir_iterations": 400, "ir_min_iterations": 400}, "benchmarks": {}}' >"$tmp/budgets.json"
+      '"metric": "cpu_time", "level": 0.95, "resamples": 2000, "max_reruns": 2, "ir_iterations": 1000, "ir_min_iterations": 1000}, "benchmarks": {}}' >"$tmp/budgets.json"
     args=(--checks perf.callgrind_cycles.BM_chase --perf-target toy-bench --perf-exe toy-bench
           --bg-perf "$bg_perf" --budgets "$tmp/budgets.json") ;;
   digest|clean)

@@ -158,7 +158,10 @@ static const char usage_text[] =
     "      bytes_per_second higher-is-better without it); 5 baseline\n"
     "      corrupt or of another schema/host/metric (also a fail check\n"
     "      \"perf.baseline.load\"); 7 a benchmark crashed or reported an error;\n"
-    "      8 out of memory (bg_error.h).\n"
+    "      8 out of memory (bg_error.h).  SIGINT/SIGTERM/SIGHUP stop the running\n"
+    "      benchmark (valgrind included), then one line \"buildgate: bg-perf:\n"
+    "      interrupted by SIG...: <command> stopped\" and bg-perf ends by that\n"
+    "      signal (a shell says 130/143/129).\n"
     "Doc: docs/perf_budgets.md.\n";
 
 typedef struct opts {
