@@ -11,7 +11,7 @@
 # its CTest test (.test, else its name).  Exit 4 when RESULTS is not JSON.
 bisect_failed_checks() {
   jq -r '.checks[] | select(.verdict == "fail" or .verdict == "xpass")
-         | if ((.name | test("^perf\\.(ab|baseline|callgrind)\\.")) and ((.details | type) == "object")
+         | if ((.name | test("^perf\\.(ab|baseline|callgrind|callgrind_cycles)\\.")) and ((.details | type) == "object")
                and (.details.ratio != null)) then .name else (.test // .name) end' "$1" 2>/dev/null |
     awk '!seen[$0]++' || return 4
 }
@@ -64,18 +64,19 @@ bisect_build() {
 
 # bisect_resolve NAME...: one line per check, TSV "name kind what mode":
 # kind test (what: the CTest test) or perf (what: the benchmark; mode: ab or
-# callgrind).  A CTest test name is taken as is; a perf.ab|baseline|callgrind.
-# <benchmark> name is a perf check; any other name goes to the test that is its
-# longest prefix (check names start with their test's name).  Exit 2 when a
-# name matches nothing.
+# callgrind).  A CTest test name is taken as is; a perf.ab|baseline|callgrind|
+# callgrind_cycles.<benchmark> name is a perf check (both callgrind metrics:
+# mode callgrind, one row per benchmark: one bg-perf callgrind run judges
+# both); any other name goes to the test that is its longest prefix (check
+# names start with their test's name).  Exit 2 when a name matches nothing.
 bisect_resolve() {
   local tests name t best
   tests=$(ctest --test-dir "$work/build" -N 2>/dev/null | sed -n 's/^ *Test *#[0-9]*: //p')
   for name in "$@"; do
     if grep -qxF -- "$name" <<<"$tests"; then printf '%s\ttest\t%s\t\n' "$name" "$name"; continue; fi
-    if [[ "$name" =~ ^perf\.(ab|baseline|callgrind)\.(.+)$ ]]; then
+    if [[ "$name" =~ ^perf\.(ab|baseline|callgrind|callgrind_cycles)\.(.+)$ ]]; then
       local mode=ab
-      [ "${BASH_REMATCH[1]}" = callgrind ] && mode=callgrind
+      [ "${BASH_REMATCH[1]#callgrind}" != "${BASH_REMATCH[1]}" ] && mode=callgrind
       printf '%s\tperf\t%s\t%s\n' "$name" "${BASH_REMATCH[2]}" "$mode"; continue
     fi
     best=""
@@ -132,6 +133,12 @@ bisect_judge_test() {
 }
 
 # bisect_judge_perf SHA NAME BENCH MODE: 0 good, 1 bad, 125 skip, 255 time out.
+# The verdict is bg-perf's own (the band rule lives there, perf_callgrind.c /
+# perf_gate.c, never here): mode ab its one perf.ab check; mode callgrind both
+# checks of the benchmark, perf.callgrind (Ir, ir_band) and
+# perf.callgrind_cycles (estimated cycles, cycles_band), as the gate judges
+# them: fail when either fails, pass when both pass (or improve); the
+# evidence is the failing check's, with both metrics in .metrics.
 bisect_judge_perf() {
   local sha=$1 name=$2 bench=$3 mode=$4 r try cf ev verdict b=() o=() badlo
   badlo=$work/bad-low.$(tr -c 'A-Za-z0-9._-' '_' <<<"$name")
@@ -157,10 +164,15 @@ bisect_judge_perf() {
         ${o[@]+"${o[@]}"} ${b[@]+"${b[@]}"} --work-dir "$work/runs" >"$cf.log" 2>&1; r=$?
     fi
     [ $r = 255 ] && return 255
-    verdict=$(jq -rs 'map(select(.name | startswith("perf."))) | first | .verdict // "none"' "$cf" 2>/dev/null)
-    ev=$(jq -cs --argjson x "$r" --argjson t "$try" 'map(select(.name | startswith("perf."))) | first // empty
+    verdict=$(jq -rs --arg m "$mode" "$bisect_perf_checks_jq"' | if length == 0 then "none"
+          elif any(.verdict == "fail") then "fail" elif all(.verdict == "pass") then "pass"
+          else (map(select(.verdict != "pass")) | first | .verdict) end' "$cf" 2>/dev/null)
+    ev=$(jq -cs --arg m "$mode" --argjson x "$r" --argjson t "$try" "$bisect_perf_checks_jq"' | . as $all
+          | (map(select(.verdict == "fail")) + map(select(.verdict != "pass")) + .) | first // empty
           | {benchmark: .name, verdict, ratio: .details.ratio, interval: .details.interval,
-             band: .details.band, p: .details.p, bg_perf_exit: $x, tries: ($t + 1)}' "$cf" 2>/dev/null)
+             band: .details.band, p: .details.p, bg_perf_exit: $x, tries: ($t + 1)}
+            + (if $m == "callgrind" then {metrics: ($all | map({check: .name, metric: .details.metric,
+                 ratio: .details.ratio, band: .details.band, verdict}))} else {} end)' "$cf" 2>/dev/null)
     [ -n "$ev" ] || ev=$(jq -cn --argjson x "$r" --arg l "$(grep -m1 '^buildgate:' "$cf.log" | cut -c1-300)" \
       '{bg_perf_exit: $x, why: "bg-perf recorded no check", observed: $l}')
     case $verdict in
@@ -181,6 +193,10 @@ bisect_judge_perf() {
   bisect_evidence "$sha" "$name" skip "$ev"; return 125
 }
 
+# The perf checks of one bg-perf run that judge the benchmark (jq, --arg m MODE).
+bisect_perf_checks_jq='map(select(.name | if $m == "callgrind" then test("^perf\\.callgrind(_cycles)?\\.")
+                                       else startswith("perf.") end))'
+
 # bisect_judge SHA: every check of $work/checks.tsv on the checked-out commit
 # (BISECT_ONLY=test|perf: just that kind).  0 good (all good), 1 bad (any
 # bad), 125 skip (else), 255 time ran out (aborts git bisect run).
@@ -200,7 +216,10 @@ bisect_judge() {
 }
 
 # bisect_evidence_text: one evidence line as a table cell.
-bisect_evidence_jq='if .ratio != null then
+bisect_evidence_jq='if .metrics != null then
+    ([.metrics[] | "\(.metric) ratio \(.ratio * 10000 | round / 10000), band ±\(.band * 1000 | round / 10)%, \(.verdict)"]
+     | join("; ")) + (if .tries > 1 then " (\(.tries) tries)" else "" end)
+  elif .ratio != null then
     "ratio \(.ratio * 10000 | round / 10000) [\(.interval[0] * 10000 | round / 10000), \(.interval[1] * 10000 | round / 10000)], band ±\(.band * 1000 | round / 10)%, \(.verdict)\(if .tries > 1 then " (\(.tries) tries)" else "" end)\(if .note then "; " + .note else "" end)"
   elif .why != null then .why + (if .observed then ": " + .observed else "" end)
   elif .bg_perf_exit != null then "bg-perf exit \(.bg_perf_exit), \(.verdict)"

@@ -11,6 +11,14 @@
 #             expected/observed; the failing check is read from a results.json
 #   clean     the digest history up to the commit before the planted one:
 #             bisect must name none (exit 1, status not_reproduced)
+#   chase     a tiny Google Benchmark project whose benchmark chases 2000
+#             dependent loads per iteration through a random cycle, 6 commits;
+#             commit 4 widens the cycle from 16 KiB (fits D1) to 16 MiB
+#             (beyond LL): a memory-latency step with the same instructions per
+#             iteration.  Bisected as `bg-perf-history changes` hands it
+#             (--checks perf.callgrind_cycles.BM_chase): must name exactly
+#             commit 4 by its estimated cycles (Ir ratio 1, cycles ratio > 2).
+#             Needs valgrind (skip, exit 77, without).
 # Records the check ci.selftest.bisect_<CASE> (expected: the planted commit,
 # observed: the one named) and prints ci/bisect's summary.
 set -uo pipefail
@@ -62,6 +70,66 @@ BENCHMARK(BM_loop);')
     args=(--checks perf.ab.BM_loop --perf-target toy-bench --perf-exe toy-bench --bg-perf "$bg_perf"
           --budgets "$tmp/budgets.json"
           --rounds 5 --reps 2 --min-time 0.02) ;;
+  chase)
+    [ -x "$bg_perf" ] || { echo "buildgate: bisect-selftest: chase needs bg-perf" >&2; exit 2; }
+    command -v valgrind >/dev/null || {
+      "$bg_check" --suite ci --name ci.selftest.bisect_chase --verdict skip --observed "valgrind not installed"; exit 77; }
+    # Its own main: bg-perf callgrind passes --bg_iterations=N (the fixed
+    # iteration count that lib/src/bg_bench.cc gives perf-bench).
+    good=$(commit "toy: a benchmark of dependent loads through a random cycle" \
+      CMakeLists.txt 'cmake_minimum_required(VERSION 3.16)
+project(toy CXX)
+find_package(benchmark REQUIRED)
+add_executable(toy-bench bench.cc)
+target_link_libraries(toy-bench benchmark::benchmark)' \
+      span.h '#define TOY_SPAN_LINES 256 /* 16 KiB: fits D1 */' \
+      bench.cc '#include <benchmark/benchmark.h>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+#include "span.h"
+#define TOY_LINES (1u << 18) /* 16 MiB of 64-byte lines (twice LL), allocated on every commit */
+static void BM_chase(benchmark::State &s) {
+  std::vector<unsigned long long> perm(TOY_SPAN_LINES), line(TOY_LINES * 8ull);
+  unsigned long long x = 88172645463325252ull;
+  for (unsigned i = 0; i < TOY_SPAN_LINES; i++) perm[i] = i;
+  for (unsigned i = TOY_SPAN_LINES - 1; i > 0; i--) { /* Sattolo: one cycle */
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    unsigned long long j = x % i, t = perm[i]; perm[i] = perm[j]; perm[j] = t;
+  }
+  for (unsigned i = 0; i < TOY_SPAN_LINES; i++) line[perm[i] * 8] = perm[(i + 1) % TOY_SPAN_LINES] * 8;
+  unsigned long long at = 0;
+  for (auto _ : s) {
+    for (int k = 0; k < 2000; k++) at = line[at];
+    benchmark::DoNotOptimize(at);
+  }
+}
+int main(int argc, char **argv) {
+  long long iters = 0;
+  int n = 0;
+  for (int i = 0; i < argc; i++) {
+    if (i > 0 && std::strncmp(argv[i], "--bg_iterations=", 16) == 0) iters = std::atoll(argv[i] + 16);
+    else argv[n++] = argv[i];
+  }
+  argc = n;
+  auto *b = benchmark::RegisterBenchmark("BM_chase", BM_chase);
+  if (iters > 0) b->Iterations(iters);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}')
+    commit "docs: a README" README 'toy chase' >/dev/null
+    commit "bench: say what the chase measures" README 'toy chase: dependent loads' >/dev/null
+    planted=$(commit "span: a 16 MiB cycle (the planted memory-latency step: no instruction added)" \
+      span.h '#define TOY_SPAN_LINES (1u << 18) /* 16 MiB: twice LL */')
+    commit "docs: README line two" README 'toy chase: dependent loads
+(two lines)' >/dev/null
+    commit "docs: README line three" README 'toy chase: dependent loads
+(three lines)' >/dev/null
+    printf '%s\n' '{"schema": 1, "defaults": {"band": 0.05, "alpha": 0.01, "min_repetitions": 5,' \
+      '"metric": "cpu_time", "level": 0.95, "resamples": 2000, "max_reruns": 2, "ir_iterations": 1000, "ir_min_iterations": 1000}, "benchmarks": {}}' >"$tmp/budgets.json"
+    args=(--checks perf.callgrind_cycles.BM_chase --perf-target toy-bench --perf-exe toy-bench
+          --bg-perf "$bg_perf" --budgets "$tmp/budgets.json") ;;
   digest|clean)
     good=$(commit "toy: FNV-1a digest of a fixed input, checked against a fixture" \
       CMakeLists.txt 'cmake_minimum_required(VERSION 3.16)
@@ -98,7 +166,7 @@ int main(int argc, char **argv) {
     args=(--from-results "$tmp/results.json")
     # clean: the bad end is the commit before the planted one: nothing to name
     [ "$case_" = clean ] && args+=(--bad "$planted~1") ;;
-  *) echo "buildgate: bisect-selftest: unknown case '$case_' (slowdown, digest, clean)" >&2; exit 2 ;;
+  *) echo "buildgate: bisect-selftest: unknown case '$case_' (slowdown, chase, digest, clean)" >&2; exit 2 ;;
 esac
 [ -n "$good" ] && [ -n "$planted" ] || { echo "buildgate: bisect-selftest: git commit failed" >&2; exit 3; }
 (cd "$repo" && "$here/../bisect" --good "$good" --time-limit 5 --out "$tmp/out" "${args[@]}") | tee "$tmp/log"
@@ -113,6 +181,12 @@ if [ "$case_" = clean ]; then
 elif [ "$case_" = slowdown ]; then
   ev=$(jq -r --arg c "$planted" '.bisect.tested[] | select(.commit == $c) | .evidence[]
         | select(.result == "bad" and .ratio > 1.5 and .interval[0] > 1.01) | "ratio \(.ratio)"' "$tmp/out/bisect.json" 2>/dev/null)
+elif [ "$case_" = chase ]; then
+  # bad by its estimated cycles, with its instructions unchanged (the Ir judge alone passes it)
+  ev=$(jq -r --arg c "$planted" '.bisect.tested[] | select(.commit == $c) | .evidence[]
+        | select(.result == "bad" and .benchmark == "perf.callgrind_cycles.BM_chase" and .ratio > 2)
+        | select(any(.metrics[]; .check == "perf.callgrind.BM_chase" and .verdict == "pass" and .ratio > 0.999 and .ratio < 1.001))
+        | "estimated cycles fail, instructions pass"' "$tmp/out/bisect.json" 2>/dev/null)
 else
   ev=$(jq -r --arg c "$planted" '.bisect.tested[] | select(.commit == $c) | .evidence[]
         | select(.result == "bad" and (.observed | test("expected 0xa430d84680aabd0b observed"))) | .observed' "$tmp/out/bisect.json" 2>/dev/null)

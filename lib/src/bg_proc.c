@@ -96,14 +96,16 @@ static void signal_child(pid_t pid, int same_group, int sig)
 /* An interrupt ends everything the process started: while a child runs in its
  * own process group, SIGINT, SIGTERM and SIGHUP to the caller are passed on to
  * that group (the caller's own group no longer reaches it: a hanging runner
- * outlived Ctrl-C, re-parented to pid 1).  The caller then waits up to
+ * outlived Ctrl-C, re-parented to pid 1); a same_group child gets them alone
+ * (a signal sent to the caller's pid, not its group, never reached it:
+ * `kill -INT` of bg-perf left valgrind running).  The caller then waits up to
  * BG_PROC_INTR_GRACE_S for the child, SIGKILLs the group, reaps the child,
  * restores its own disposition and raises the signal again, so it ends as the
  * signal says.  Groups of children running at once (threads): a fixed table,
  * lock-free (async-signal-safe). */
 #define BG_PROC_GROUPS 16
 #define BG_PROC_INTR_GRACE_S 2.0
-static atomic_int live_groups[BG_PROC_GROUPS];
+static atomic_int live_groups[BG_PROC_GROUPS]; /* kill(-v): v > 0 a group, v < 0 one pid (-pid) */
 static volatile sig_atomic_t intr_sig;
 static const int intr_sigs[] = {SIGINT, SIGTERM, SIGHUP};
 #define N_INTR_SIGS (sizeof intr_sigs / sizeof intr_sigs[0])
@@ -114,21 +116,21 @@ static void pass_on_interrupt(int sig)
     intr_sig = sig;
     for (int i = 0; i < BG_PROC_GROUPS; i++) {
         int g = atomic_load(&live_groups[i]);
-        if (g > 0)
+        if (g != 0)
             kill(-(pid_t)g, sig);
     }
     errno = e;
 }
 
-/* Registers pgid; installs the handler for each signal whose disposition is
+/* Registers who (kill(-who) reaches the child: its pgid, or -pid); installs the handler for each signal whose disposition is
  * the default (an ignored signal stays ignored; a caller's own handler is
  * its own business).  old[] receives what was there. */
-static int track_group(pid_t pgid, struct sigaction old[N_INTR_SIGS], int installed[N_INTR_SIGS])
+static int track_group(pid_t who, struct sigaction old[N_INTR_SIGS], int installed[N_INTR_SIGS])
 {
     int slot = -1;
     for (int i = 0; i < BG_PROC_GROUPS && slot < 0; i++) {
         int zero = 0;
-        if (atomic_compare_exchange_strong(&live_groups[i], &zero, (int)pgid))
+        if (atomic_compare_exchange_strong(&live_groups[i], &zero, (int)who))
             slot = i;
     }
     for (size_t i = 0; i < N_INTR_SIGS; i++) {
@@ -146,8 +148,11 @@ static int track_group(pid_t pgid, struct sigaction old[N_INTR_SIGS], int instal
 }
 
 /* Unregisters the slot, restores the dispositions, and raises an interrupt
- * that came meanwhile (the caller ends as it would have without us). */
-static void untrack_group(int slot, const struct sigaction old[N_INTR_SIGS], const int installed[N_INTR_SIGS])
+ * that came meanwhile (the caller ends as it would have without us), after
+ * the line "buildgate: <tool>: interrupted by SIG<name>: <what> stopped" when
+ * tool is not NULL. */
+static void untrack_group(int slot, const struct sigaction old[N_INTR_SIGS], const int installed[N_INTR_SIGS],
+                          const char *tool, const char *what)
 {
     if (slot >= 0)
         atomic_store(&live_groups[slot], 0);
@@ -157,8 +162,12 @@ static void untrack_group(int slot, const struct sigaction old[N_INTR_SIGS], con
             sigaction(intr_sigs[i], &old[i], NULL);
     if (sig) {
         for (size_t i = 0; i < N_INTR_SIGS; i++)
-            if (intr_sigs[i] == sig && installed[i])
+            if (intr_sigs[i] == sig && installed[i]) {
+                if (tool)
+                    fprintf(stderr, "buildgate: %s: interrupted by SIG%s: %s stopped\n", tool,
+                            sig == SIGINT ? "INT" : sig == SIGTERM ? "TERM" : "HUP", what);
                 raise(sig);
+            }
     }
 }
 
@@ -185,29 +194,25 @@ bg_status bg_proc_spawn(char *const argv[], const bg_proc_opts *opts, bg_proc_re
     sigemptyset(&intr_set);
     for (size_t i = 0; i < N_INTR_SIGS; i++)
         sigaddset(&intr_set, intr_sigs[i]);
-    if (!o->same_group)
-        sigprocmask(SIG_BLOCK, &intr_set, &old_mask);
+    sigprocmask(SIG_BLOCK, &intr_set, &old_mask);
     double t0 = now_s(), cpu0 = cpu_children();
     pid_t pid = fork();
     if (pid < 0) {
-        if (!o->same_group)
-            sigprocmask(SIG_SETMASK, &old_mask, NULL);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
         close(po[0]), close(po[1]), close(pe[0]), close(pe[1]), close(ps[0]), close(ps[1]);
         return BG_E_IO;
     }
     if (pid == 0) {
-        if (!o->same_group)
-            sigprocmask(SIG_SETMASK, &old_mask, NULL);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
         close(po[0]), close(pe[0]), close(ps[0]);
         child_exec(argv, o->env, !o->same_group, po[1], pe[1], ps[1]);
     }
     struct sigaction old_sa[N_INTR_SIGS];
     int installed[N_INTR_SIGS] = {0}, slot = -1;
-    if (!o->same_group) {
+    if (!o->same_group)
         setpgid(pid, pid);
-        slot = track_group(pid, old_sa, installed);
-        sigprocmask(SIG_SETMASK, &old_mask, NULL);
-    }
+    slot = track_group(o->same_group ? -pid : pid, old_sa, installed);
+    sigprocmask(SIG_SETMASK, &old_mask, NULL);
     close(po[1]), close(pe[1]), close(ps[1]);
     sink so = {.max = o->max_out ? o->max_out : (size_t)64 << 20}, se = {.max = o->max_err ? o->max_err : 4096};
     struct pollfd fds[2] = {{.fd = po[0], .events = POLLIN}, {.fd = pe[0], .events = POLLIN}};
@@ -275,7 +280,7 @@ bg_status bg_proc_spawn(char *const argv[], const bg_proc_opts *opts, bg_proc_re
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (slot >= 0 || installed[0] || installed[1] || installed[2])
-        untrack_group(slot, old_sa, installed);
+        untrack_group(slot, old_sa, installed, o->interrupt_tool, argv[0]);
     r->cpu_s = cpu_children() - cpu0;
     int exec_errno = 0;
     if (read(ps[0], &exec_errno, sizeof exec_errno) == (ssize_t)sizeof exec_errno) {

@@ -7,9 +7,10 @@
  * wall-clock timeout passes, the group gets SIGTERM and, 2 s later, SIGKILL,
  * so a hanging translator and everything it started are gone.  While the
  * child runs, SIGINT/SIGTERM/SIGHUP to the caller (default disposition only)
- * are passed on to the child's group, which gets SIGKILL 2 s later; then the
- * caller's disposition is restored and the signal raised again (an interrupt
- * leaves no orphan; docs/architecture.md "Child processes").  POSIX only
+ * are passed on to the child's group (a same_group child: to the child), which
+ * gets SIGKILL 2 s later; then the caller's disposition is restored, the line
+ * opts.interrupt_tool asks for printed, and the signal raised again (an
+ * interrupt leaves no orphan; docs/architecture.md "Child processes").  POSIX only
  * (Linux, macOS).
  */
 #ifndef BG_PROC_H
@@ -46,7 +47,11 @@ typedef struct bg_proc_opts {
                          0: 4 KiB */
     int same_group;   /* 1: the child stays in the caller's process group, so a
                          parent killed with its group (bg-run's timeout) takes
-                         it along; the timeout then signals the child alone */
+                         it along; the timeout and an interrupt then signal
+                         the child alone */
+    const char *interrupt_tool; /* not NULL: before an interrupt is raised again, one line
+                                   "buildgate: <tool>: interrupted by SIG<INT|TERM|HUP>:
+                                   <argv[0]> stopped" on stderr */
 } bg_proc_opts;
 
 /* Runs argv (argv[0] looked up in PATH) as opts say (NULL: no env, no

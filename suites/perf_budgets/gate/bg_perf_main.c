@@ -105,7 +105,10 @@ static const char usage_text[] =
     "    (perf.callgrind_cycles.<name>); a failure names the function that got\n"
     "    slower (details.function_diff).  --ir-only: no cache simulation (about\n"
     "    2-3x less valgrind time), Ir alone.  N: each benchmark's budget\n"
-    "    ir_iterations (20000; RandomX hashing 2) unless given.  No valgrind\n"
+    "    ir_iterations (20000; RandomX hashing 2) unless given, never below its\n"
+    "    ir_min_iterations (2000; RandomX hashing 2): a smaller N is raised to it\n"
+    "    with one line (fewer iterations leave the run-to-run variation of the\n"
+    "    process's fixed cost in the result: false verdicts).  No valgrind\n"
     "    (macOS: valgrind does not run there): skip check naming why (exit 77).\n"
     "bg-perf calibrate --exe EXE [--filter RE] [--rounds N] [--reps K]\n"
     "    [--min-time S] [--work-dir D]\n"
@@ -155,7 +158,10 @@ static const char usage_text[] =
     "      bytes_per_second higher-is-better without it); 5 baseline\n"
     "      corrupt or of another schema/host/metric (also a fail check\n"
     "      \"perf.baseline.load\"); 7 a benchmark crashed or reported an error;\n"
-    "      8 out of memory (bg_error.h).\n"
+    "      8 out of memory (bg_error.h).  SIGINT/SIGTERM/SIGHUP stop the running\n"
+    "      benchmark (valgrind included), then one line \"buildgate: bg-perf:\n"
+    "      interrupted by SIG...: <command> stopped\" and bg-perf ends by that\n"
+    "      signal (a shell says 130/143/129).\n"
     "Doc: docs/perf_budgets.md.\n";
 
 typedef struct opts {

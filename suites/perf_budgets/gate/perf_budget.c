@@ -8,7 +8,8 @@
 
 #include "buildgate/bg_json.h"
 
-static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 0.05, 5, 2000, 2, 20000, "real_time", 1, 0.002, 240, 60, 3};
+static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 0.05, 5, 2000, 2, 20000, "real_time", 1, 0.002, 240, 60, 3,
+                                    2000};
 
 /* A count field: fallback when absent, -1 (which invalid() rejects) when it
  * is not a whole number in [0, INT_MAX] (1e400 or -1 cast to int is undefined). */
@@ -34,6 +35,7 @@ static void apply(const cJSON *o, perf_budget *b, int allow_metric)
     b->resamples = int_field(o, "resamples", b->resamples);
     b->max_reruns = int_field(o, "max_reruns", b->max_reruns);
     b->ir_iterations = int_field(o, "ir_iterations", b->ir_iterations);
+    b->ir_min_iterations = int_field(o, "ir_min_iterations", b->ir_min_iterations);
     b->seq_time_cap = bg_json_num(o, "seq_time_cap", b->seq_time_cap);
     b->seq_max_pairs = int_field(o, "seq_max_pairs", b->seq_max_pairs);
     b->seq_looks = int_field(o, "seq_looks", b->seq_looks);
@@ -62,6 +64,10 @@ static const char *invalid(const perf_budget *b)
         return "max_reruns must be in 0..10";
     if (b->ir_iterations < 2)
         return "ir_iterations must be a whole number >= 2";
+    if (b->ir_min_iterations < 2)
+        return "ir_min_iterations must be a whole number >= 2";
+    if (b->ir_iterations < b->ir_min_iterations)
+        return "ir_iterations must be >= ir_min_iterations (the benchmark's floor: set both)";
     if (!(b->min_time > 0 && b->min_time <= 60))
         return "min_time must be in (0, 60] seconds";
     if (b->seq_looks < 0 || b->seq_looks > 10)

@@ -20,7 +20,12 @@
  * cycles_band: the band of that mode's second metric, estimated cycles per
  * iteration from its cache simulation (perf_callgrind.h; default 0.002);
  * ir_iterations: N of that mode, Ir per iteration = (Ir(N) - Ir(N/2)) / (N - N/2)
- * (bg-perf --iterations overrides it for every benchmark; RandomX: 2, one hash).  "metric" is read from
+ * (bg-perf --iterations overrides it for every benchmark; RandomX: 2, one hash);
+ * ir_min_iterations: the floor of that N for the benchmark (default 2000): below it the
+ * N - N/2 iterations' cost does not dominate the process's fixed cost, which
+ * varies by ~10^2..10^3 Ir from run to run (output formatting of measured
+ * times, thread start-up): an A/A comparison gives false verdicts.  A smaller
+ * --iterations is raised to it with one line; ir_iterations below it is an error.  "metric" is read from
  * "defaults" only (one metric per run; a per-benchmark one is an error).  For a benchmark the longest
  * matching name prefix wins, then the defaults, then the built-in values above.
  * A key segment that is exactly "*" matches any one segment of the name
@@ -64,12 +69,14 @@ typedef struct perf_budget {
        level 1 - (1 - level) / seq_looks.  seq_looks 0: off. */
     double seq_time_cap;
     int seq_max_pairs, seq_looks;
+    int ir_min_iterations; /* the callgrind mode's floor of N (perf_callgrind.h; default 2000) */
 } perf_budget;
 
 /* Loads and validates a budgets file (path NULL: built-in defaults only).
  * BG_E_IO, BG_E_PARSE (bad JSON, schema != 1, a value out of range: band in
  * (0, 1), alpha in (0, 0.5], level in (0.5, 1), min_repetitions >= 2,
- * resamples >= 100, max_reruns in 0..10, cycles_band in (0, 1), ir_iterations >= 2, min_time in (0, 60]; "retired"
+ * resamples >= 100, max_reruns in 0..10, cycles_band in (0, 1), ir_iterations >= ir_min_iterations >= 2,
+ * min_time in (0, 60]; "retired"
  * not an object, or a retirement without a reason; a metric of unknown direction without
  * "higher_is_better", or one that contradicts a known direction).  *out owned by the caller. */
 bg_status perf_budgets_load(const char *path, cJSON **out);

@@ -162,6 +162,12 @@ bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, con
         y->budget.lower_better = 1; /* estimated cycles: fewer is better */
         snprintf(y->budget.metric, sizeof y->budget.metric, "estimated_cycles");
         long long it = iterations ? iterations : x->budget.ir_iterations;
+        if (it < x->budget.ir_min_iterations) { /* the benchmark's floor (perf_budget.h) */
+            printf("bg-perf: %s: --iterations %lld raised to %d, the benchmark's floor (budgets "
+                   "ir_min_iterations: fewer leave the run-to-run variation of its fixed cost in Ir per "
+                   "iteration)\n", x->name, it, x->budget.ir_min_iterations);
+            it = x->budget.ir_min_iterations;
+        }
         perf_cg_profile pb[2], ph[2];
         double vb[PERF_CG_NM], vh[PERF_CG_NM];
         st = side_run(base, "base", i, x->name, it, cache_sim, work_dir, pb, vb);

@@ -303,13 +303,8 @@ static bg_status one_series(const series *s, const cJSON *runs, const char *host
                      "runs %zu|%zu, p = %.3g",
                 kind, check, host, 100 * step, s->metric ? s->metric : "value", ch[i].before,
                 ch[i].after, good, gd ? gd : "?", bad, bd ? bd : "?", ch[i].at, s->n - ch[i].at, ch[i].p);
-        int bisectable = strncmp(check, "perf.callgrind_cycles.", 22) != 0; /* ci/bisect judges Ir, not cycles */
-        if (slow && bisectable)
+        if (slow) /* ci/bisect judges perf.callgrind_cycles.* by their estimated cycles too */
             fprintf(out, "; next: ci/bisect --checks %s --good %s --bad %s", check, good, bad);
-        else if (slow)
-            fprintf(out, "; next: ci/bisect does not judge estimated cycles: bisect %s..%s with bg-perf "
-                         "callgrind by hand (docs/perf_budgets.md \"Change points over main's history\")",
-                    good, bad);
         if (ack)
             fprintf(out, "; acknowledged %s..%s in %s: %s", bg_json_str(ack, "good"), bg_json_str(ack, "bad"),
                     o->acks_path ? o->acks_path : "?", bg_json_str(ack, "reason"));
@@ -327,9 +322,8 @@ static bg_status one_series(const series *s, const cJSON *runs, const char *host
                     slow ? "❌ slowdown" : ack ? "☑️ acknowledged slowdown"
                          : (worse_up ? step : -step) > 0 ? "slower, below the step" : "✅ faster",
                     check, host, 100 * step, ch[i].before, ch[i].after, good, bad, ch[i].p,
-                    slow && bisectable ? "`ci/bisect --checks " : slow ? "by hand (ci/bisect judges Ir only) " : "",
-                    slow && bisectable ? check : "", slow ? " --good " : "",
-                    slow ? good : "", slow ? " --bad " : "", slow ? bad : "", slow && bisectable ? "`" : "",
+                    slow ? "`ci/bisect --checks " : "", slow ? check : "", slow ? " --good " : "",
+                    slow ? good : "", slow ? " --bad " : "", slow ? bad : "", slow ? "`" : "",
                     ack ? "acknowledged: " : "", ack ? bg_json_str(ack, "reason") : "");
         }
         *slowdowns += slow;

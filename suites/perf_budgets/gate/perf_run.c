@@ -34,8 +34,10 @@ int perf_run_bench(const perf_cmd *cmd, const char *filter, int reps, double min
     unlink(out);
     /* bg_proc (the lib's one child-process module): no timeout (bg-run's is
        the backstop; same_group so it takes the child along), output kept in
-       memory, then appended to the log */
-    bg_proc_opts po = {.env = (char *const *)cmd->env, .max_err = (size_t)64 << 20, .same_group = 1};
+       memory, then appended to the log; SIGINT/SIGTERM/SIGHUP to bg-perf stop
+       the child (valgrind) too, then bg-perf says so and ends by the signal */
+    bg_proc_opts po = {.env = (char *const *)cmd->env, .max_err = (size_t)64 << 20, .same_group = 1,
+                       .interrupt_tool = "bg-perf"};
     bg_proc_result pr;
     bg_status st = bg_proc_spawn((char *const *)argv, &po, &pr);
     if (st != BG_OK)

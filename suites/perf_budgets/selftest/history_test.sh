@@ -7,6 +7,9 @@
 # wrapped as the results.json of one commit (c01 .. c40), and appended in order.
 #   step     +3 % from run 26 (commit c26): changes exits 1 naming the slowdown,
 #            the commit range c25..c26 and the ci/bisect command
+#   cycles   the step case on an estimated-cycles check (the line renamed
+#            perf.callgrind_cycles.synth/chain): the command names ci/bisect with
+#            that check, which ci/bisect judges by estimated cycles
 #   aa       no step: changes exits 0, no change
 #   corrupt  a history cut short: append exits 5 and leaves it as it was
 #   twice    the same results appended twice: the second appends nothing
@@ -73,6 +76,12 @@ case "$case_" in
     exec "$expect" --name "$name" --exit 1 --contains "SLOWDOWN" --contains "between c25" \
       --contains "and c26" --contains "next: ci/bisect --checks" --contains "--good c25 --bad c26" -- \
       "$hist" changes --history "$w/history.json" --md "$w/changes.md" ;;
+  cycles)
+    line=$(printf '%s' "$line" | sed 's/"name":"perf\.[a-z_]*\./"name":"perf.callgrind_cycles./; s/"metric":"[a-z_]*"/"metric":"estimated_cycles"/')
+    plant 3
+    exec "$expect" --name "$name" --exit 1 --contains "SLOWDOWN perf.callgrind_cycles.synth/chain" \
+      --contains "next: ci/bisect --checks perf.callgrind_cycles.synth/chain --good c25 --bad c26" -- \
+      "$hist" changes --history "$w/history.json" ;;
   aa)
     plant 0
     exec "$expect" --name "$name" --exit 0 --contains "0 changes found" -- \

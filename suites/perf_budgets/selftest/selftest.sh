@@ -130,6 +130,52 @@ AWK
     exec "$expect" --name "$name" --exit 0 --contains "real: data references and misses equal; Ir grew" \
       --contains "mutant: they differ" -- bash -c 'echo "real: $(awk -f "$0/same.awk" "$0/cg.0" "$0/cg.1" | tail -n 1)"
         echo "mutant: $(awk -f "$0/same.awk" "$0/cg.0" "$0/cg.1.mutant" | tail -n 1)"' "$w" ;;
+  callgrind_floor)  # --iterations 2 on benchmarks whose iteration costs ~12 Ir (bg_bench) or
+    # 12000 Ir (synth): the run-to-run variation of the process's fixed cost (10^2..10^3 Ir)
+    # made A/A fail or error ("Ir(2) is not above Ir(1)"); raised to each benchmark's
+    # floor (budgets ir_min_iterations) with one line, A/A must pass.  And a budgets file
+    # whose ir_iterations is below its floor is refused (exit 4, naming the entry).
+    printf '%s\n' '{"schema": 1, "benchmarks": {"synth/": {"ir_iterations": 100, "ir_min_iterations": 1000}}}' >"$w/low.json"
+    "$expect" --name "$name.budgets" --exit 4 --contains "ir_iterations must be >= ir_min_iterations" \
+      --contains "synth/" -- "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --filter '^synth/chain$' \
+      --budgets "$w/low.json" --work-dir "$w"
+    exec "$expect" --name "$name" --exit 0 \
+      --contains "bg-perf: synth/chain: --iterations 2 raised to 2000, the benchmark's floor" \
+      --contains "bg-perf: bg_bench/overhead/c_batch/seed:88172645463325252: --iterations 2 raised to 2000000" \
+      --contains "pass         perf.callgrind_cycles.synth/chain" \
+      --contains "pass         perf.callgrind_cycles.bg_bench/overhead/c_batch/" -- \
+      "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --filter '^(synth/chain|bg_bench/overhead/c_batch/.*)$' \
+      --iterations 2 --work-dir "$w" --budgets "$budgets" ;;
+  callgrind_interrupt)  # SIGINT to bg-perf callgrind (its pid, not its group) must stop valgrind
+    # too (perf_run.c spawns it in bg-perf's own group): exit 130, one line saying so, and no
+    # valgrind of this run left (found by this run's unique --work-dir in their command lines;
+    # other valgrinds on the host are not ours).  Job control: a background job of a script
+    # would otherwise start with SIGINT ignored.
+    command -v valgrind >/dev/null || {
+      "$bin/../../lib/bg-check" --suite perf_budgets --name "$name" --verdict skip --observed "valgrind not installed"; exit 77; }
+    set -m
+    mark="$w/intr-$$-$(date +%s)"; mkdir -p "$mark"
+    "$perf" callgrind --base-exe "$bench" --head-exe "$bench" --filter '^synth/chain$' --iterations 50000000 \
+      --work-dir "$mark" --budgets "$budgets" >"$w/out" 2>"$w/err" &
+    pid=$!
+    ours() { pgrep -f -- "--callgrind-out-file=$mark/" || true; }
+    # started, and past its start-up output (3 s of CPU): an earlier kill of bg-perf alone also
+    # ends valgrind, by the broken pipe of its next line, and would hide a left-over
+    for _ in $(seq 1 600); do
+      v=$(ours | head -n 1)
+      [ -n "$v" ] && [ "$(ps -o times= -p "$v" 2>/dev/null | tr -d ' ')" -ge 3 ] 2>/dev/null && break
+      sleep 0.1
+    done
+    started=$([ -n "$(ours)" ] && echo "valgrind started" || echo "valgrind never started")
+    kill -INT "$pid"
+    rc=0; wait "$pid" || rc=$?
+    for _ in $(seq 1 50); do [ -z "$(ours)" ] && break; sleep 0.1; done
+    left=$(ours | wc -l | tr -d ' ')
+    for p in $(ours); do kill -KILL "$p" 2>/dev/null; done # never leave one behind, even failing
+    said=$(grep -c '^buildgate: bg-perf: interrupted by SIGINT: valgrind stopped$' "$w/err" || true)
+    exec "$bin/../../lib/bg-check" --suite perf_budgets --name "$name" \
+      --expect-equal "valgrind started, exit 130, said once, valgrind left: 0" \
+      "$started, exit $rc, said $([ "$said" = 1 ] && echo once || echo "$said times: $(head -c 200 "$w/err")"), valgrind left: $left" ;;
   no_valgrind)  # no valgrind on PATH: one line, a skip (77)
     mkdir -p "$w/path"; ln -s "$(command -v env)" "$w/path/env"
     exec "$expect" --name "$name" --exit 77 --contains "valgrind is not installed" -- \
