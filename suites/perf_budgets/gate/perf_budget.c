@@ -211,7 +211,8 @@ static const char *invalid_direction(const cJSON *doc, const char **where, char 
 /* The keys the gate reads, at each level of the file (perf_budget.h,
  * perf_variants.h): any other is a misspelling that would be ignored. */
 #define BUDGET_KEYS "band", "alpha", "level", "ir_band", "cycles_band", "min_time", "min_repetitions", \
-    "resamples", "max_reruns", "ir_iterations", "seq_time_cap", "seq_max_pairs", "seq_looks"
+    "resamples", "max_reruns", "ir_iterations", "ir_min_iterations", "seq_time_cap", "seq_max_pairs", \
+    "seq_looks"
 
 static bg_status budgets_known_keys(const cJSON *doc, const char *path)
 {
