@@ -682,9 +682,12 @@ int main(int argc, char **argv)
         nan_known kd;
         bg_status vs = nan_known_load_all(o.validate, &kd);
         int unobserved = vs == BG_OK && o.require_observed ? nan_known_unobserved(&kd) : 0;
-        if (unobserved) /* a committed line carries its measured history (nan_known.h) */
-            vs = bg_fail(BG_E_FIXTURE, "nan-check", "known deviations %s:%d: no observed column (the "
-                         "versions the line was measured on, e.g. 7.2.22,10.0.13)", o.validate, unobserved);
+        if (unobserved) { /* a committed line carries its measured history (nan_known.h) */
+            char where[1200];
+            snprintf(where, sizeof where, "%s:%d", o.validate, unobserved);
+            vs = bg_fail(BG_E_FIXTURE, where, "no observed column (the versions the line was measured "
+                         "on, e.g. 7.2.22,10.0.13)");
+        }
         if (vs == BG_OK)
             printf("nan-check: %s: %d known-deviation line(s) valid; measured versions: %s\n", o.validate,
                    kd.n, *kd.measured ? kd.measured : "none");
