@@ -19,7 +19,7 @@
 #   (lib/CMakeLists.txt) and the variant probe's (each build variant's
 #   perf-bench, the perf suite's variant table: docs/perf_budgets.md).
 get_filename_component(_bg_lib_dir "${CMAKE_CURRENT_LIST_DIR}/../lib" ABSOLUTE)
-set(BG_LIB_MODULES bg_error bg_file bg_fixtures bg_check bg_help bg_hex bg_json bg_cpu bg_fragment
+set(BG_LIB_MODULES bg_error bg_file bg_fixtures bg_check bg_help bg_hex bg_json bg_cpu bg_fragment bg_known
                    bg_host bg_parse bg_proc bg_progress bg_proposed bg_runner bg_stats bg_changepoint bg_guard bg_wx)
 set(BG_LIB_GUEST_MODULES bg_error bg_cpu bg_hex bg_wx)
 

@@ -228,8 +228,33 @@ foreach(list IN LISTS bg_rk_lists)
 endforeach()
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/known-bad/valgrind.tsv "valgrind\t*\trandomx-v1\t*\tchain\tself-test\n")
 bg_add_selftest(NAME digest.selftest.known_malformed SUITE digest_agreement
-  EXPECT --exit 5 --stderr "buildgate: bg-digest-check: known digest deviations: ${CMAKE_CURRENT_BINARY_DIR}/known-bad/valgrind.tsv:1: expected 7 tab-separated columns"
+  EXPECT --exit 5 --stderr "buildgate: bg-digest-check: ${CMAKE_CURRENT_BINARY_DIR}/known-bad/valgrind.tsv:1: expected 7 tab-separated columns"
   COMMAND bg-digest-check --validate-known ${CMAKE_CURRENT_BINARY_DIR}/known-bad/valgrind.tsv)
+# a line that can never match anything, or repeats an earlier line, is refused
+# naming file and line (fresh-user trial, issue 23's area; main accepted all
+# four): a randomx-v2 slug on a randomx-v1 line, a slug rx_flags_slug never
+# writes, a kat id the known answers lack, a duplicate line
+set(_rk_ok "jit+hard-aes+light+argon2-ref\tkat.1a,chain")
+foreach(case IN ITEMS v2_slug_on_v1 bad_slug unknown_kat duplicate)
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/known-never-${case})
+endforeach()
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/known-never-v2_slug_on_v1/valgrind.tsv
+     "valgrind\t*\trandomx-v1\tjit+hard-aes+light+argon2-ref+v2\tchain\tself-test\t3.19.0\n")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/known-never-bad_slug/valgrind.tsv
+     "valgrind\t*\trandomx-v1\tjit+hard-aes+lite+argon2-ref\tchain\tself-test\t3.19.0\n")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/known-never-unknown_kat/valgrind.tsv
+     "valgrind\t*\trandomx-v1\tjit+hard-aes+light+argon2-ref\tkat.1a,kat.9z\tself-test\t3.19.0\n")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/known-never-duplicate/valgrind.tsv
+     "# a comment\nvalgrind\t*\trandomx-v1\t${_rk_ok}\tself-test\t3.19.0\nvalgrind\t*\trandomx-v1\t${_rk_ok}\tself-test again\t3.19.0\n")
+set(_rk_why_v2_slug_on_v1 "1: variants: 'jit+hard-aes+light+argon2-ref+v2' is no runtime-variant slug of randomx-v1")
+set(_rk_why_bad_slug "1: variants: 'jit+hard-aes+lite+argon2-ref' is no runtime-variant slug of randomx-v1")
+set(_rk_why_unknown_kat "1: check 'kat.9z' names no known answer of randomx-v1")
+set(_rk_why_duplicate "3: duplicate of line 2 (same runner, versions, algorithm, variants and check)")
+foreach(case IN ITEMS v2_slug_on_v1 bad_slug unknown_kat duplicate)
+  bg_add_selftest(NAME digest.selftest.known_never_${case} SUITE digest_agreement
+    EXPECT --exit 5 --stderr "buildgate: bg-digest-check: ${CMAKE_CURRENT_BINARY_DIR}/known-never-${case}/valgrind.tsv:${_rk_why_${case}}"
+    COMMAND bg-digest-check --validate-known ${CMAKE_CURRENT_BINARY_DIR}/known-never-${case}/valgrind.tsv)
+endforeach()
 # ci/adopt-known adopts digest proposals (joined per version range and
 # algorithm), refuses an overlapping or a malformed line (ci/selftest/adopt-known.sh)
 foreach(case IN ITEMS dg_adopt dg_overlap dg_malformed)

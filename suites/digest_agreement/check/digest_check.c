@@ -877,17 +877,20 @@ int main(int argc, char **argv)
     if (st || o.help)
         return bg_exit_code(st);
     if (o.validate_known) { /* the tool is the file's name: <tool>.tsv */
-        const char *b = strrchr(o.validate_known, '/') ? strrchr(o.validate_known, '/') + 1
-                                                       : o.validate_known;
-        char tool_name[64];
-        snprintf(tool_name, sizeof tool_name, "%.*s",
-                 strstr(b, ".tsv") ? (int)(strstr(b, ".tsv") - b) : (int)strlen(b), b);
         rk_list kl;
         struct stat sb;
         if (stat(o.validate_known, &sb) != 0)
-            return bg_exit_code(bg_fail(BG_E_FIXTURE, "known digest deviations", "%s: missing",
-                                        o.validate_known));
-        if ((st = rk_load_path(o.validate_known, tool_name, &kl)))
+            return bg_exit_code(bg_fail(BG_E_FIXTURE, o.validate_known, "missing"));
+        /* the known answers its kat ids name: those of the fixtures root the
+           list lies in (<root>/randomx/known/<tool>.tsv), else bg_fixtures_root() */
+        char root[4096];
+        snprintf(root, sizeof root, "%s", o.validate_known);
+        char *in = strstr(root, "/randomx/known/");
+        if (in && !strchr(in + strlen("/randomx/known/"), '/'))
+            *in = '\0';
+        else
+            snprintf(root, sizeof root, "%s", bg_fixtures_root());
+        if ((st = rk_load_path(o.validate_known, root, &kl)))
             return bg_exit_code(st);
         printf("%s: %d known digest deviation line(s) valid\n", o.validate_known, kl.n);
         rk_free(&kl);

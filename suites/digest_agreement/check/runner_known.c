@@ -1,172 +1,184 @@
 /* runner_known.c — see runner_known.h. */
 #include "runner_known.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "buildgate/bg_file.h"
+#include "buildgate/bg_known.h"
 #include "buildgate/bg_proposed.h"
 #include "buildgate/bg_runner.h"
+#include "rx_fixture.h"
+#include "rx_flags.h"
 
-#define NCOLS 7
+/* The known answers a check column may name: the ids of kat.json and
+ * kat-v2.json (rx_kat_rel) of the fixtures root the list belongs to. */
+typedef struct kat_ids {
+    rx_kat_set set[2]; /* randomx-v1, randomx-v2 */
+    int have[2];
+} kat_ids;
 
-static int valid_versions_list(const char *s)
+static const char *const algorithms[2] = {"randomx-v1", "randomx-v2"};
+
+/* 1 when kat.<id>[.commitment] names a known answer of the algorithm ("*": of either). */
+static int kat_known(const kat_ids *k, const char *algorithm, const char *id, int commitment)
 {
-    if (!*s)
-        return 0;
-    for (const char *p = s; *p; p++)
-        if (!strchr("0123456789.,", *p))
-            return 0;
-    return 1;
-}
-
-/* 1 when s is "*" or a comma-separated list of kat.<id>[.commitment], chain, run. */
-static int valid_checks(const char *s)
-{
-    if (!strcmp(s, "*"))
-        return 1;
-    if (!*s)
-        return 0;
-    for (const char *p = s; *p;) {
-        const char *e = strchr(p, ',');
-        size_t l = e ? (size_t)(e - p) : strlen(p);
-        char one[64];
-        if (!l || l >= sizeof one)
-            return 0;
-        memcpy(one, p, l);
-        one[l] = '\0';
-        int ok = !strcmp(one, "chain") || !strcmp(one, "run");
-        if (!ok && !strncmp(one, "kat.", 4) && one[4]) {
-            ok = 1;
-            for (const char *c = one + 4; *c; c++)
-                ok &= (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '.';
-        }
-        if (!ok)
-            return 0;
-        if (!e)
-            break;
-        p = e + 1;
-    }
-    return 1;
-}
-
-/* 1 when word is in the comma-separated list (or the list is "*"). */
-static int in_list(const char *list, const char *word)
-{
-    if (!strcmp(list, "*"))
-        return 1;
-    size_t w = strlen(word);
-    for (const char *p = list; *p;) {
-        const char *e = strchr(p, ',');
-        size_t l = e ? (size_t)(e - p) : strlen(p);
-        if (l == w && !strncmp(p, word, l))
-            return 1;
-        if (!e)
-            break;
-        p = e + 1;
+    for (int a = 0; a < 2; a++) {
+        if (strcmp(algorithm, "*") && strcmp(algorithm, algorithms[a]))
+            continue;
+        for (int i = 0; k->have[a] && i < k->set[a].nvectors; i++)
+            if (!strcmp(k->set[a].vectors[i].id, id) && (!commitment || k->set[a].vectors[i].has_commitment))
+                return 1;
     }
     return 0;
+}
+
+/* NULL when s is "*" or a comma-separated list of chain, run and
+ * kat.<id>[.commitment] naming a known answer of the line's algorithm;
+ * else the why in why[n]. */
+static const char *checks_bad(const kat_ids *k, const char *algorithm, const char *s, char *why, size_t n)
+{
+    if (!strcmp(s, "*"))
+        return NULL;
+    for (const char *p = s;;) {
+        size_t l = strcspn(p, ",");
+        char one[64];
+        snprintf(one, sizeof one, "%.*s", (int)(l < sizeof one ? l : sizeof one - 1), p);
+        if (!l || l >= sizeof one ||
+            (strcmp(one, "chain") && strcmp(one, "run") && strncmp(one, "kat.", 4))) {
+            snprintf(why, n, "check '%.63s': expected kat.<id>[.commitment], chain or run, comma-separated, "
+                     "or *", one);
+            return why;
+        }
+        if (!strncmp(one, "kat.", 4)) {
+            char *id = one + 4, *dot = strchr(id, '.');
+            int commitment = dot && !strcmp(dot, ".commitment");
+            if (commitment)
+                *dot = '\0';
+            if (!kat_known(k, algorithm, id, commitment)) {
+                snprintf(why, n, "check 'kat.%s%s' names no known answer of %s (the ids of %s%s)", id,
+                         commitment ? ".commitment" : dot ? dot : "", algorithm,
+                         strcmp(algorithm, "*") ? rx_kat_rel(algorithm) : "randomx/kat.json and ",
+                         strcmp(algorithm, "*") ? "" : rx_kat_rel("randomx-v2"));
+                return why;
+            }
+        }
+        if (!p[l])
+            break;
+        p += l + 1;
+    }
+    char twice[64];
+    if (bg_known_repeats(s, twice, sizeof twice)) {
+        snprintf(why, n, "check: '%s' is named twice", twice);
+        return why;
+    }
+    return NULL;
+}
+
+typedef struct load_ctx {
+    rk_list *out;
+    kat_ids kats;
+    const bg_known_format *fmt;
+} load_ctx;
+
+/* The digest columns of a line (bg_known_format.check): algorithm, variants, check. */
+static const char *line_check(void *ctx, char *const *col, char *why, size_t n)
+{
+    load_ctx *lc = ctx;
+    if (strcmp(col[2], "*") && strcmp(col[2], "randomx-v1") && strcmp(col[2], "randomx-v2"))
+        return "algorithm: expected randomx-v1, randomx-v2 or *";
+    if (!*col[3])
+        return "variants: expected runtime-variant slugs, comma-separated, or *";
+    if (strcmp(col[3], "*")) {
+        for (const char *p = col[3];;) {
+            size_t l = strcspn(p, ",");
+            char slug[160];
+            snprintf(slug, sizeof slug, "%.*s", (int)(l < sizeof slug ? l : sizeof slug - 1), p);
+            if (l >= sizeof slug || !rx_slug_valid(slug, col[2])) {
+                snprintf(why, n, "variants: '%.100s' is no runtime-variant slug of %s (rx_flags.h: "
+                         "<jit|interp>[+secure]+<hard|soft>-aes+<light|full>[+argon2-<ref|ssse3|avx2>]"
+                         "[+large-pages][+v2], +v2 exactly for randomx-v2)", slug, col[2]);
+                return why;
+            }
+            if (!p[l])
+                break;
+            p += l + 1;
+        }
+        char twice[160];
+        if (bg_known_repeats(col[3], twice, sizeof twice)) {
+            snprintf(why, n, "variants: '%.100s' is named twice", twice);
+            return why;
+        }
+    }
+    return checks_bad(&lc->kats, col[2], col[4], why, n);
+}
+
+/* Keeps a valid line (bg_known_format.row). */
+static bg_status line_keep(void *ctx, char *const *col, int lineno)
+{
+    load_ctx *lc = ctx;
+    rk_list *out = lc->out;
+    rk_line *nl = realloc(out->lines, (size_t)(out->n + 1) * sizeof *nl);
+    if (!nl)
+        return bg_fail(BG_E_NOMEM, "known digest deviations", "out of memory");
+    out->lines = nl;
+    rk_line *r = &out->lines[out->n++];
+    memset(r, 0, sizeof *r);
+    r->lineno = lineno;
+    bg_known_fields(r, col, lc->fmt);
+    return BG_OK;
 }
 
 bg_status rk_load(const char *root, const char *tool, rk_list *out)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/randomx/known/%s.tsv", root, tool);
-    return rk_load_path(path, tool, out);
+    return rk_load_path(path, root, out);
 }
 
-bg_status rk_load_path(const char *path, const char *tool, rk_list *out)
+bg_status rk_load_path(const char *path, const char *root, rk_list *out)
 {
+    static const char *const names[] = {"runner", "versions", "algorithm", "variants",
+                                        "check",  "reference", "observed"};
+#define RK_FIELD(f) sizeof ((rk_line *)0)->f
+    static const size_t max[] = {0, RK_FIELD(versions), RK_FIELD(algorithm), RK_FIELD(variants),
+                                 RK_FIELD(check), RK_FIELD(reference), RK_FIELD(observed)};
+    static const size_t field[] = {BG_KNOWN_NO_FIELD,           offsetof(rk_line, versions),
+                                   offsetof(rk_line, algorithm), offsetof(rk_line, variants),
+                                   offsetof(rk_line, check),     offsetof(rk_line, reference),
+                                   offsetof(rk_line, observed)};
+#undef RK_FIELD
     memset(out, 0, sizeof *out);
     snprintf(out->path, sizeof out->path, "%s", path);
     struct stat sb;
     if (stat(out->path, &sb) != 0)
         return BG_OK; /* no list: no known deviation */
-    char *buf = NULL;
-    size_t len = 0;
-    bg_status st = bg_file_read(out->path, "known digest deviations", &buf, &len);
-    if (st)
-        return st;
-    int cap = 0, lineno = 0;
-    for (char *line = buf, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        lineno++;
-        size_t l = strlen(line);
-        if (l && line[l - 1] == '\r')
-            line[--l] = '\0';
-        if (!l || line[0] == '#')
-            continue;
-        char *col[NCOLS] = {0};
-        int nc = 0;
-        for (char *p = line; nc < NCOLS;) {
-            col[nc++] = p;
-            char *t = strchr(p, '\t');
-            if (!t)
-                break;
-            *t = '\0';
-            p = t + 1;
+    load_ctx *lc = calloc(1, sizeof *lc);
+    if (!lc)
+        return bg_fail(BG_E_NOMEM, "known digest deviations", "out of memory");
+    lc->out = out;
+    for (int a = 0; a < 2; a++) { /* the answers a check column may name */
+        char kat[4200];
+        snprintf(kat, sizeof kat, "%s/%s", root, rx_kat_rel(algorithms[a]));
+        bg_status st = rx_kat_load(kat, algorithms[a], &lc->kats.set[a]);
+        if (st && a == 0) { /* randomx-v1's are stored truth; kat-v2.json may be absent */
+            free(lc);
+            return st;
         }
-        const char *why = NULL;
-        if (nc != NCOLS || strchr(col[NCOLS - 1], '\t'))
-            why = "expected 7 tab-separated columns: runner versions algorithm variants check reference observed";
-        else if (strcmp(col[0], tool))
-            why = "runner column names another tool than the file";
-        else if (!bg_version_range_valid(col[1]))
-            why = "versions: not a version range (e.g. >=7.2,<7.3 or *)";
-        else if (strcmp(col[2], "*") && strcmp(col[2], "randomx-v1") && strcmp(col[2], "randomx-v2"))
-            why = "algorithm: expected randomx-v1, randomx-v2 or *";
-        else if (!*col[3] || strlen(col[3]) >= sizeof out->lines[0].variants)
-            why = "variants: expected runtime-variant slugs, comma-separated, or *";
-        else if (!valid_checks(col[4]) || strlen(col[4]) >= sizeof out->lines[0].check)
-            why = "check: expected kat.<id>[.commitment], chain or run, comma-separated, or *";
-        else if (!*col[5])
-            why = "reference: empty (an upstream report, or \"observed here ...\")";
-        else if (!valid_versions_list(col[6]))
-            why = "observed: expected the measured versions, e.g. 7.2.22,10.0.13";
-        if (!why) {
-            for (char *v = col[6]; v && *v;) {
-                char *e = strchr(v, ',');
-                char one[32];
-                snprintf(one, sizeof one, "%.*s", e ? (int)(e - v) : (int)strlen(v), v);
-                if (bg_version_in_range(one, col[1]) != 1) {
-                    why = "observed: a version outside the line's versions";
-                    break;
-                }
-                v = e ? e + 1 : NULL;
-            }
-        }
-        if (why) {
-            free(buf);
-            rk_free(out);
-            return bg_fail(BG_E_FIXTURE, "known digest deviations", "%s:%d: %s", out->path, lineno,
-                           why);
-        }
-        if (out->n == cap) {
-            cap = cap ? cap * 2 : 8;
-            rk_line *nl = realloc(out->lines, (size_t)cap * sizeof *nl);
-            if (!nl) {
-                free(buf);
-                rk_free(out);
-                return bg_fail(BG_E_NOMEM, "known digest deviations", "out of memory");
-            }
-            out->lines = nl;
-        }
-        rk_line *r = &out->lines[out->n++];
-        memset(r, 0, sizeof *r);
-        r->lineno = lineno;
-        snprintf(r->versions, sizeof r->versions, "%s", col[1]);
-        snprintf(r->algorithm, sizeof r->algorithm, "%s", col[2]);
-        snprintf(r->variants, sizeof r->variants, "%s", col[3]);
-        snprintf(r->check, sizeof r->check, "%s", col[4]);
-        snprintf(r->reference, sizeof r->reference, "%s", col[5]);
-        snprintf(r->observed, sizeof r->observed, "%s", col[6]);
+        lc->kats.have[a] = st == BG_OK;
     }
-    free(buf);
-    return BG_OK;
+    const bg_known_format fmt = {
+        7, 0,
+        "expected 7 tab-separated columns: runner versions algorithm variants check reference observed",
+        names, max, field, line_check, line_keep, lc};
+    lc->fmt = &fmt;
+    bg_status st = bg_known_read(out->path, 1, &fmt);
+    free(lc);
+    if (st)
+        rk_free(out);
+    return st;
 }
 
 void rk_free(rk_list *l)
@@ -175,6 +187,9 @@ void rk_free(rk_list *l)
     l->lines = NULL;
     l->n = 0;
 }
+
+/* 1 when word is in the comma-separated list (or the list is "*"). */
+static int in_list(const char *list, const char *word) { return !strcmp(list, "*") || bg_known_in_list(list, word); }
 
 static int matches(const rk_line *r, const char *algorithm, const char *slug, const char *check)
 {

@@ -4,22 +4,30 @@
  * One list per tool, fixtures/randomx/known/<tool>.tsv (<tool>: the registry
  * row's known file without .tsv, bg_runner_known_tool(): qemu-x86_64 for
  * qemu-x86_64 and qemu-x86_64-trixie).  A missing file is an empty list: a
- * runner is expected to compute every digest exactly.  Lines, tab-separated,
- * '#' comments:
+ * runner is expected to compute every digest exactly.
+ * Read by the one reader of known lists, bg_known_read (bg_known.h: file
+ * rules, common column checks, duplicates, error lines); the columns,
+ * tab-separated, '#' comments:
  *   runner  versions  algorithm  variants  check  reference  observed
  *   runner     the tool (= the file's name)
  *   versions   a range (bg_version_range_valid: "*", ">=7.2,<7.3", ...)
  *   algorithm  randomx-v1, randomx-v2 or *
- *   variants   runtime-variant slugs, comma-separated (rx_flags_slug), or *
+ *   variants   runtime-variant slugs, comma-separated (rx_flags_slug: each one
+ *              rx_slug_valid accepts for the algorithm, +v2 exactly for
+ *              randomx-v2), or *
  *   check      the checks after the test name, comma-separated: kat.<id>,
- *              kat.<id>.commitment, chain, run (the probe failed under the
- *              runner), or *; a line holds every (variant, check) pair of
- *              its two lists (ci/adopt-known joins the proposals of one
- *              version range and algorithm so)
+ *              kat.<id>.commitment (an id of the algorithm's known answers,
+ *              randomx/kat.json or kat-v2.json of the same fixtures root; a
+ *              commitment only where the vector has one), chain, run (the
+ *              probe failed under the runner), or *; a line holds every
+ *              (variant, check) pair of its two lists (ci/adopt-known joins
+ *              the proposals of one version range and algorithm so)
  *   reference  why it is known: an upstream report (URL) or "observed here ...";
  *              a proposed line says BG_PROPOSED_MARK until ci/adopt-known
  *   observed   the runner versions it was measured on ("7.2.22,7.2.23")
- * A line that breaks these rules is BG_E_FIXTURE naming file and line.
+ * A line that breaks these rules, names a slug or check that can never
+ * match, names one twice, or repeats an earlier line's columns before the
+ * reference is BG_E_FIXTURE: "buildgate: <tool>: <file>:<line>: <why>".
  *
  * Judging (one rule with the nan and memory_order suites, bg_runner.h
  * "bracket"): a failing check that a line lists for the runner's version is
@@ -46,11 +54,13 @@ typedef struct rk_list {
 } rk_list;
 
 /* Loads <root>/randomx/known/<tool>.tsv into out (missing: empty, BG_OK).
- * BG_E_FIXTURE (one line "<path>:<line>: <why>") on a malformed line,
- * BG_E_IO when it cannot be read. */
+ * BG_E_FIXTURE (one line "<path>:<line>: <why>") on a malformed line or when
+ * it cannot be read; the known answers' fixture (root's randomx/kat.json)
+ * unreadable: its own BG_E_FIXTURE line. */
 bg_status rk_load(const char *root, const char *tool, rk_list *out);
-/* The same for the list at path (tool: the runner column every line must name). */
-bg_status rk_load_path(const char *path, const char *tool, rk_list *out);
+/* The same for the list at path (its runner column: the file's name without
+ * .tsv), its kat ids checked against root's known answers. */
+bg_status rk_load_path(const char *path, const char *root, rk_list *out);
 void rk_free(rk_list *l);
 
 enum { RK_NONE = 0, RK_LISTED = 1, RK_INFERRED = 2 };

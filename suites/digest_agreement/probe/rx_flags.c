@@ -126,3 +126,41 @@ void rx_flags_names(randomx_flags flags, char *buf, size_t n)
     if (RX_V2 && (f & RX_V2))
         snprintf(buf + len, len < n ? n - len : 0, ",v2");
 }
+
+int rx_slug_valid(const char *slug, const char *algorithm)
+{
+    /* the parts in rx_flags_slug's order: NULL-separated alternatives, optional ones marked */
+    static const struct {
+        const char *alt[4];
+        int optional;
+    } part[] = {
+        {{"jit", "interp"}, 0},       {{"secure"}, 1},       {{"hard-aes", "soft-aes"}, 0},
+        {{"light", "full"}, 0},       {{"argon2-ref", "argon2-ssse3", "argon2-avx2"}, 1},
+        {{"large-pages"}, 1},         {{"v2"}, 1},
+    };
+    const size_t nparts = sizeof part / sizeof part[0];
+    char copy[160];
+    if (strlen(slug) >= sizeof copy)
+        return 0;
+    strcpy(copy, slug);
+    size_t k = 0;
+    int jit = 0, v2 = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
+        int hit = 0;
+        for (; k < nparts && !hit; k++) {
+            for (int a = 0; a < 4 && part[k].alt[a] && !hit; a++)
+                hit = strcmp(tok, part[k].alt[a]) == 0;
+            if (!hit && !part[k].optional)
+                return 0;
+        }
+        if (!hit)
+            return 0;
+        jit |= k == 1 && strcmp(tok, "jit") == 0;
+        if (k == 2 && !jit) /* secure applies to the JIT only (rx_flags_parse) */
+            return 0;
+        v2 |= k == nparts;
+    }
+    if (k < 4) /* jit|interp, aes and light|full are required */
+        return 0;
+    return !strcmp(algorithm, "*") || v2 == !strcmp(algorithm, "randomx-v2");
+}

@@ -30,6 +30,12 @@ bg_status rx_flags_parse(const char *list, randomx_flags *out);
 /* Writes the slug of flags into buf[n]; with_argon2=0 leaves the argon2 part out. */
 void rx_flags_slug(randomx_flags flags, int with_argon2, char *buf, size_t n);
 
+/* 1 when slug is a slug rx_flags_slug can write (the grammar above, secure
+ * only with jit) of the algorithm: with +v2 exactly for "randomx-v2"
+ * ("*": either); 0 otherwise.  Textual: a RandomX v1-only build judges
+ * randomx-v2 slugs alike. */
+int rx_slug_valid(const char *slug, const char *algorithm);
+
 /* Writes the comma-separated names of flags (as rx_flags_parse reads them). */
 void rx_flags_names(randomx_flags flags, char *buf, size_t n);
 

@@ -95,5 +95,5 @@ check outside.proposed 1 "$(grep -c "^qemu-x86_64	>=99.0,<99.1	randomx-v1	$slug	
 printf 'qemu-x86_64\t>=7.2,<7.3\trandomx-v1\t%s\tchain\n' "$slug" >>"$work/fx/randomx/known/qemu-x86_64.tsv"
 PATH="$work/path:$PATH" run malformed qemu-x86_64
 check malformed.exit 5 "$rc"
-check malformed.line 1 "$(grep -c "^buildgate: bg-digest-check: known digest deviations: .*known/qemu-x86_64.tsv:3: expected 7 tab-separated columns" "$work/malformed/out.log")"
+check malformed.line 1 "$(grep -c "^buildgate: bg-digest-check: .*known/qemu-x86_64.tsv:3: expected 7 tab-separated columns" "$work/malformed/out.log")"
 exit 0

@@ -154,6 +154,16 @@ foreach(case IN ITEMS mutant-value mutant-kinds refuse-instr)
             ${CMAKE_CURRENT_BINARY_DIR}/import-${case} $<TARGET_FILE:bg-check>)
 endforeach()
 
+# 4e. tools/litmus-import on bad input (a directory, a missing, empty or NUL
+#     file, an output directory missing or an output that is a directory):
+#     one "buildgate: litmus-import: <file>: <why>" line per bad input and a
+#     non-zero exit, never awk's or mv's messages (selftest/import_bad_input.sh)
+bg_add_test(NAME memory_order.selftest.import_bad_input SUITE memory_order LABELS selftest TIMEOUT 60
+            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/selftest/import_bad_input.sh
+                    ${CMAKE_CURRENT_SOURCE_DIR}/tools/litmus-import
+                    ${PROJECT_SOURCE_DIR}/fixtures/memory_order/herdtools7/catalogue/x86/tests/SB.litmus
+                    ${CMAKE_CURRENT_BINARY_DIR}/selftest-import-bad-input $<TARGET_FILE:bg-check>)
+
 # 5. A fixture edited so that it lies is refused with exit 5 and the reason:
 #    mo_bad_fixture(NAME case FROM text TO text [CONTAINS text] ACCESS a) runs
 #    litmus-check SB over a copy of expectations.json with FROM replaced by TO.

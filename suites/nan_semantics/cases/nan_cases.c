@@ -496,7 +496,7 @@ void nan_case_inputs(int k, const nan_case *c, int lane, uint64_t in[NAN_MAX_IN]
     }
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
+uint64_t nan_fnv64(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;
     for (size_t i = 0; i < n; i++)
@@ -506,19 +506,19 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 
 uint64_t nan_case_table_digest(void)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = NAN_FNV64_START;
     for (int k = 0; k < nan_op_count; k++) {
-        h = fnv(h, nan_ops[k].name, strlen(nan_ops[k].name) + 1);
+        h = nan_fnv64(h, nan_ops[k].name, strlen(nan_ops[k].name) + 1);
         for (int i = 0; i < nan_case_count(k); i++) {
             nan_case c;
             nan_case_get(k, i, &c);
-            h = fnv(h, &c, sizeof c);
+            h = nan_fnv64(h, &c, sizeof c);
         }
     }
     for (int m = 0; m < NAN_MODE_COUNT; m++)
-        h = fnv(h, &nan_modes[m].mxcsr, sizeof nan_modes[m].mxcsr);
-    h = fnv(h, nan_vex_dst_mark, sizeof nan_vex_dst_mark);
-    return fnv(h, nan_ymm_hi_mark, sizeof nan_ymm_hi_mark);
+        h = nan_fnv64(h, &nan_modes[m].mxcsr, sizeof nan_modes[m].mxcsr);
+    h = nan_fnv64(h, nan_vex_dst_mark, sizeof nan_vex_dst_mark);
+    return nan_fnv64(h, nan_ymm_hi_mark, sizeof nan_ymm_hi_mark);
 }
 
 int nan_op_find(const char *name)

@@ -225,6 +225,10 @@ void nan_elem_set(uint64_t v[4], int bits, int l, uint64_t x);
 /* FNV-1a 64 over every op name and every case's operands. */
 uint64_t nan_case_table_digest(void);
 
+/* FNV-1a 64: h (start with NAN_FNV64_START) advanced over the n bytes at p. */
+#define NAN_FNV64_START 0xcbf29ce484222325ull
+uint64_t nan_fnv64(uint64_t h, const void *p, size_t n);
+
 /* Index of the op called name, or -1. */
 int nan_op_find(const char *name);
 

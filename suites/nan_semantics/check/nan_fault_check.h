@@ -25,7 +25,10 @@
  *                     fault left another MXCSR or destination than the table's
  *   probe-failed      a row missing or malformed (stale probe)
  * A row the guest skipped (no AVX) or whose state was not read (macOS) is
- * a note. */
+ * a note; a skipped row is a case not compared.  Counts: one case per row
+ * compared (gs->checked), and its parts judged one by one as sub-checks
+ * (gs->subchecks: the signal, the si_code where judged, the MXCSR and the
+ * destination where a signal matched). */
 void nan_fault_check(const cJSON *doc, nan_groups *gs);
 
 #endif

@@ -62,6 +62,25 @@ static bg_status apply_diff(const char *path, const char *mode, const cJSON *dif
     return BG_OK;
 }
 
+/* The records' digest (nan_fixture.h "records_digest"): FNV-1a 64 over
+ * "skipped_ops" and "modes" as cJSON prints them unformatted, 16 hex digits
+ * into out[20]; 0 out of memory. */
+static int records_digest(const cJSON *doc, char out[20])
+{
+    static const char *const parts[] = {"skipped_ops", "modes"};
+    uint64_t h = NAN_FNV64_START;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(doc, parts[i]);
+        char *text = item ? cJSON_PrintUnformatted(item) : NULL;
+        if (item && !text)
+            return 0;
+        h = nan_fnv64(h, text ? text : "null", text ? strlen(text) + 1 : 5);
+        free(text);
+    }
+    snprintf(out, 20, "%016llx", (unsigned long long)h);
+    return 1;
+}
+
 bg_status nan_fixture_load(const char *path, nan_fixture *f)
 {
     memset(f, 0, sizeof *f);
@@ -161,6 +180,18 @@ bg_status nan_fixture_load(const char *path, nan_fixture *f)
             }
         }
     }
+    /* last: a record edited by hand is well formed, so only its digest tells
+       (it would read as a CPU deviation of the native run otherwise) */
+    const char *stored = bg_json_str(doc, "records_digest");
+    char computed[20];
+    if (st == BG_OK && !records_digest(doc, computed))
+        st = BG_E_NOMEM;
+    if (st == BG_OK && (!stored || strcmp(stored, computed) != 0))
+        st = bg_fail(BG_E_FIXTURE, "nan-check", "fixture corrupted: %s: %s (computed %s): a record was "
+                     "changed after nan-check --write-fixture wrote it; restore the file, or re-record it "
+                     "(--write-fixture --replace --reason)", path,
+                     stored ? "its records do not match \"records_digest\"" : "no \"records_digest\"",
+                     computed);
     cJSON_Delete(doc);
     if (st != BG_OK)
         nan_fixture_free(f);
@@ -310,6 +341,12 @@ bg_status nan_fixture_write(const char *path, const cJSON *probe_doc, const char
         }
     }
     free(base), free(cur);
+    char digest[20];
+    if (!records_digest(doc, digest)) {
+        cJSON_Delete(doc);
+        return BG_E_NOMEM;
+    }
+    cJSON_AddStringToObject(doc, "records_digest", digest);
     bg_status st = bg_json_write_atomic(path, doc);
     cJSON_Delete(doc);
     return st;

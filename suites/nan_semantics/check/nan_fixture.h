@@ -9,11 +9,19 @@
  *    "skipped_ops":[...ops the fixture host could not run...],
  *    "modes":{"default":{"mxcsr":"0x1f80","results":{"<op>":"<records>"}},
  *             "<mode>":{"mxcsr":"0x....","base":"<mode>",
-                       "diff":{"<op>":{"<case index>":"<record>"}}}}}
+ *                      "diff":{"<op>":{"<case index>":"<record>"}}}},
+ *    "records_digest":"<16 hex digits>"}
  * Every mode but "default" stores only the cases whose record differs from
  * its base mode's (nan_mode_base(): same FTZ/DAZ, round to nearest; for
  * ftz/daz/ftz_daz the default mode), since most NaN/inf cases do not depend
  * on the mode.
+ * records_digest: FNV-1a 64 (nan_fnv64) over "skipped_ops" then "modes" as
+ * cJSON_PrintUnformatted prints them (each with its NUL), written by
+ * nan_fixture_write and verified by nan_fixture_load after every other
+ * check: a record edited by hand is well formed, so only the digest tells it
+ * from a CPU deviation.  A mismatch or a missing digest is one line
+ * "buildgate: nan-check: fixture corrupted: <path>: ..." and BG_E_FIXTURE
+ * (exit 5).
  */
 #ifndef NAN_FIXTURE_H
 #define NAN_FIXTURE_H
@@ -32,7 +40,7 @@ typedef struct nan_fixture {
 } nan_fixture;
 
 /* Loads and verifies the fixture (schema, provenance, case-table digest,
- * every record's length and digits).  On error prints one line
+ * every record's length and digits, then the records' digest).  On error prints one line
  * "buildgate: nan-check: fixture <path>: <why>" and returns BG_E_FIXTURE
  * (BG_E_NOMEM when memory runs out). */
 bg_status nan_fixture_load(const char *path, nan_fixture *f);

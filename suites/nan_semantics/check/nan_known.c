@@ -2,8 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "nan_known.h"
 
-#include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,16 +11,12 @@
 #include <unistd.h>
 
 #include "buildgate/bg_fixtures.h"
+#include "buildgate/bg_known.h"
 #include "buildgate/bg_runner.h"
 #include "nan_cases.h"
 #include "nan_context_rules.h"
 #include "nan_family.h"
 #include "nan_faults.h"
-
-static bg_status bad(const char *path, int line, const char *why)
-{
-    return bg_fail(BG_E_FIXTURE, "nan-check", "known deviations %s:%d: %s", path, line, why);
-}
 
 /* 1 when context matches one of the comma-separated fnmatch(3) patterns;
  * the all-modes run (NAN_CONTEXT_ALL_MODES) also takes main_thread's lines. */
@@ -81,20 +77,6 @@ static int contexts_known(const char *patterns)
     return 1;
 }
 
-/* 1 when s is one of the comma-separated names of list. */
-static int in_list(const char *list, const char *s)
-{
-    size_t n = strlen(s);
-    for (const char *p = list; *p;) {
-        size_t len = strcspn(p, ",");
-        if (len == n && strncmp(p, s, n) == 0)
-            return 1;
-        p += len;
-        p += *p == ',';
-    }
-    return 0;
-}
-
 /* 1 when item is something a deviation group can show: an op, an op family,
  * an MXCSR mode (main_thread phases), a phase or fact of a context rule, a
  * context, a trapped exception (check_traps: IE, ZE) or a row of the fault
@@ -109,7 +91,7 @@ static int item_known(const char *item)
         const nan_context_rule *r;
         int n = nan_context_rules(nan_contexts[i], &r);
         for (int j = 0; j < n; j++)
-            if ((r[j].phase && strcmp(r[j].phase, item) == 0) || in_list(r[j].facts, item))
+            if ((r[j].phase && strcmp(r[j].phase, item) == 0) || bg_known_in_list(r[j].facts, item))
                 return 1;
     }
     return 0;
@@ -130,83 +112,6 @@ static const char *ops_unknown(const char *ops, char *bad, size_t n)
             return NULL;
         p += len + 1;
     }
-}
-
-/* Every line's key (runner versions contexts ops rule detail: all columns
- * but the reference) and number, to refuse a duplicate naming both lines. */
-typedef struct line_keys {
-    char **key;
-    int *lineno;
-    int n;
-} line_keys;
-
-/* 0 and the line recorded; the earlier line's number when it has the same
- * key; -1 out of memory. */
-static int key_seen(line_keys *ks, char *const *col, const char *ops, int lineno)
-{
-    /* the whole key, however long its columns (an ops column may hold 8191
-       characters: a fixed buffer would cut it and call two lines the same) */
-    size_t len = strlen(col[0]) + strlen(col[1]) + strlen(col[2]) + strlen(ops) + strlen(col[3]) +
-                 strlen(col[4]) + 6;
-    char *key = malloc(len);
-    if (!key)
-        return -1;
-    snprintf(key, len, "%s\t%s\t%s\t%s\t%s\t%s", col[0], col[1], col[2], ops, col[3], col[4]);
-    for (int i = 0; i < ks->n; i++)
-        if (strcmp(ks->key[i], key) == 0) {
-            free(key);
-            return ks->lineno[i];
-        }
-    char **nk = realloc(ks->key, (size_t)(ks->n + 1) * sizeof *nk);
-    if (nk)
-        ks->key = nk;
-    int *nl = nk ? realloc(ks->lineno, (size_t)(ks->n + 1) * sizeof *nl) : NULL;
-    if (!nl) {
-        free(key);
-        return -1;
-    }
-    ks->lineno = nl;
-    ks->key[ks->n] = key, ks->lineno[ks->n++] = lineno;
-    return 0;
-}
-
-static void keys_free(line_keys *ks)
-{
-    for (int i = 0; i < ks->n; i++)
-        free(ks->key[i]);
-    free(ks->key);
-    free(ks->lineno);
-}
-
-/* NULL-free check of an observed column: "" (none), or comma-separated
- * versions of digits and dots, each inside the line's range.  Returns 1 and
- * why[n] when it is malformed. */
-static int observed_bad(const char *observed, const char *range, char *why, size_t n)
-{
-    for (const char *p = observed; *p;) {
-        size_t len = strcspn(p, ",");
-        char v[40];
-        snprintf(v, sizeof v, "%.*s", (int)(len < sizeof v ? len : sizeof v - 1), p);
-        int parts[3];
-        if (!len || len >= sizeof v || strspn(v, "0123456789.") != len || !isdigit((unsigned char)v[0]) ||
-            v[len - 1] == '.' || strstr(v, "..") || !bg_version_parse(v, parts)) {
-            snprintf(why, n, "observed column: '%.40s' is no version (want e.g. 7.2.22,10.0.13: "
-                     "the versions the line was measured on)", v);
-            return 1;
-        }
-        if (bg_version_in_range(v, range) != 1) {
-            snprintf(why, n, "observed column: %s is outside the line's versions %.60s", v, range);
-            return 1;
-        }
-        p += len;
-        p += *p == ',';
-    }
-    if (strlen(observed) >= sizeof ((nan_known_line *)0)->observed) {
-        snprintf(why, n, "observed column longer than %zu characters",
-                 sizeof ((nan_known_line *)0)->observed - 1);
-        return 1;
-    }
-    return 0;
 }
 
 /* 1 when the comma-separated versions of list hold one equal to v. */
@@ -232,7 +137,7 @@ static int items_overlap(const char *a, const char *b)
         size_t len = strcspn(p, ",");
         char t[64];
         snprintf(t, sizeof t, "%.*s", (int)(len < sizeof t ? len : sizeof t - 1), p);
-        if (in_list(b, t))
+        if (bg_known_in_list(b, t))
             return 1;
         p += len;
         p += *p == ',';
@@ -358,153 +263,89 @@ int nan_known_unobserved(const nan_known *kd)
     return 0;
 }
 
-/* Reads path; lines applying to version/context are kept (all of them when
- * version is NULL). */
-static bg_status load(const char *path, const char *file, const char *version, const char *context,
-                      int missing_ok, nan_known *kd)
+/* The suite's columns of a line (bg_known_format.check): contexts, ops, rule
+ * (detail is any fnmatch pattern). */
+static const char *line_check(void *ctx, char *const *col, char *why, size_t n)
 {
+    (void)ctx;
+    if (!*col[4] || !rule_known(col[4]))
+        return "unknown rule (see suites/nan_semantics/check/nan_classify.h)";
+    if (!contexts_known(col[2]))
+        return "a context pattern matches no context (main_thread, pthread, signal_raise, ..., see "
+               "docs/nan_semantics.md)";
+    char item[64];
+    if (ops_unknown(col[3], item, sizeof item)) {
+        snprintf(why, n, "ops column: '%s' is no op, op family or phase name "
+                 "(nan_ops.def, nan_family.h; an empty item or a pattern is not allowed)", item);
+        return why;
+    }
+    return NULL;
+}
+
+typedef struct load_ctx {
+    const bg_known_format *fmt;
+    nan_known *kd;
+    const char *version, *context;
+    int any_range; /* a line (of any context) whose range holds the version */
+} load_ctx;
+
+/* Keeps a valid line (bg_known_format.row): lines of other contexts are
+ * dropped; of other versions kept until the measured history is known
+ * (select_lines). */
+static bg_status line_keep(void *ctx, char *const *col, int lineno)
+{
+    load_ctx *lc = ctx;
+    nan_known *kd = lc->kd;
+    int in = bg_version_in_range(lc->version ? lc->version : "0", col[1]);
+    lc->any_range |= in == 1;
+    if (lc->version && !context_matches(col[2], lc->context))
+        return BG_OK;
+    measured_add(kd, col[7]); /* measured in this context (all lines without a version) */
+    nan_known_line *nl = realloc(kd->lines, (size_t)(kd->n + 1) * sizeof *nl);
+    if (!nl)
+        return BG_E_NOMEM;
+    kd->lines = nl;
+    nan_known_line *l = &kd->lines[kd->n++];
+    memset(l, 0, sizeof *l);
+    l->lineno = lineno;
+    bg_known_fields(l, col, lc->fmt);
+    if (strcmp(l->detail, "-") == 0) /* "-": no detail */
+        l->detail[0] = '\0';
+    l->side = in; /* select_lines: 1 = the range holds the version */
+    return BG_OK;
+}
+
+/* Reads path (bg_known_read, the nan format); lines applying to
+ * version/context are kept (all of them when version is NULL). */
+static bg_status load(const char *path, const char *version, const char *context, int missing_ok,
+                      nan_known *kd)
+{
+    static const char *const names[] = {"runner", "versions", "contexts", "ops",
+                                        "rule",   "detail",   "reference", "observed"};
+#define NK_FIELD(f) sizeof ((nan_known_line *)0)->f
+    static const size_t max[] = {0, NK_FIELD(versions), NK_FIELD(contexts), NK_FIELD(ops),
+                                 NK_FIELD(rule), NK_FIELD(detail), NK_FIELD(reference), NK_FIELD(observed)};
+#undef NK_FIELD
+    static const size_t field[] = {BG_KNOWN_NO_FIELD,
+                                   offsetof(nan_known_line, versions),
+                                   offsetof(nan_known_line, contexts),
+                                   offsetof(nan_known_line, ops),
+                                   offsetof(nan_known_line, rule),
+                                   offsetof(nan_known_line, detail),
+                                   offsetof(nan_known_line, reference),
+                                   offsetof(nan_known_line, observed)};
     memset(kd, 0, sizeof *kd);
     snprintf(kd->path, sizeof kd->path, "%s", path);
-    /* the runner column names the file's tool: its name without .tsv */
-    const char *dot = strrchr(file, '.');
-    size_t stem = dot ? (size_t)(dot - file) : strlen(file);
-    FILE *f = fopen(kd->path, "r");
-    if (!f)
-        return errno == ENOENT && missing_ok
-                   ? BG_OK
-                   : bg_fail(BG_E_FIXTURE, "nan-check", "known deviations %s: %s", kd->path,
-                             strerror(errno));
-    char *line = NULL;
-    size_t cap = 0;
-    int lineno = 0;
-    line_keys ks = {0};
-    bg_status st = BG_OK;
-    int any_range = 0; /* a line (of any context) whose range holds the version */
-    ssize_t len;
-    while (st == BG_OK && (len = getline(&line, &cap, f)) > 0) {
-        lineno++;
-        if (memchr(line, '\0', (size_t)len)) { /* a text file has none: not a blank line */
-            st = bad(kd->path, lineno, "contains a NUL byte (not a text line)");
-            break;
-        }
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] == '#' || line[0] == '\0')
-            continue;
-        char *col[NAN_KNOWN_COLUMNS + 1];
-        int nc = 0;
-        for (char *p = line; nc < NAN_KNOWN_COLUMNS + 1; nc++) {
-            col[nc] = p;
-            char *tab = strchr(p, '\t');
-            if (!tab) {
-                nc++;
-                break;
-            }
-            *tab = '\0';
-            p = tab + 1;
-        }
-        if (nc < NAN_KNOWN_COLUMNS || strchr(col[nc - 1], '\t')) {
-            st = bad(kd->path, lineno, "needs 7 tab-separated columns and an 8th: runner versions contexts "
-                                       "ops rule detail reference observed (a 6-column line of the old "
-                                       "format: nan-check --regen-known-ops --migrate)");
-            break;
-        }
-        const char *observed = nc > NAN_KNOWN_COLUMNS ? col[NAN_KNOWN_COLUMNS] : "";
-        char *ops = col[3];
-        memmove(&col[3], &col[4], 3 * sizeof col[0]); /* col[3..5] = rule detail reference */
-        if (strlen(col[0]) != stem || strncmp(col[0], file, stem) != 0) {
-            st = bad(kd->path, lineno, "runner column differs from the file's runner");
-            break;
-        }
-        int in = bg_version_in_range(version ? version : "0", col[1]);
-        if (in < 0) {
-            char why[200];
-            snprintf(why, sizeof why, "malformed version range '%.80s' (use *, =X.Y.Z or >=X.Y,<X.Y+1: "
-                     "digits and dots only, the lower bound below the upper)", col[1]);
-            st = bad(kd->path, lineno, why);
-            break;
-        }
-        if (!*col[3] || !*col[5]) {
-            st = bad(kd->path, lineno, "rule and reference must not be empty");
-            break;
-        }
-        if (!rule_known(col[3])) {
-            st = bad(kd->path, lineno, "unknown rule (see suites/nan_semantics/check/nan_classify.h)");
-            break;
-        }
-        if (!contexts_known(col[2])) {
-            st = bad(kd->path, lineno, "a context pattern matches no context (main_thread, "
-                                       "pthread, signal_raise, ..., see docs/nan_semantics.md)");
-            break;
-        }
-        char item[64];
-        if (ops_unknown(ops, item, sizeof item)) {
-            char why[300];
-            snprintf(why, sizeof why, "ops column: '%s' is no op, op family or phase name "
-                     "(nan_ops.def, nan_family.h; an empty item or a pattern is not allowed)", item);
-            st = bad(kd->path, lineno, why);
-            break;
-        }
-        char obad[200]; /* after the other columns: their errors come first, as before */
-        if (observed_bad(observed, col[1], obad, sizeof obad)) {
-            st = bad(kd->path, lineno, obad);
-            break;
-        }
-        /* a column cut to its field would cover other ops than the line lists
-           (an ops column of regenerated lines outgrew 2048 characters) */
-        const char *const cols[] = {col[1], col[2], ops, col[3], col[4], col[5]};
-        const size_t caps[] = {sizeof kd->lines->versions, sizeof kd->lines->contexts, sizeof kd->lines->ops,
-                               sizeof kd->lines->rule, sizeof kd->lines->detail, sizeof kd->lines->reference};
-        static const char *const names[] = {"versions", "contexts", "ops", "rule", "detail", "reference"};
-        int too_long = -1;
-        for (int c = 0; c < 6 && too_long < 0; c++)
-            if (strlen(cols[c]) >= caps[c])
-                too_long = c;
-        if (too_long >= 0) {
-            char why[160];
-            snprintf(why, sizeof why, "%s column longer than %zu characters", names[too_long], caps[too_long] - 1);
-            st = bad(kd->path, lineno, why);
-            break;
-        }
-        int seen = key_seen(&ks, col, ops, lineno);
-        if (seen != 0) {
-            char why[200];
-            snprintf(why, sizeof why, "duplicate of line %d (same runner, versions, contexts, ops, rule "
-                     "and detail): remove one of lines %d and %d", seen, seen, lineno);
-            st = seen < 0 ? BG_E_NOMEM : bad(kd->path, lineno, why);
-            break;
-        }
-        /* lines of other contexts are dropped; of other versions kept until
-           the measured history is known (select_lines) */
-        any_range |= in == 1;
-        if (version && !context_matches(col[2], context))
-            continue;
-        measured_add(kd, observed); /* measured in this context (all lines without a version) */
-        nan_known_line *nl = realloc(kd->lines, (size_t)(kd->n + 1) * sizeof *nl);
-        if (!nl) {
-            st = BG_E_NOMEM;
-            break;
-        }
-        kd->lines = nl;
-        nan_known_line *l = &kd->lines[kd->n++];
-        memset(l, 0, sizeof *l);
-        l->lineno = lineno;
-        snprintf(l->versions, sizeof l->versions, "%s", col[1]);
-        snprintf(l->contexts, sizeof l->contexts, "%s", col[2]);
-        snprintf(l->ops, sizeof l->ops, "%s", ops);
-        snprintf(l->rule, sizeof l->rule, "%s", col[3]);
-        snprintf(l->detail, sizeof l->detail, "%s", strcmp(col[4], "-") == 0 ? "" : col[4]);
-        snprintf(l->reference, sizeof l->reference, "%s", col[5]);
-        snprintf(l->observed, sizeof l->observed, "%s", observed);
-        l->side = in; /* select_lines: 1 = the range holds the version */
-    }
-    /* a read error (a directory given as the file: EISDIR) is no empty list */
-    if (st == BG_OK && ferror(f))
-        st = bg_fail(BG_E_FIXTURE, "nan-check", "known deviations %s: %s", kd->path, strerror(errno));
-    free(line);
-    keys_free(&ks);
-    fclose(f);
+    load_ctx lc = {NULL, kd, version, context, 0};
+    const bg_known_format fmt = {
+        NAN_KNOWN_COLUMNS + 1, 1,
+        "needs 7 tab-separated columns and an 8th: runner versions contexts ops rule detail reference "
+        "observed (a 6-column line of the old format: nan-check --regen-known-ops --migrate)",
+        names, max, field, line_check, line_keep, &lc};
+    lc.fmt = &fmt;
+    bg_status st = bg_known_read(kd->path, missing_ok, &fmt);
     if (st == BG_OK && version)
-        st = select_lines(kd, version, any_range);
+        st = select_lines(kd, version, lc.any_range);
     if (st != BG_OK)
         nan_known_free(kd);
     return st;
@@ -515,7 +356,7 @@ bg_status nan_known_load(const char *dir, const char *file, const char *version,
 {
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    return load(path, file, version ? version : "", context, 1, kd);
+    return load(path, version ? version : "", context, 1, kd);
 }
 
 bg_status nan_known_load_runner(const char *root, const bg_runner *rn, const char *context, nan_known *kd)
@@ -526,17 +367,15 @@ bg_status nan_known_load_runner(const char *root, const bg_runner *rn, const cha
     snprintf(path, sizeof path, "%s/%s", root, rel);
     if (!rn->user && access(path, F_OK) != 0 && errno == ENOENT) {
         bg_fixture_hint(BG_FIXTURE_RESTORE, path, rel, restore, sizeof restore);
-        return bg_fail(BG_E_FIXTURE, "nan-check", "known deviations %s: missing (runner %s reads it): %s "
-                       "(a runner without known deviations has a file of comment lines only)",
-                       path, rn->name, restore);
+        return bg_fail(BG_E_FIXTURE, path, "missing (runner %s reads it): %s (a runner without known "
+                       "deviations has a file of comment lines only)", rn->name, restore);
     }
     return nan_known_load(dir, rn->known, rn->version, context, kd);
 }
 
 bg_status nan_known_load_all(const char *path, nan_known *kd)
 {
-    const char *slash = strrchr(path, '/');
-    return load(path, slash ? slash + 1 : path, NULL, NULL, 0, kd);
+    return load(path, NULL, NULL, 0, kd);
 }
 
 int nan_known_ops_cover(const char *ops, const char *item)

@@ -42,6 +42,12 @@
  * bracket and is dropped.  A bracketed line that covers no group is no xpass
  * (V differs from its bracket: information, a pass).  Outside every bracket
  * no line applies: every group fails with a proposed line, as before.
+ * The file is read by the one reader of known lists, bg_known_read
+ * (buildgate/bg_known.h: text lines, comments, the runner, versions,
+ * reference and observed columns, column lengths, duplicates); nan_known.c
+ * checks the suite's columns: a rule no checker reports, a context pattern
+ * that matches no context, an ops item that is no op, family, mode, phase,
+ * fact, trap or fault row is refused (such a line could never match).
  * A deviation group is covered when the applicable lines with its rule and
  * detail list every op (item) it showed: xfail.  A group one of them matches
  * by rule and detail but with an op none lists is a fail naming the new ops;
@@ -100,9 +106,9 @@ void nan_known_bracket_text(const nan_known *kd, const char *version, char *out,
  * that apply to runner version `version` and context `context`
  * (NAN_CONTEXT_ALL_MODES for main_thread with all modes).  A missing
  * file is an empty list (see nan_known_load_runner).  A malformed line (a
- * line repeating an earlier one, all columns but the reference equal, too):
- * one error line "buildgate: nan-check: known deviations <path>:<line>:
- * <why>" and BG_E_FIXTURE. */
+ * line repeating an earlier one, all columns before the reference equal,
+ * too): one error line "buildgate: <tool>: <path>:<line>: <why>" (bg_known.h)
+ * and BG_E_FIXTURE. */
 bg_status nan_known_load(const char *dir, const char *file, const char *version,
                          const char *context, nan_known *kd);
 

@@ -138,6 +138,16 @@ static void add_identity(cJSON *d, const nan_run_info *ri)
     cJSON_AddStringToObject(d, "modes", ri->modes ? ri->modes : "base");
 }
 
+/* " (N sub-checks: <what>)" when the context counts the parts of its cases, else "". */
+static void subchecks_text(const nan_groups *gs, char *out, size_t n)
+{
+    if (gs->subchecks)
+        snprintf(out, n, " (%ld sub-checks: %s)", gs->subchecks,
+                 gs->subchecks_what ? gs->subchecks_what : "parts of a case");
+    else
+        out[0] = '\0';
+}
+
 static void write_fragment(const nan_run_info *ri, const nan_groups *gs, const bg_verdict *v,
                            nan_known *kd)
 {
@@ -145,7 +155,9 @@ static void write_fragment(const nan_run_info *ri, const nan_groups *gs, const b
     if (!f)
         return;
     fprintf(f, "#### %s: %s (%s), context %s\n\n", ri->test, ri->runner, ri->version, ri->context);
-    fprintf(f, "%ld cases compared, %ld not compared; %d deviation group(s).\n\n", gs->checked,
+    char parts[200];
+    subchecks_text(gs, parts, sizeof parts);
+    fprintf(f, "%ld cases compared%s, %ld not compared; %d deviation group(s).\n\n", gs->checked, parts,
             gs->skipped, gs->n);
     if (gs->n > 0) {
         fprintf(f, "| verdict | rule | detail | cases | ops | example: expected | observed |\n");
@@ -342,7 +354,7 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
         gs->notes = gs->notes ? gs->notes : cJSON_CreateArray();
         cJSON_AddItemToArray(gs->notes, cJSON_CreateString(t));
     }
-    char cell[96], obs[200];
+    char cell[96], obs[400];
     /* cells say their unit: deviation groups (one root cause each) or cases */
     if (fails)
         snprintf(cell, sizeof cell, "%d unexpected deviation group%s", fails, fails == 1 ? "" : "s");
@@ -352,12 +364,16 @@ bg_status nan_report_emit(bg_checks *c, const nan_run_info *ri, nan_groups *gs, 
         snprintf(cell, sizeof cell, "%d known deviation group%s", xfails, xfails == 1 ? "" : "s");
     else
         snprintf(cell, sizeof cell, "%ld cases equal", gs->checked);
-    snprintf(obs, sizeof obs, "%ld cases compared, %d unexpected and %d known deviation groups, "
-             "%d known deviations not seen", gs->checked, fails, xfails, stale);
+    char parts[200];
+    subchecks_text(gs, parts, sizeof parts);
+    snprintf(obs, sizeof obs, "%ld cases compared%s, %d unexpected and %d known deviation groups, "
+             "%d known deviations not seen", gs->checked, parts, fails, xfails, stale);
     cJSON *d = cJSON_CreateObject();
     add_identity(d, ri);
     cJSON_AddNumberToObject(d, "cases_compared", (double)gs->checked);
     cJSON_AddNumberToObject(d, "cases_not_compared", (double)gs->skipped);
+    if (gs->subchecks)
+        cJSON_AddNumberToObject(d, "sub_checks", (double)gs->subchecks);
     cJSON_AddNumberToObject(d, "probe_wall_s", ri->probe_wall_s);
     if (ri->known_list != ri->runner && strcmp(ri->known_list, ri->runner) != 0)
         cJSON_AddStringToObject(d, "known_list", ri->known_list);

@@ -38,8 +38,13 @@ typedef struct nan_group {
 typedef struct nan_groups {
     nan_group *g;
     int n;
-    long checked;         /* cases compared */
-    long skipped;         /* cases not compared (op unsupported by guest or fixture) */
+    long checked;         /* cases compared (a case: one op x operands x mode, one row of a
+                             context's table such as nan_faults.def) */
+    long skipped;         /* cases not compared (op unsupported by guest or fixture, row skipped) */
+    long subchecks;       /* the parts of the compared cases judged one by one, when a
+                             context counts them (faults: signal, si_code, MXCSR,
+                             destination); 0: not counted */
+    const char *subchecks_what; /* what one sub-check is, e.g. "signal, si_code, MXCSR, destination" */
     cJSON *notes;         /* array of strings (skips, runner facts) */
 } nan_groups;
 
