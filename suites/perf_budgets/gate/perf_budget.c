@@ -13,6 +13,15 @@ static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 0.05, 5, 2000, 2, 2
 
 /* A count field: fallback when absent, -1 (which invalid() rejects) when it
  * is not a whole number in [0, INT_MAX] (1e400 or -1 cast to int is undefined). */
+static int int_field(const cJSON *o, const char *key, int fallback);
+
+/* The numeric keys of a budget, each read into the perf_budget member of the
+ * same name: NUM a number, INT a whole count.  The one list both apply()
+ * (what is read) and budgets_known_keys() (what is accepted) expand. */
+#define BUDGET_FIELDS(NUM, INT) NUM(band) NUM(alpha) NUM(level) NUM(ir_band) NUM(cycles_band) \
+    NUM(min_time) INT(min_repetitions) INT(resamples) INT(max_reruns) INT(ir_iterations)        \
+    INT(ir_min_iterations) NUM(seq_time_cap) INT(seq_max_pairs) INT(seq_looks)
+
 static int int_field(const cJSON *o, const char *key, int fallback)
 {
     uint64_t u;
@@ -25,20 +34,11 @@ static void apply(const cJSON *o, perf_budget *b, int allow_metric)
 {
     if (!cJSON_IsObject(o))
         return;
-    b->band = bg_json_num(o, "band", b->band);
-    b->alpha = bg_json_num(o, "alpha", b->alpha);
-    b->level = bg_json_num(o, "level", b->level);
-    b->ir_band = bg_json_num(o, "ir_band", b->ir_band);
-    b->cycles_band = bg_json_num(o, "cycles_band", b->cycles_band);
-    b->min_time = bg_json_num(o, "min_time", b->min_time);
-    b->min_repetitions = int_field(o, "min_repetitions", b->min_repetitions);
-    b->resamples = int_field(o, "resamples", b->resamples);
-    b->max_reruns = int_field(o, "max_reruns", b->max_reruns);
-    b->ir_iterations = int_field(o, "ir_iterations", b->ir_iterations);
-    b->ir_min_iterations = int_field(o, "ir_min_iterations", b->ir_min_iterations);
-    b->seq_time_cap = bg_json_num(o, "seq_time_cap", b->seq_time_cap);
-    b->seq_max_pairs = int_field(o, "seq_max_pairs", b->seq_max_pairs);
-    b->seq_looks = int_field(o, "seq_looks", b->seq_looks);
+#define APPLY_NUM(k) b->k = bg_json_num(o, #k, b->k);
+#define APPLY_INT(k) b->k = int_field(o, #k, b->k);
+    BUDGET_FIELDS(APPLY_NUM, APPLY_INT)
+#undef APPLY_NUM
+#undef APPLY_INT
     const char *m = allow_metric ? bg_json_str(o, "metric") : NULL;
     if (m)
         snprintf(b->metric, sizeof b->metric, "%s", m);
@@ -210,16 +210,15 @@ static const char *invalid_direction(const cJSON *doc, const char **where, char 
 
 /* The keys the gate reads, at each level of the file (perf_budget.h,
  * perf_variants.h): any other is a misspelling that would be ignored. */
-#define BUDGET_KEYS "band", "alpha", "level", "ir_band", "cycles_band", "min_time", "min_repetitions", \
-    "resamples", "max_reruns", "ir_iterations", "ir_min_iterations", "seq_time_cap", "seq_max_pairs", \
-    "seq_looks"
+#define BUDGET_KEY(k) #k,
+#define BUDGET_KEYS BUDGET_FIELDS(BUDGET_KEY, BUDGET_KEY)
 
 static bg_status budgets_known_keys(const cJSON *doc, const char *path)
 {
     static const char *const top[] = {"schema", "defaults", "benchmarks", "retired", "gates", "variant_table", NULL},
-                             *const defaults[] = {BUDGET_KEYS, "metric", "higher_is_better", NULL},
+                             *const defaults[] = {BUDGET_KEYS "metric", "higher_is_better", NULL},
                              /* metric, higher_is_better: refused there with their own reason below */
-                             *const entry[] = {BUDGET_KEYS, "why", "metric", "higher_is_better", NULL},
+                             *const entry[] = {BUDGET_KEYS "why", "metric", "higher_is_better", NULL},
                              *const table[] = {"margin", "alpha", "gates", NULL};
     bg_status st = bg_json_known_keys(doc, top, path, "the top level");
     if (st == BG_OK)
