@@ -36,6 +36,11 @@ case_ out-missing-dir 3 "$work/no/d: no directory '$work/no' to write it in" \
 case_ out-is-dir 2 "$work/outdir: is a directory (--out-def / --out-verdicts name a file)" \
   --out-def "$work/outdir" --out-verdicts "$work/v" "$good"
 [ -z "$(ls "$work/outdir")" ] || { ok=0; obs="$obs out-is-dir: wrote into the directory;"; }
+# an output over an input (the input would be lost): refused, the input intact
+cp "$good" "$work/in.litmus" || exit 2
+case_ out-is-input 2 "$work/in.litmus: is also an input (choose another output file)" \
+  --out-def "$work/in.litmus" --out-verdicts "$work/v" "$work/in.litmus"
+cmp -s "$good" "$work/in.litmus" || { ok=0; obs="$obs out-is-input: the input was overwritten;"; }
 # the good file converts (the checks above refuse nothing valid)
 # shellcheck disable=SC2086
 case_ good 0 "" $o "$good"

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "buildgate/bg_changepoint.h"
 #include "buildgate/bg_help.h"
@@ -59,6 +60,13 @@ typedef struct opts {
     size_t length, histories;
     double step, sigma, outliers;
 } opts;
+
+/* 1 when a and b name the same file (the same path, or one inode) */
+static int same_file(const char *a, const char *b)
+{
+    struct stat x, y;
+    return !strcmp(a, b) || (!stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino);
+}
 
 static int num(const char *opt, const char *v, double lo, double hi, double *out)
 {
@@ -124,6 +132,12 @@ static int parse(int argc, char **argv, opts *o)
     }
     if (strcmp(o->mode, "study") && !o->history)
         return bg_help_bad_value("--history", "required by %s", o->mode);
+    /* --md is written: never over an input (a history replaced by a table is lost) */
+    const char *inputs[][2] = {{"--history", o->history}, {"--acknowledged", o->acks}, {"--results", o->results}};
+    for (size_t i = 0; o->md && i < sizeof inputs / sizeof inputs[0]; i++)
+        if (inputs[i][1] && same_file(o->md, inputs[i][1]))
+            return bg_help_bad_value("--md", "'%s' is also %s: it would be overwritten (choose another file)",
+                                     o->md, inputs[i][0]);
     if (!strcmp(o->mode, "append") && !o->results)
         return bg_help_bad_value("--results", "required by append");
     if (!strcmp(o->mode, "study") && o->length < 2 * o->ch.min_size + 2)

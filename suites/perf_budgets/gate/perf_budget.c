@@ -236,6 +236,89 @@ static bg_status budgets_known_keys(const cJSON *doc, const char *path)
     return st;
 }
 
+/* The first key of object o named twice, or NULL (cJSON keeps both; the
+ * reader would see only the first). */
+static const char *duplicate_key(const cJSON *o)
+{
+    for (const cJSON *a = o ? o->child : NULL; a; a = a->next)
+        for (const cJSON *b = a->next; b; b = b->next)
+            if (a->string && b->string && strcmp(a->string, b->string) == 0)
+                return a->string;
+    return NULL;
+}
+
+/* Why one budget object (defaults or a benchmarks entry) has a value of the
+ * wrong type, or NULL; buf holds the text.  A wrong type must not fall back to
+ * the default silently (a band of "0.01" would judge at the default 5 %). */
+static const char *budget_types(const cJSON *o, char *buf, size_t n)
+{
+    const cJSON *v;
+    const char *d;
+    if (!cJSON_IsObject(o))
+        return "must be an object of budget keys";
+    if ((d = duplicate_key(o))) {
+        snprintf(buf, n, "\"%s\" is given twice", d);
+        return buf;
+    }
+#define TYPE_NUM(k)                                                                   \
+    if ((v = cJSON_GetObjectItemCaseSensitive(o, #k)) && !cJSON_IsNumber(v)) {        \
+        snprintf(buf, n, "\"%s\" must be a number (e.g. %s: 0.05), not %s", #k, #k, \
+                 cJSON_IsString(v) ? "a string" : "another type");                   \
+        return buf;                                                                   \
+    }
+#define TYPE_INT(k) /* int_field gives -1 for anything but a whole number: invalid() says so */
+    BUDGET_FIELDS(TYPE_NUM, TYPE_INT)
+#undef TYPE_NUM
+#undef TYPE_INT
+    if ((v = cJSON_GetObjectItemCaseSensitive(o, "metric")) && !cJSON_IsString(v))
+        return "\"metric\" must be a string (a Google Benchmark field or counter name)";
+    if ((v = cJSON_GetObjectItemCaseSensitive(o, "why")) && !cJSON_IsString(v))
+        return "\"why\" must be a string";
+    return NULL;
+}
+
+/* Why the file's shape is wrong (its levels' types, duplicate keys), or NULL;
+ * *where names the place. */
+static const char *budgets_shape(const cJSON *doc, const char **where, char *buf, size_t n)
+{
+    const char *d;
+    *where = "the top level";
+    if (!cJSON_IsObject(doc))
+        return "must be a JSON object";
+    if ((d = duplicate_key(doc))) {
+        snprintf(buf, n, "\"%s\" is given twice", d);
+        return buf;
+    }
+    static const char *const objects[] = {"defaults", "benchmarks", "variant_table", NULL};
+    for (int i = 0; objects[i]; i++) {
+        const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, objects[i]);
+        if (o && !cJSON_IsObject(o)) {
+            snprintf(buf, n, "\"%s\" must be an object", objects[i]);
+            return buf;
+        }
+    }
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, "defaults"), *e;
+    const char *why;
+    if (o && (why = budget_types(o, buf, n))) {
+        *where = "defaults";
+        return why;
+    }
+    o = cJSON_GetObjectItemCaseSensitive(doc, "benchmarks");
+    if ((d = duplicate_key(o))) {
+        *where = "benchmarks";
+        snprintf(buf, n, "\"%s\" is given twice", d);
+        return buf;
+    }
+    cJSON_ArrayForEach(e, o)
+    {
+        if ((why = budget_types(e, buf, n))) {
+            *where = e->string;
+            return why;
+        }
+    }
+    return NULL;
+}
+
 bg_status perf_budgets_load(const char *path, cJSON **out)
 {
     *out = NULL;
@@ -248,6 +331,13 @@ bg_status perf_budgets_load(const char *path, cJSON **out)
     if (bg_json_num(doc, "schema", 0) != 1) {
         cJSON_Delete(doc);
         return bg_fail(BG_E_PARSE, "budgets", "%s: \"schema\" must be 1", path);
+    }
+    char shape[200];
+    const char *swhere, *swhy = budgets_shape(doc, &swhere, shape, sizeof shape);
+    if (swhy) {
+        st = bg_fail(BG_E_PARSE, "budgets", "%s: %s: %s", path, swhere, swhy);
+        cJSON_Delete(doc);
+        return st;
     }
     st = budgets_known_keys(doc, path);
     if (st != BG_OK) {

@@ -5,7 +5,10 @@
 # mutant of the shipped budgets.json is one key changed at one level the gate
 # reads (the top level, defaults, a benchmarks entry, variant_table); bg-perf
 # compare must exit 4 with the one line naming the file, the key, where, and
-# the known key it is close to.  The shipped budgets.json itself must load.
+# the known key it is close to.  A value of the wrong type, a level that is no
+# object and a key given twice are refused too (they fell back to the default:
+# "band": "0.01" judged at 5 %; "benchmarks": [...] crashed bg-perf).  The
+# shipped budgets.json itself must load.
 # One check perf.selftest.budgets_unknown_keys: expected vs observed lines.
 set -u
 bin=$1 src=$2
@@ -22,9 +25,14 @@ one() {
 }
 # mutant NAME SED WANT: the shipped file through SED; WANT the line after the file name
 mutant() {
+  mutant_as "" "$@"
+}
+# mutant_as PREFIX NAME SED WANT: PREFIX before the file name ("budgets: ")
+mutant_as() {
+  local pre=$1; shift
   sed "$2" "$shipped" >"$w/$1.json" || exit 3
   cmp -s "$shipped" "$w/$1.json" && { echo "buildgate: budgets_keys_test.sh: mutant $1 did not apply (budgets.json changed)" >&2; exit 5; }
-  expected="$expected$1: exit 4: buildgate: bg-perf: $w/$1.json: $3
+  expected="$expected$1: exit 4: buildgate: bg-perf: $pre$w/$1.json: $3
 "
   observed="$observed$1: $(one "$w/$1.json")
 "
@@ -40,5 +48,11 @@ mutant top 's/^  "gates": {/  "gate": {/' "unknown key 'gate' in the top level (
 mutant table 's/^  "gates": {/  "variant_table": {"margn": 0.02}, "gates": {/' \
   "unknown key 'margn' in variant_table (did you mean 'margin'?)"
 mutant far 's/"seq_time_cap":/"colour": 1, "seq_time_cap":/' "unknown key 'colour' in defaults"
+mutant_as "budgets: " string 's/"synth\/": {"band": \([0-9.]*\)/"synth\/": {"band": "\1"/' \
+  'synth/: "band" must be a number (e.g. band: 0.05), not a string'
+mutant_as "budgets: " array 's/^  "benchmarks": {/  "benchmarks": [{"band": 0.5}], "x": {/' \
+  'the top level: "benchmarks" must be an object'
+mutant_as "budgets: " twice 's/"synth\/": {"band": \([0-9.]*\)/"synth\/": {"band": \1, "band": 0.9/' \
+  'synth/: "band" is given twice'
 printf 'expected:\n%sobserved:\n%s' "$expected" "$observed"
 exec "$check" --suite perf_budgets --name perf.selftest.budgets_unknown_keys --expect-equal "$expected" "$observed"
