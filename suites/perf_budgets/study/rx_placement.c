@@ -3,37 +3,13 @@
  * docs/performance.md "Why light-mode processes were bimodal").  A study tool,
  * not a test: a shell loop runs it once per process and correlates the rows.
  *
- * Usage: rx-placement [HASHES]   (Linux x86-64, root: /proc/self/pagemap gives
- *        frame numbers to CAP_SYS_ADMIN only; HASHES default 40, 1..100000)
- *        rx-placement --renew cache|vm ROUNDS HASHES
- *          ROUNDS rounds in one process, each a new VM (scratchpad, JIT
- *          buffer) on one cache (vm), or a new cache and VM each (cache); a
- *          line per round: round, renewed, hash_ms_median, walk_ns (below),
- *          alu_ns (cpu ns per step of a register-only dependent multiply-add
- *          chain: the core clock's witness): which allocation, if any,
- *          carries a process's speed
- * Per process: a new 256 MiB light cache (RandomX's own allocation, advised
- * for huge pages as perf-bench does unless BG_PERF_RX_THP=off: bench/rx_thp.h), a VM with JIT and hard AES,
- * HASHES hashes of the same inputs as perf-bench's hash/light-* (an 8-byte
- * counter in a 68-byte message), timed one by one (CLOCK_PROCESS_CPUTIME_ID);
- * then a dependent random walk over the cache's own 64-byte lines (each index
- * depends on the line just read: DRAM latency of exactly these pages).
- * Output: one tab-separated line
- *   hash_ms_median  hash_ms_min  walk_ns  pages  gib_hist  l2_colour_max  frames
- *   gib_ticks
- *   hash_ms_*     cpu ms per hash over the HASHES hashes
- *   walk_ns       ns per dependent 64-byte load over the cache (2^22 loads)
- *   pages         4 KiB pages of the cache whose frame was readable
- *   gib_hist      the cache's pages per GiB of guest-physical address,
- *                 "g:count,..." for every GiB holding >= 1 % of them
- *   l2_colour_max the scratchpad's first 256 KiB (RandomX's L2 part) in 4 KiB
- *                 pages per colour (frame mod 16: a 512 KiB 8-way L2 has 16
- *                 colours of 8 ways): the fullest colour's count
- *   frames        "huge" when a frame of the cache is a huge page's, else "4k"
- *   gib_ticks     per GiB of gib_hist, "g:ticks,...": the median TSC ticks of
- *                 one load from a flushed line (clflush; rdtscp around the
- *                 load), one line per page of the cache in that GiB
- * Exit: 0; 2 usage; 3 RandomX or /proc failed (one line on stderr).
+ * Usage, output columns and exits: usage_text below (rx-placement --help).
+ * Per process: a new 256 MiB light cache (RandomX's own allocation, advised for
+ * huge pages as perf-bench does unless BG_PERF_RX_THP=off: bench/rx_thp.h), a
+ * VM with JIT and hard AES, hashes of perf-bench's hash/light-* inputs (an
+ * 8-byte counter in a 68-byte message) timed one by one, then a dependent
+ * random walk over the cache's own 64-byte lines (each index depends on the
+ * line just read: the latency of exactly these pages).
  * Sources: Linux Documentation/admin-guide/mm/pagemap.rst (bit 63 present,
  * bits 0-54 the frame number); RandomX src/randomx.h (the API). */
 #define _GNU_SOURCE
@@ -180,23 +156,63 @@ static int renew(int cache_each, long rounds, long hashes)
     return (int)(acc & 0);
 }
 
+static const char usage_text[] =
+    "Usage: rx-placement [HASHES]\n"
+    "       rx-placement --renew cache|vm ROUNDS HASHES\n"
+    "One process's light-mode RandomX hash time (JIT, hard AES) beside the latency of the\n"
+    "memory it reads (docs/performance.md \"The cause, measured\"; a study tool). x86-64\n"
+    "Linux, root (/proc/self/pagemap). BG_PERF_RX_THP=on (default)|off: huge page advice\n"
+    "for the cache, as perf-bench.\n"
+    "  HASHES  1..100000 (default 40): hashes timed one by one (cpu ms)\n"
+    "  ROUNDS  1..1000: rounds in one process, each a new VM on one cache (vm) or a new\n"
+    "          cache and VM (cache)\n"
+    "Output, one tab-separated line: hash_ms_median hash_ms_min walk_ns pages gib_hist\n"
+    "  l2_colour_max frames gib_ticks (walk_ns: ns per dependent 64-byte load over the\n"
+    "  cache, 2^22 loads; gib_hist: the cache's 4 KiB pages per GiB of guest-physical\n"
+    "  address, \"g:count,...\"; l2_colour_max: the scratchpad's first 256 KiB, pages per\n"
+    "  colour of 16, the fullest; frames: huge|4k; gib_ticks: per GiB, the median TSC\n"
+    "  ticks of one load from a flushed line, one line per page).\n"
+    "--renew: a line per round: round renewed hash_ms_median walk_ns alu_ns (cpu ns per\n"
+    "  step of a register-only multiply-add chain: the core clock's witness).\n"
+    "Exit: 0; 2 usage (also BG_PERF_RX_THP not on|off); 3 RandomX or /proc failed.\n";
+
+static int usage(const char *why)
+{
+    fprintf(stderr, "buildgate: rx-placement: %s (see rx-placement --help)\n", why);
+    return 2;
+}
+
+/* v as a whole number in [1, max], else -1 */
+static long whole(const char *v, long max)
+{
+    char *e;
+    long n = strtol(v, &e, 10);
+    return *v && !*e && n >= 1 && n <= max ? n : -1;
+}
+
 int main(int argc, char **argv)
 {
     long hashes = 40, rounds = 0;
     int cache_each = 0;
-    char *e = NULL;
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (rx_thp_policy() < 0)
+        return usage("BG_PERF_RX_THP must be on or off");
     if (argc == 5 && !strcmp(argv[1], "--renew")) {
         cache_each = !strcmp(argv[2], "cache");
-        rounds = strtol(argv[3], &e, 10);
-        if ((!cache_each && strcmp(argv[2], "vm")) || *e || rounds < 1 || rounds > 1000)
-            argc = 0;
-        hashes = strtol(argv[4], &e, 10);
+        if (!cache_each && strcmp(argv[2], "vm"))
+            return usage("--renew takes cache or vm");
+        if ((rounds = whole(argv[3], 1000)) < 0)
+            return usage("ROUNDS must be a whole number 1..1000");
+        if ((hashes = whole(argv[4], 100000)) < 0)
+            return usage("HASHES must be a whole number 1..100000");
     } else if (argc == 2) {
-        hashes = strtol(argv[1], &e, 10);
-    }
-    if ((argc != 1 && argc != 2 && argc != 5) || (e && *e) || hashes < 1 || hashes > 100000) {
-        fprintf(stderr, "buildgate: rx-placement: usage: rx-placement [HASHES] | --renew cache|vm ROUNDS HASHES\n");
-        return 2;
+        if ((hashes = whole(argv[1], 100000)) < 0)
+            return usage("HASHES must be a whole number 1..100000");
+    } else if (argc != 1) {
+        return usage("want [HASHES] or --renew cache|vm ROUNDS HASHES");
     }
     if (rounds)
         return renew(cache_each, rounds, hashes);
