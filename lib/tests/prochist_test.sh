@@ -1,7 +1,8 @@
 #!/bin/sh
 # prochist_test.sh — report.html's "Between processes" histogram
 # (lib/tools/report_prochist.h): a time A/B check whose base processes form
-# two separated clusters (10 at 30-31 ms, 10 at 47-48 ms per hash, as the
+# two separated clusters (10 at 30-31 ms, 10 at 47-48 ms per hash in ns as
+# bg-perf writes cpu_time, drawn in ms; as the
 # bimodal light-mode RandomX processes of docs/performance.md) and whose head
 # is one cluster is drawn with base bars in exactly two separated groups of
 # bins (10 + 10: the first and the last of 12 bins of 1.5 ms) and head bars in one; a check with 3
@@ -22,8 +23,8 @@ row() {
         "$1" "$pm" >>"$work/checks/perf.ab.aa_randomx_light.jsonl"
 }
 row perf.ab.randomx/v2/release/hash/light-jit-hard \
-    "[30,30.1,30.2,30.3,30.4,30.5,30.6,30.7,30.8,31,47,47.1,47.2,47.3,47.4,47.5,47.6,47.7,47.8,48]" \
-    "[38,38.2,38.4,38.6,38.8,39,39.2,39.4,39.6,39.8,40,40.2]"
+    "[30e6,30.1e6,30.2e6,30.3e6,30.4e6,30.5e6,30.6e6,30.7e6,30.8e6,31e6,47e6,47.1e6,47.2e6,47.3e6,47.4e6,47.5e6,47.6e6,47.7e6,47.8e6,48e6]" \
+    "[38e6,38.2e6,38.4e6,38.6e6,38.8e6,39e6,39.2e6,39.4e6,39.6e6,39.8e6,40e6,40.2e6]"
 row perf.ab.few "[1,2,3]" "[1,2,3]"
 row perf.ab.bad '[1,2,3,4,"x",6]' "[1,2,3,4,5,6]"
 row perf.ab.none "" ""
@@ -37,6 +38,6 @@ bars=$(grep -oE '<title>(base|head): [0-9]+ process(es)? in \[[^)]*\)' "$html" 2
 base_bars=$(printf '%s\n' "$bars" | tr ' ' '\n' | grep '^base:' | tr '\n' ' ')
 head_sum=$(printf '%s\n' "$bars" | tr ' ' '\n' | sed -n 's/^head:\([0-9]*\)@.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
 figs=$(grep -c '<figure class="hist">' "$html" 2>/dev/null)
-expected="exit 0; Between processes: per-process medians (1 check); 1 figure(s); base bars base:10@[30,31.5) base:10@[46.5,48) ; head processes 12"
+expected="exit 0; Between processes: per-process medians (1 check); 1 figure(s); base bars base:10@[30ms,31.5ms) base:10@[46.5ms,48ms) ; head processes 12"
 observed="exit $rc; ${sect:-no section}; $figs figure(s); base bars ${base_bars:-none}; head processes $head_sum"
 "$check" --suite lib --name report.prochist --expect-equal "$expected" "$observed"

@@ -32,6 +32,22 @@ static int values(const cJSON *d, const char *key, double *v, int max)
 
 enum { MAXP = 4096 };
 
+/* v in the metric's unit into buf: times (cpu_time, real_time: ns, as bg-perf
+ * writes them) scaled to ns / us / ms / s, anything else as a number */
+static const char *fmt(char *buf, size_t n, double v, const char *metric)
+{
+    if (metric && (!strcmp(metric, "cpu_time") || !strcmp(metric, "real_time"))) {
+        static const char *const unit[] = {"ns", "\u00b5s", "ms", "s"};
+        int u = 0;
+        while (u < 3 && fabs(v) >= 1000)
+            v /= 1000, u++;
+        snprintf(buf, n, "%.4g %s", v, unit[u]);
+    } else {
+        snprintf(buf, n, "%.4g", v);
+    }
+    return buf;
+}
+
 /* 1 when p's check carries enough per-process medians on both sides */
 static int drawable(const bg_rep_perf *p, double *b, int *nb, double *h, int *nh)
 {
@@ -60,15 +76,18 @@ static void one(FILE *f, const bg_rep_perf *p, double *b, int nb, double *h, int
         ch[(int)fmin(BINS - 1, floor((h[i] - lo) / w))]++;
     for (int k = 0; k < BINS; k++)
         top = cb[k] > top ? cb[k] : top, top = ch[k] > top ? ch[k] : top;
-    const int W = 300, L = 8, bw = (W - 2 * L) / BINS, half = 44, mid = 16 + half, H = mid + half + 30;
+    const int W = 440, L = 8, bw = (W - 2 * L) / BINS, half = 44, mid = 30 + half, H = mid + half + 44;
     double mb = bg_median(b, (size_t)nb), mh = bg_median(h, (size_t)nh);
 #define X(v) (L + ((v) - lo) / (w * BINS) * (bw * BINS))
     fprintf(f, "<figure class=\"hist\"><svg class=\"chart\" role=\"img\" width=\"%d\" height=\"%d\" "
                "viewBox=\"0 0 %d %d\" aria-label=\"per-process medians, base above, head below\">\n",
             W, H, W, H);
+    char t0[48], t1[48];
     fprintf(f, "<text x=\"%d\" y=\"11\">", L);
-    bg_html_text(f, p->bench ? p->bench : p->name, 52);
-    fprintf(f, "</text>\n");
+    bg_html_text(f, p->bench ? p->bench : p->name, 72);
+    fprintf(f, "</text>\n<text x=\"%d\" y=\"24\" class=\"muted\">", L);
+    bg_html_text(f, p->source ? p->source : p->mode, 40);
+    fprintf(f, ", %s</text>\n", p->metric ? p->metric : "value");
     for (int k = 0; k < BINS; k++) {
         int x = L + k * bw;
         for (int s = 0; s < 2; s++) {
@@ -77,9 +96,10 @@ static void one(FILE *f, const bg_rep_perf *p, double *b, int nb, double *h, int
                 continue;
             int len = (int)lround((double)c / top * half);
             fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>%s: %d "
-                       "process%s in [%.4g, %.4g)</title></rect>\n",
+                       "process%s in [%s, %s)</title></rect>\n",
                     x + 1, s ? mid : mid - len, bw - 2, len, s ? "#bc4c00" : "#0969da",
-                    s ? "head" : "base", c, c == 1 ? "" : "es", lo + k * w, lo + (k + 1) * w);
+                    s ? "head" : "base", c, c == 1 ? "" : "es", fmt(t0, sizeof t0, lo + k * w, p->metric),
+                    fmt(t1, sizeof t1, lo + (k + 1) * w, p->metric));
         }
     }
     fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#1f2328\"/>\n", L,
@@ -87,16 +107,14 @@ static void one(FILE *f, const bg_rep_perf *p, double *b, int nb, double *h, int
     fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#0969da\" stroke-width=\"2\"/>"
                "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#bc4c00\" stroke-width=\"2\"/>\n",
             X(mb), X(mb), mid - half - 2, mid, X(mh), X(mh), mid, mid + half + 2);
-    fprintf(f, "<text x=\"%d\" y=\"%d\">%.4g</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.4g"
+    fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s"
                "</text>\n",
-            L, H - 14, lo, L + bw * BINS, H - 14, lo + w * BINS);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"muted\">base n=%d median %.4g · head n=%d median %.4g",
-            L, H - 2, nb, mb, nh, mh);
-    if (p->metric) {
-        fprintf(f, " (");
-        bg_html_text(f, p->metric, 24);
-        fprintf(f, ")");
-    }
+            L, mid + half + 14, fmt(t0, sizeof t0, lo, p->metric), L + bw * BINS, mid + half + 14,
+            fmt(t1, sizeof t1, lo + w * BINS, p->metric));
+    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"muted\">base n=%d median %s</text>\n", L,
+            mid + half + 28, nb, fmt(t0, sizeof t0, mb, p->metric));
+    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"muted\">head n=%d median %s", L, mid + half + 42, nh,
+            fmt(t1, sizeof t1, mh, p->metric));
     fprintf(f, "</text>\n</svg></figure>\n");
 #undef X
 }
