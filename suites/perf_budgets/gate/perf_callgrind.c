@@ -161,6 +161,16 @@ bg_status perf_callgrind_compare(const perf_cmd *base, const perf_cmd *head, con
         x->budget.lower_better = 1; /* Ir: fewer is better, whatever the budgets' metric */
         y->budget.lower_better = 1; /* estimated cycles: fewer is better */
         snprintf(y->budget.metric, sizeof y->budget.metric, "estimated_cycles");
+        if (strstr(x->name, "/iterations:")) {
+            /* Google Benchmark names a benchmark that fixes its own count (->Iterations(N)):
+             * --bg_iterations cannot set it, so Ir(N) vs Ir(N/2) cannot isolate one iteration */
+            for (perf_result *z = x; z; z = z == x && cache_sim ? y : NULL) {
+                z->outcome = PERF_SKIP;
+                snprintf(z->why, sizeof z->why, "fixes its own iteration count (/iterations: in its "
+                         "name): callgrind mode needs the count free; judge it by time");
+            }
+            continue;
+        }
         long long it = iterations ? iterations : x->budget.ir_iterations;
         if (it < x->budget.ir_min_iterations) { /* the benchmark's floor (perf_budget.h) */
             printf("bg-perf: %s: --iterations %lld raised to %d, the benchmark's floor (budgets "
