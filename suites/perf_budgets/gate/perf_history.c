@@ -212,7 +212,10 @@ static const cJSON *acknowledged(const perf_changes_opts *o, const cJSON *runs, 
             return NULL;
         }
         int g = commit_ordinal(runs, good), b = commit_ordinal(runs, bad);
-        if (lo >= 0 && hi >= 0 && g >= lo - 2 && b <= hi + 2)
+        /* the same step: both ends within 2 commits of the acknowledged ones (the
+         * detector may move a step by a run as nights are added); a wider range
+         * does not accept a later step of the same check */
+        if (lo >= 0 && hi >= 0 && abs(g - lo) <= 2 && abs(b - hi) <= 2)
             return a;
         idx++;
     }
@@ -370,6 +373,23 @@ bg_status perf_history_changes(const cJSON *hist, const perf_changes_opts *o, FI
     }
     if (o->check_re)
         regfree(&rx);
+    /* entries that can accept nothing: said, so a typo does not look applied */
+    const cJSON *a, *acks = st == BG_OK ? o->acks : NULL;
+    int ai = 0;
+    cJSON_ArrayForEach(a, acks) {
+        const char *ck = bg_json_str(a, "check"), *ag = bg_json_str(a, "good"), *ab = bg_json_str(a, "bad");
+        int lo = commit_ordinal(runs, ag), hi = commit_ordinal(runs, ab), known = 0;
+        cJSON_ArrayForEach(r, runs) known |= cJSON_GetObjectItemCaseSensitive(
+                                                 cJSON_GetObjectItemCaseSensitive(r, "values"), ck) != NULL;
+        const char *why = !known ? "no run of the history has that check"
+                          : lo < 0 ? "its good commit is not in the history"
+                          : hi < 0 ? "its bad commit is not in the history"
+                          : lo > hi ? "good comes after bad in the history (reversed)" : NULL;
+        if (why)
+            fprintf(out, "note: %s: acknowledged[%d] (%s %s..%s) accepts nothing: %s\n",
+                    o->acks_path ? o->acks_path : "acknowledged", ai, ck, ag, ab, why);
+        ai++;
+    }
     if (st == BG_OK) {
         fprintf(out, "bg-perf-history: %d series of at least %zu runs, %d change%s found, %d slowdown%s "
                      "of at least %.1f %% (%d more acknowledged)\n",

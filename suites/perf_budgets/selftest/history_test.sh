@@ -18,6 +18,11 @@
 #   ack_new  +3 % from c14, acknowledged, then a NEW +3 % from c30: exit 1
 #            naming c29..c30, the acknowledged one still reported as such
 #            (main's bg-perf-history has no --acknowledged: exit 2 in both)
+#   ack_loose the ack_new history with entries that must accept nothing: a
+#            range c13..c31 spanning both steps, a commit not in the history, a
+#            misspelt check, a reversed range: both steps fail, three notes say
+#            why those entries accept nothing (the first session-3 version let
+#            the wide range accept both steps, and said nothing of the others)
 set -euo pipefail
 case_=$1 bin=$2 src=$3
 w="$bin/selftest-history-$case_"; rm -rf "$w"; mkdir -p "$w"
@@ -70,6 +75,19 @@ case "$case_" in
     plant 3 14 3 30; acks c13 c14
     exec "$expect" --name "$name" --exit 1 --contains "acknowledged c13..c14 in" \
       --contains "--good c29 --bad c30" --contains "1 slowdown of at least 1.0 % (1 more acknowledged)" -- \
+      "$hist" changes --history "$w/history.json" --acknowledged "$w/acks.json" ;;
+  ack_loose)
+    plant 3 14 3 30
+    check=$(printf '%s' "$line" | sed 's/.*"name":"\([^"]*\)".*/\1/')
+    printf '{"schema": 1, "acknowledged": [%s, %s, %s, %s]}\n' \
+      "{\"check\": \"$check\", \"good\": \"c13\", \"bad\": \"c31\", \"reason\": \"wide\"}" \
+      "{\"check\": \"$check\", \"good\": \"zz\", \"bad\": \"c14\", \"reason\": \"typo commit\"}" \
+      "{\"check\": \"${check}x\", \"good\": \"c13\", \"bad\": \"c14\", \"reason\": \"typo check\"}" \
+      "{\"check\": \"$check\", \"good\": \"c26\", \"bad\": \"c25\", \"reason\": \"reversed\"}" >"$w/acks.json"
+    exec "$expect" --name "$name" --exit 1 --contains "2 slowdowns of at least 1.0 % (0 more acknowledged)" \
+      --contains "acknowledged[1] ($check zz..c14) accepts nothing: its good commit is not in the history" \
+      --contains "acknowledged[2] (${check}x c13..c14) accepts nothing: no run of the history has that check" \
+      --contains "acknowledged[3] ($check c26..c25) accepts nothing: good comes after bad in the history (reversed)" -- \
       "$hist" changes --history "$w/history.json" --acknowledged "$w/acks.json" ;;
   step)
     plant 3
