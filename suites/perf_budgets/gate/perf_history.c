@@ -38,6 +38,12 @@ bg_status perf_history_load(const char *path, int missing_ok, cJSON **doc)
         why = "\"schema\" is not 1";
     else if (!cJSON_IsArray(runs))
         why = "no \"runs\" array";
+    if (why) { /* the file's own fault, not a run's */
+        cJSON_Delete(*doc);
+        *doc = NULL;
+        return bg_fail(BG_E_FIXTURE, "history", "%s: the top level: %s (docs/perf_budgets.md \"Change "
+                                                "points over main's history\")", path, why);
+    }
     int i = 0;
     cJSON_ArrayForEach(r, runs) {
         if (why)
@@ -130,12 +136,15 @@ bg_status perf_history_acks_load(const char *path, cJSON **doc)
         return st;
     st = bg_json_known_keys(*doc, top, path, "the top level");
     const cJSON *list = cJSON_GetObjectItemCaseSensitive(*doc, "acknowledged"), *a;
-    const char *why = NULL;
+    const char *why = NULL, *top_why = NULL;
     int i = 0;
     if (st == BG_OK && bg_json_num(*doc, "schema", -1) != 1)
-        why = "\"schema\" is not 1";
+        top_why = "\"schema\" is not 1";
     else if (st == BG_OK && !cJSON_IsArray(list))
-        why = "no \"acknowledged\" array";
+        top_why = "no \"acknowledged\" array";
+    if (top_why) /* the file's own fault, not an entry's */
+        st = bg_fail(BG_E_PARSE, path, "the top level: %s (docs/perf_budgets.md \"Change points over "
+                                       "main's history\")", top_why);
     cJSON_ArrayForEach(a, list) {
         if (st != BG_OK || why)
             break;
