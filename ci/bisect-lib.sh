@@ -173,6 +173,12 @@ bisect_judge_perf() {
              band: .details.band, p: .details.p, bg_perf_exit: $x, tries: ($t + 1)}
             + (if $m == "callgrind" then {metrics: ($all | map({check: .name, metric: .details.metric,
                  ratio: .details.ratio, band: .details.band, verdict}))} else {} end)' "$cf" 2>/dev/null)
+    if [ -z "$ev" ] && grep -q 'matches the filter' "$cf.log"; then
+      # a misspelt benchmark: no rerun or other commit can judge it
+      bisect_evidence "$sha" "$name" skip "$(jq -cn --arg b "$bench" \
+        '{why: ("no benchmark named \($b) in this commit'"'"'s perf-bench (misspelt? perf-bench --benchmark_list_tests lists them)")}')"
+      return 125
+    fi
     [ -n "$ev" ] || ev=$(jq -cn --argjson x "$r" --arg l "$(grep -m1 '^buildgate:' "$cf.log" | cut -c1-300)" \
       '{bg_perf_exit: $x, why: "bg-perf recorded no check", observed: $l}')
     case $verdict in
@@ -259,7 +265,7 @@ bisect_summary() {
     .bisect as \$r |
     (if \$st == \"found\" then \"bisect: first bad commit: \(\$r.first_bad.commit[0:12]) \(\$r.first_bad.subject) (checks: \([\$r.checks[].name] | join(\", \")))\"
      elif \$st == \"not_reproduced\" then \"bisect: no culprit: the bad end \(\$r.bad[0:12]) passes the checks here (not reproduced)\"
-     elif \$st == \"bad_end_unjudged\" then \"bisect: no culprit: the bad end \(\$r.bad[0:12]) could not be judged (build failed, or perf stayed inconclusive)\"
+     elif \$st == \"bad_end_unjudged\" then \"bisect: no culprit: the bad end \(\$r.bad[0:12]) could not be judged (\([\$r.tested[] | select(.commit == \$r.bad) | .evidence[] | (.why // .evidence.why // empty)] | first // \"build failed, or perf stayed inconclusive\"))\"
      elif \$st == \"good_end_bad\" then \"bisect: no culprit in the range: the good end \(\$r.good[0:12]) already fails\"
      elif \$st == \"ambiguous\" then \"bisect: no single culprit: skipped commits leave \(\$r.remaining | length) candidates: \([\$r.remaining[][0:12]] | join(\" \"))\"
      else \"bisect: time limit reached: the first bad commit is one of \(\$r.remaining | length): \([\$r.remaining[][0:12]] | join(\" \"))\" end),

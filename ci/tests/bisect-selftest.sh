@@ -11,6 +11,10 @@
 #             expected/observed; the failing check is read from a results.json
 #   clean     the digest history up to the commit before the planted one:
 #             bisect must name none (exit 1, status not_reproduced)
+#   misspelt  the slowdown history bisected for perf.ab.BM_nope, a benchmark
+#             the toy does not have: no culprit (exit 1, bad_end_unjudged), and
+#             the summary says no benchmark of that name (it said "build
+#             failed, or perf stayed inconclusive", neither of which happened)
 #   chase     a tiny Google Benchmark project whose benchmark chases 2000
 #             dependent loads per iteration through a random cycle, 6 commits;
 #             commit 4 widens the cycle from 16 KiB (fits D1) to 16 MiB
@@ -37,8 +41,8 @@ commit() {
 }
 args=()
 case "$case_" in
-  slowdown)
-    [ -x "$bg_perf" ] || { echo "buildgate: bisect-selftest: slowdown needs bg-perf" >&2; exit 2; }
+  slowdown|misspelt)
+    [ -x "$bg_perf" ] || { echo "buildgate: bisect-selftest: $case_ needs bg-perf" >&2; exit 2; }
     good=$(commit "toy: a benchmark of a dependent multiply-add loop" \
       CMakeLists.txt 'cmake_minimum_required(VERSION 3.16)
 project(toy CXX)
@@ -69,7 +73,8 @@ BENCHMARK(BM_loop);')
       '"metric": "cpu_time", "level": 0.95, "resamples": 2000, "max_reruns": 2}, "benchmarks": {}}' >"$tmp/budgets.json"
     args=(--checks perf.ab.BM_loop --perf-target toy-bench --perf-exe toy-bench --bg-perf "$bg_perf"
           --budgets "$tmp/budgets.json"
-          --rounds 5 --reps 2 --min-time 0.02) ;;
+          --rounds 5 --reps 2 --min-time 0.02)
+    [ "$case_" = misspelt ] && args[1]=perf.ab.BM_nope ;;
   chase)
     [ -x "$bg_perf" ] || { echo "buildgate: bisect-selftest: chase needs bg-perf" >&2; exit 2; }
     command -v valgrind >/dev/null || {
@@ -166,14 +171,21 @@ int main(int argc, char **argv) {
     args=(--from-results "$tmp/results.json")
     # clean: the bad end is the commit before the planted one: nothing to name
     [ "$case_" = clean ] && args+=(--bad "$planted~1") ;;
-  *) echo "buildgate: bisect-selftest: unknown case '$case_' (slowdown, chase, digest, clean)" >&2; exit 2 ;;
+  *) echo "buildgate: bisect-selftest: unknown case '$case_' (slowdown, misspelt, chase, digest, clean)" >&2; exit 2 ;;
 esac
 [ -n "$good" ] && [ -n "$planted" ] || { echo "buildgate: bisect-selftest: git commit failed" >&2; exit 3; }
 (cd "$repo" && "$here/../bisect" --good "$good" --time-limit 5 --out "$tmp/out" "${args[@]}") | tee "$tmp/log"
 rc=${PIPESTATUS[0]}
 named=$(jq -r '.bisect.first_bad.commit // "none"' "$tmp/out/bisect.json" 2>/dev/null || echo "none (no bisect.json)")
 # The evidence of the planted commit: a perf fail with a ratio, or the digest's expected/observed.
-if [ "$case_" = clean ]; then
+if [ "$case_" = misspelt ]; then
+  status=$(jq -r '.bisect.status' "$tmp/out/bisect.json" 2>/dev/null)
+  said=$(grep -c "could not be judged (no benchmark named BM_nope in this commit's perf-bench" "$tmp/log")
+  "$bg_check" --suite ci --name "ci.selftest.bisect_misspelt" --expect-equal \
+    "exit 1, first bad none, status bad_end_unjudged, said no benchmark named BM_nope: 1" \
+    "exit $rc, first bad $named, status ${status:-none}, said no benchmark named BM_nope: $said"
+  exit
+elif [ "$case_" = clean ]; then
   status=$(jq -r '.bisect.status' "$tmp/out/bisect.json" 2>/dev/null)
   "$bg_check" --suite ci --name "ci.selftest.bisect_clean" --expect-equal "exit 1, first bad none, status not_reproduced" \
     "exit $rc, first bad $named, status ${status:-none}"
