@@ -236,14 +236,16 @@ static bg_status budgets_known_keys(const cJSON *doc, const char *path)
     return st;
 }
 
-/* The first key of object o named twice, or NULL (cJSON keeps both; the
- * reader would see only the first). */
-static const char *duplicate_key(const cJSON *o)
+/* "\"<key>\" is given twice" in buf for the first key of object o named twice
+ * (cJSON keeps both; the reader would see only the first), else NULL. */
+static const char *duplicate_key(const cJSON *o, char *buf, size_t n)
 {
     for (const cJSON *a = o ? o->child : NULL; a; a = a->next)
         for (const cJSON *b = a->next; b; b = b->next)
-            if (a->string && b->string && strcmp(a->string, b->string) == 0)
-                return a->string;
+            if (a->string && b->string && strcmp(a->string, b->string) == 0) {
+                snprintf(buf, n, "\"%s\" is given twice", a->string);
+                return buf;
+            }
     return NULL;
 }
 
@@ -256,10 +258,8 @@ static const char *budget_types(const cJSON *o, char *buf, size_t n)
     const char *d;
     if (!cJSON_IsObject(o))
         return "must be an object of budget keys";
-    if ((d = duplicate_key(o))) {
-        snprintf(buf, n, "\"%s\" is given twice", d);
-        return buf;
-    }
+    if ((d = duplicate_key(o, buf, n)))
+        return d;
 #define TYPE_NUM(k)                                                                   \
     if ((v = cJSON_GetObjectItemCaseSensitive(o, #k)) && !cJSON_IsNumber(v)) {        \
         snprintf(buf, n, "\"%s\" must be a number (e.g. %s: 0.05), not %s", #k, #k, \
@@ -285,10 +285,8 @@ static const char *budgets_shape(const cJSON *doc, const char **where, char *buf
     *where = "the top level";
     if (!cJSON_IsObject(doc))
         return "must be a JSON object";
-    if ((d = duplicate_key(doc))) {
-        snprintf(buf, n, "\"%s\" is given twice", d);
-        return buf;
-    }
+    if ((d = duplicate_key(doc, buf, n)))
+        return d;
     static const char *const objects[] = {"defaults", "benchmarks", "variant_table", NULL};
     for (int i = 0; objects[i]; i++) {
         const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, objects[i]);
@@ -304,10 +302,9 @@ static const char *budgets_shape(const cJSON *doc, const char **where, char *buf
         return why;
     }
     o = cJSON_GetObjectItemCaseSensitive(doc, "benchmarks");
-    if ((d = duplicate_key(o))) {
+    if ((d = duplicate_key(o, buf, n))) {
         *where = "benchmarks";
-        snprintf(buf, n, "\"%s\" is given twice", d);
-        return buf;
+        return d;
     }
     cJSON_ArrayForEach(e, o)
     {
