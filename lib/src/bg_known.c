@@ -161,6 +161,42 @@ static const char *line_bad(const bg_known_format *fmt, const char *tool, size_t
     return NULL;
 }
 
+/* BG_OK when some registry row (built-in or BG_X86_RUNNERS) reads the known
+ * lines of tool: its known file without the extension, a user row's: its name
+ * (bg_runner_resolve, bg_runner_known_tool); else BG_E_FIXTURE, why[n] naming
+ * the tools there are; the registry's own error when it cannot be parsed. */
+static bg_status registry_reads(const char *tool, char *why, unsigned n)
+{
+    const bg_runner_row *rows;
+    size_t count;
+    bg_status st = bg_runner_rows(&rows, &count, why, n);
+    if (st != BG_OK)
+        return st;
+    char tools[512] = "";
+    const char *shared = NULL; /* a row named tool whose lines go to another file */
+    for (size_t i = 0; i < count; i++) {
+        if (strcmp(rows[i].name, tool) == 0)
+            shared = rows[i].known;
+        const char *file = *rows[i].known ? rows[i].known : rows[i].name;
+        const char *dot = *rows[i].known ? strrchr(file, '.') : NULL;
+        char one[80];
+        snprintf(one, sizeof one, "%.*s", dot ? (int)(dot - file) : (int)strlen(file), file);
+        if (strcmp(one, tool) == 0)
+            return BG_OK;
+        if (!bg_known_in_list(tools, one)) {
+            size_t k = strlen(tools);
+            snprintf(tools + k, sizeof tools - k, "%s%s", k ? "," : "", one);
+        }
+    }
+    if (shared)
+        snprintf(why, n, "no runner reads the known lines of '%.60s': runner %.60s reads %.60s (one file "
+                 "per tool, its lines scoped by version ranges)", tool, tool, shared);
+    else
+        snprintf(why, n, "no runner reads the known lines of '%.60s': a list is <tool>.tsv for one of the "
+                 "registry's tools %s (lib/include/buildgate/bg_runners.def, BG_X86_RUNNERS)", tool, tools);
+    return BG_E_FIXTURE;
+}
+
 bg_status bg_known_read(const char *path, int missing_ok, const bg_known_format *fmt)
 {
     if (fmt->columns < 4 || fmt->columns > BG_KNOWN_MAX_COLUMNS)
@@ -229,6 +265,13 @@ bg_status bg_known_read(const char *path, int missing_ok, const bg_known_format 
     /* a read error (a directory given as the file: EISDIR) is no empty list */
     if (st == BG_OK && ferror(f))
         st = bg_fail(BG_E_FIXTURE, path, "%s", strerror(errno));
+    if (st == BG_OK) { /* a list no runner reads: none of its lines could ever match */
+        char tool[80], why_tool[700];
+        snprintf(tool, sizeof tool, "%.*s", (int)(stem < 79 ? stem : 79), file);
+        bg_status reads = registry_reads(tool, why_tool, sizeof why_tool);
+        if (reads != BG_OK)
+            st = bg_fail(reads, path, "%s", why_tool);
+    }
     free(line);
     keys_free(&ks);
     fclose(f);

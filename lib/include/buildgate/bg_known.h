@@ -9,7 +9,10 @@
  *   - a line that is empty or starts with '#' is a comment;
  *   - every other line is tab-separated columns
  *       runner versions <the suite's columns...> reference observed
- *     runner     the file's tool: its name without the extension
+ *     runner     the file's tool: its name without the extension; a tool
+ *                whose lines some registry row reads (bg_runner_known_tool;
+ *                a list no runner reads is refused: none of its lines could
+ *                ever match)
  *     versions   a range (bg_version_range_valid: "*", ">=7.2,<7.3", ...)
  *     reference  why it is known (an upstream report, or "observed here
  *                <date>"): not empty

@@ -255,6 +255,19 @@ foreach(case IN ITEMS v2_slug_on_v1 bad_slug unknown_kat duplicate)
     EXPECT --exit 5 --stderr "buildgate: bg-digest-check: ${CMAKE_CURRENT_BINARY_DIR}/known-never-${case}/valgrind.tsv:${_rk_why_${case}}"
     COMMAND bg-digest-check --validate-known ${CMAKE_CURRENT_BINARY_DIR}/known-never-${case}/valgrind.tsv)
 endforeach()
+# a list no runner reads is refused (its lines could never match; trial M3:
+# main validated both): a tool no registry row has, and a runner's own name
+# where its row shares its tool's file (qemu-x86_64-trixie -> qemu-x86_64.tsv)
+foreach(tool IN ITEMS qemu-nope qemu-x86_64-trixie)
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/known-unread/${tool}.tsv
+       "${tool}\t*\trandomx-v1\t${_rk_ok}\tself-test\t3.19.0\n")
+endforeach()
+bg_add_selftest(NAME digest.selftest.known_unread_tool SUITE digest_agreement
+  EXPECT --exit 5 --stderr "buildgate: bg-digest-check: ${CMAKE_CURRENT_BINARY_DIR}/known-unread/qemu-nope.tsv: no runner reads the known lines of 'qemu-nope': a list is <tool>.tsv for one of the registry's tools native,qemu-x86_64,valgrind"
+  COMMAND bg-digest-check --validate-known ${CMAKE_CURRENT_BINARY_DIR}/known-unread/qemu-nope.tsv)
+bg_add_selftest(NAME digest.selftest.known_unread_runner SUITE digest_agreement
+  EXPECT --exit 5 --stderr "buildgate: bg-digest-check: ${CMAKE_CURRENT_BINARY_DIR}/known-unread/qemu-x86_64-trixie.tsv: no runner reads the known lines of 'qemu-x86_64-trixie': runner qemu-x86_64-trixie reads qemu-x86_64.tsv"
+  COMMAND bg-digest-check --validate-known ${CMAKE_CURRENT_BINARY_DIR}/known-unread/qemu-x86_64-trixie.tsv)
 # ci/adopt-known adopts digest proposals (joined per version range and
 # algorithm), refuses an overlapping or a malformed line (ci/selftest/adopt-known.sh)
 foreach(case IN ITEMS dg_adopt dg_overlap dg_malformed)
