@@ -144,7 +144,7 @@ static const char *line_bad(const bg_known_format *fmt, const char *tool, size_t
                  "digits and dots only, the lower bound below the upper)", col[1]);
         return why;
     }
-    if (!*col[ref])
+    if (!col[ref][strspn(col[ref], " ")]) /* blanks say no more than nothing */
         return "reference column is empty (an upstream report, or \"observed here <date>\")";
     const char *w = fmt->check ? fmt->check(fmt->ctx, col, why, n) : NULL;
     if (w)

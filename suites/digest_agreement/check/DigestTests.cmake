@@ -235,7 +235,7 @@ bg_add_selftest(NAME digest.selftest.known_malformed SUITE digest_agreement
 # four): a randomx-v2 slug on a randomx-v1 line, a slug rx_flags_slug never
 # writes, a kat id the known answers lack, a duplicate line
 set(_rk_ok "jit+hard-aes+light+argon2-ref\tkat.1a,chain")
-foreach(case IN ITEMS v2_slug_on_v1 bad_slug unknown_kat duplicate)
+foreach(case IN ITEMS v2_slug_on_v1 bad_slug unknown_kat duplicate blank_reference)
   file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/known-never-${case})
 endforeach()
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/known-never-v2_slug_on_v1/valgrind.tsv
@@ -246,11 +246,14 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/known-never-unknown_kat/valgrind.tsv
      "valgrind\t*\trandomx-v1\tjit+hard-aes+light+argon2-ref\tkat.1a,kat.9z\tself-test\t3.19.0\n")
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/known-never-duplicate/valgrind.tsv
      "# a comment\nvalgrind\t*\trandomx-v1\t${_rk_ok}\tself-test\t3.19.0\nvalgrind\t*\trandomx-v1\t${_rk_ok}\tself-test again\t3.19.0\n")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/known-never-blank_reference/valgrind.tsv
+     "valgrind\t*\trandomx-v1\t${_rk_ok}\t   \t3.19.0\n")
+set(_rk_why_blank_reference "1: reference column is empty")
 set(_rk_why_v2_slug_on_v1 "1: variants: 'jit+hard-aes+light+argon2-ref+v2' is no runtime-variant slug of randomx-v1")
 set(_rk_why_bad_slug "1: variants: 'jit+hard-aes+lite+argon2-ref' is no runtime-variant slug of randomx-v1")
 set(_rk_why_unknown_kat "1: check 'kat.9z' names no known answer of randomx-v1")
 set(_rk_why_duplicate "3: duplicate of line 2 (same runner, versions, algorithm, variants and check)")
-foreach(case IN ITEMS v2_slug_on_v1 bad_slug unknown_kat duplicate)
+foreach(case IN ITEMS v2_slug_on_v1 bad_slug unknown_kat duplicate blank_reference)
   bg_add_selftest(NAME digest.selftest.known_never_${case} SUITE digest_agreement
     EXPECT --exit 5 --stderr "buildgate: bg-digest-check: ${CMAKE_CURRENT_BINARY_DIR}/known-never-${case}/valgrind.tsv:${_rk_why_${case}}"
     COMMAND bg-digest-check --validate-known ${CMAKE_CURRENT_BINARY_DIR}/known-never-${case}/valgrind.tsv)
