@@ -41,6 +41,15 @@ cp "$good" "$work/in.litmus" || exit 2
 case_ out-is-input 2 "$work/in.litmus: is also an input (choose another output file)" \
   --out-def "$work/in.litmus" --out-verdicts "$work/v" "$work/in.litmus"
 cmp -s "$good" "$work/in.litmus" || { ok=0; obs="$obs out-is-input: the input was overwritten;"; }
+# text after the exists clause is refused naming its line (main ignored it);
+# a (* comment *) or a blank line there is fine
+{ cat "$good"; printf '\n(* a comment *)\n'; } >"$work/T.litmus" || exit 2
+# shellcheck disable=SC2086
+case_ trailing-comment 0 "" $o "$work/T.litmus"
+printf 'exists (x=1)\n' >>"$work/T.litmus" || exit 2
+junk_line=$(wc -l <"$work/T.litmus" | tr -d ' ')
+# shellcheck disable=SC2086
+case_ trailing-junk 4 "$work/T.litmus: line $junk_line: \"exists (x=1)\" after the exists clause (only blank lines and (* comments *) may follow it)" $o "$work/T.litmus"
 # the good file converts (the checks above refuse nothing valid)
 # shellcheck disable=SC2086
 case_ good 0 "" $o "$good"
