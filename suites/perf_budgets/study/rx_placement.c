@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include "buildgate/bg_stats.h"
 #include "rx_thp.h"
 
 static double cpu_ms(void)
@@ -37,12 +38,6 @@ static double wall_ns(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* frame number of the page holding p, or -1 (absent, unreadable) */
@@ -65,9 +60,10 @@ static double hash_median(randomx_vm *vm, long n, double *t, double *min)
         randomx_calculate_hash(vm, msg, sizeof msg, out);
         t[i] = cpu_ms() - a;
     }
-    qsort(t, (size_t)n, sizeof *t, cmp_d);
     *min = t[0];
-    return t[n / 2];
+    for (long i = 1; i < n; i++)
+        *min = t[i] < *min ? t[i] : *min;
+    return bg_median(t, (size_t)n);
 }
 
 /* ns per dependent 64-byte load over [lo, hi) (each index depends on the
@@ -291,8 +287,7 @@ int main(int argc, char **argv)
                 uint64_t t1 = __rdtscp(&aux);
                 lat[k++] = (double)(t1 - t0);
             }
-        qsort(lat, (size_t)k, sizeof *lat, cmp_d);
-        printf("%s%d:%.0f", sep, g, lat[k / 2]);
+        printf("%s%d:%.0f", sep, g, bg_median(lat, (size_t)k));
         sep = ",";
     }
     printf("\n");
