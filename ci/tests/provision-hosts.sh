@@ -21,6 +21,11 @@
 #        arm64_sources  --arm64 on noble x86-64: ubuntu.sources limited to
 #                   amd64, ports.ubuntu.com for arm64, apt-get update passes,
 #                   --check --arm64 exit 0; on Debian 12 the sources untouched
+#        test_tools Debian 12 lacking Chromium, bison, stress-ng, libyaml-dev,
+#                   the shell linter and ci/lint's npm tools (npm failing):
+#                   --no-test-tools (ci/gate's) installs none of them and runs
+#                   no npm, exit 0; without it all are installed and npm's
+#                   failure is exit 2
 #        lock       another process holds the apt/dpkg locks for 4 s at the
 #                   start (both, or the dpkg frontend lock only): ci/provision
 #                   waits and installs (exit 0); held longer than
@@ -39,8 +44,8 @@
 set -u
 [ $# -ge 4 ] || { echo "buildgate: provision-hosts.sh: want CASE BG_CHECK PROVISION WORK [--mutant]" >&2; exit 2; }
 case_=$1 check=$2 prov=$3 work=$4
-case "$case_" in libc|chromium|arm64_sources|lock|lock_apt) ;; *)
-  echo "buildgate: provision-hosts.sh: unknown case '$case_' (libc, chromium, arm64_sources, lock, lock_apt)" >&2; exit 2 ;;
+case "$case_" in libc|chromium|arm64_sources|test_tools|lock|lock_apt) ;; *)
+  echo "buildgate: provision-hosts.sh: unknown case '$case_' (libc, chromium, arm64_sources, test_tools, lock, lock_apt)" >&2; exit 2 ;;
 esac
 n=${BG_TEST_NAME:-ci.selftest.provision_$case_}
 rm -rf "$work" && mkdir -p "$work" || exit 3
@@ -53,8 +58,9 @@ if [ "${5:-}" = --mutant ]; then
     cp "$prov_dir/lint/package.json" "$prov_dir/lint/package-lock.json" "$m/lint/" || exit 3
   case $case_ in
     libc) sed 's/ libc6-dev-amd64-cross)/)/' "$prov_dir/provision" >"$m/provision" ;;
-    chromium) sed 's/^chromium_plan$/APT_PACKAGES+=(chromium)/' "$prov_dir/provision" >"$m/provision" ;;
+    chromium) sed 's/|| chromium_plan$/|| APT_PACKAGES+=(chromium)/' "$prov_dir/provision" >"$m/provision" ;;
     arm64_sources) sed 's/\[ "\$os_id" = ubuntu \]/false/g' "$prov_dir/provision" >"$m/provision" ;;
+    test_tools) sed 's/--no-test-tools) test_tools=0/--no-test-tools) test_tools=1/' "$prov_dir/provision" >"$m/provision" ;;
     lock|lock_apt) sed -e 's/ -o DPkg::Lock::Timeout="\$wait"//' -e "s/grep -q 'Could not get lock' \"\$err\"/false/" \
             "$prov_dir/apt.sh" >"$m/apt.sh" ;;
   esac
@@ -320,6 +326,20 @@ arm64_sources)
         "exit $rc1; later update exit $urc; foreign $(tr '\n' ' ' <"$work/$h_name/state/foreign" 2>/dev/null | sed 's/ *$//'); sources $same; --check exit $rc"
     fi
   done ;;
+test_tools)
+  h_name=debian12_x64; host debian12_x64 debian12-x64
+  missing chromium bison stress-ng libyaml-dev shellcheck
+  # ci/lint's npm tools absent, the registry unreachable (npm fails)
+  rm -rf "$work/npm/node_modules"
+  printf '#!/bin/sh\necho "$*" >>"$BGT_STATE/npm.log"\necho "npm ERR! code SELF_SIGNED_CERT_IN_CHAIN" >&2\nexit 1\n' \
+    >"$work/debian12_x64/bin/npm" || exit 3
+  prov debian12_x64 --no-test-tools
+  npm_runs=$(grep -c '' "$work/debian12_x64/state/npm.log" 2>/dev/null)
+  ck gate "exit 0; installs none; npm runs 0" "exit $rc; installs $(installs debian12_x64); npm runs ${npm_runs:-0}"
+  prov debian12_x64
+  still=$(tr '\n' ' ' <"$work/debian12_x64/state/missing" | sed 's/ *$//')
+  ck test "exit 2; missing after: none; npm line 1" \
+    "exit $rc; missing after: ${still:-none}; npm line $(grep -c '^buildgate: ci/provision: npm ci in .* failed' "$work/debian12_x64/err")" ;;
 lock)
   h_name=noble_x64; host noble_x64 noble-x64
   missing jq
