@@ -7,10 +7,12 @@
 # is one cluster is drawn with base bars in exactly two separated groups of
 # bins (10 + 10: the first and the last of 12 bins of 1.5 ms) and head bars in one; a check with 3
 # processes a side, one whose medians hold a string and one without medians
-# get no histogram and break nothing.  Generated checks dir.
+# get no histogram and break nothing.  Generated checks dir.  A check with
+# 5000 processes a side is drawn and counted whole (before: cut at 4096,
+# "n=4096"): check report.prochist_many.
 #
 # Usage: prochist_test.sh BG_CHECK BG_REPORT WORK_DIR
-# Records one check report.prochist (suite lib).  Exit: 0 pass, 1 fail, 2 usage, 3 I/O.
+# Records checks report.prochist and report.prochist_many (suite lib).  Exit: 0 pass, 1 fail, 2 usage, 3 I/O.
 set -u
 [ $# -eq 3 ] || { echo "buildgate: prochist_test.sh: want BG_CHECK BG_REPORT WORK_DIR" >&2; exit 2; }
 check=$1 report=$2 work=$3
@@ -41,3 +43,18 @@ figs=$(grep -c '<figure class="hist">' "$html" 2>/dev/null)
 expected="exit 0; Between processes: per-process medians (1 check); 1 figure(s); base bars base:10@[30ms,31.5ms) base:10@[46.5ms,48ms) ; head processes 12"
 observed="exit $rc; ${sect:-no section}; $figs figure(s); base bars ${base_bars:-none}; head processes $head_sum"
 "$check" --suite lib --name report.prochist --expect-equal "$expected" "$observed"
+r1=$?
+# 5000 processes a side: every one counted
+mkdir -p "$work/many" || exit 3
+seq5000=$(awk 'BEGIN { for (i = 0; i < 5000; i++) printf "%s%d", (i ? "," : ""), 30000000 + i * 1000 }')
+sed -e "s/\"process_medians_base\":\[[^]]*\]/\"process_medians_base\":[$seq5000]/" \
+    -e "s/\"process_medians_head\":\[[^]]*\]/\"process_medians_head\":[$seq5000]/" \
+    "$work/checks/perf.ab.aa_randomx_light.jsonl" | head -n 1 >"$work/many/perf.ab.aa_randomx_light.jsonl" || exit 3
+"$report" --checks-dir "$work/many" --out-dir "$work/out-many" >"$work/stdout-many" 2>"$work/stderr-many"
+rc=$?
+ns=$(grep -oE '(base|head) n=[0-9]+' "$work/out-many/report.html" 2>/dev/null | tr '\n' ' ')
+sum=$(grep -oE '<title>base: [0-9]+ process' "$work/out-many/report.html" 2>/dev/null | awk '{ s += $2 } END { print s + 0 }')
+"$check" --suite lib --name report.prochist_many --expect-equal "exit 0; base n=5000 head n=5000 ; base bars hold 5000" \
+    "exit $rc; $ns; base bars hold $sum"
+r2=$?
+[ "$r1" = 0 ] && [ "$r2" = 0 ]

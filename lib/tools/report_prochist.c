@@ -30,7 +30,21 @@ static int values(const cJSON *d, const char *key, double *v, int max)
     return n;
 }
 
-enum { MAXP = 4096 };
+/* the longest per-process array of any check of m (the buffers' size) */
+static int longest(const bg_report_model *m)
+{
+    int most = 0;
+    for (int i = 0; i < m->nperf; i++) {
+        const cJSON *d = m->perf[i].check ? cJSON_GetObjectItemCaseSensitive(m->perf[i].check, "details") : NULL;
+        static const char *const key[] = {"process_medians_base", "process_medians_head"};
+        for (int k = 0; d && k < 2; k++) {
+            const cJSON *a = cJSON_GetObjectItemCaseSensitive(d, key[k]);
+            int n = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
+            most = n > most ? n : most;
+        }
+    }
+    return most;
+}
 
 /* v in the metric's unit into buf: times (cpu_time, real_time: ns, as bg-perf
  * writes them) scaled to ns / us / ms / s, anything else as a number */
@@ -49,13 +63,13 @@ static const char *fmt(char *buf, size_t n, double v, const char *metric)
 }
 
 /* 1 when p's check carries enough per-process medians on both sides */
-static int drawable(const bg_rep_perf *p, double *b, int *nb, double *h, int *nh)
+static int drawable(const bg_rep_perf *p, double *b, int *nb, double *h, int *nh, int maxp)
 {
     const cJSON *d = p->check ? cJSON_GetObjectItemCaseSensitive(p->check, "details") : NULL;
     if (!d)
         return 0;
-    *nb = values(d, "process_medians_base", b, MAXP);
-    *nh = values(d, "process_medians_head", h, MAXP);
+    *nb = values(d, "process_medians_base", b, maxp);
+    *nh = values(d, "process_medians_head", h, maxp);
     return *nb >= PROCHIST_MIN && *nh >= PROCHIST_MIN;
 }
 
@@ -121,10 +135,13 @@ static void one(FILE *f, const bg_rep_perf *p, double *b, int nb, double *h, int
 
 void bg_report_html_prochist(FILE *f, const bg_report_model *m)
 {
-    double *b = malloc(2 * MAXP * sizeof *b), *h = b ? b + MAXP : NULL;
+    int maxp = longest(m); /* every process drawn and counted, however many */
+    if (maxp < PROCHIST_MIN)
+        return;
+    double *b = malloc(2 * (size_t)maxp * sizeof *b), *h = b ? b + maxp : NULL;
     int nb, nh, any = 0;
     for (int i = 0; b && i < m->nperf; i++)
-        any += drawable(&m->perf[i], b, &nb, h, &nh);
+        any += drawable(&m->perf[i], b, &nb, h, &nh, maxp);
     if (any) {
         fprintf(f, "<details><summary>Between processes: per-process medians (%d check%s)</summary>\n"
                    "<p class=\"muted\">Each process's median of the benchmark's metric, base "
@@ -133,7 +150,7 @@ void bg_report_html_prochist(FILE *f, const bg_report_model *m)
                    "(docs/performance.md \"Why light-mode processes were bimodal\").</p>\n",
                 any, any == 1 ? "" : "s");
         for (int i = 0; i < m->nperf; i++)
-            if (drawable(&m->perf[i], b, &nb, h, &nh))
+            if (drawable(&m->perf[i], b, &nb, h, &nh, maxp))
                 one(f, &m->perf[i], b, nb, h, nh);
         fprintf(f, "</details>\n");
     }
