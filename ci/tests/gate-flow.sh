@@ -138,7 +138,9 @@ ok=0
 case "$case_" in
 report_dir)
   # a previous run's proposed known lines (maybe under review) are moved aside, never lost
-  mkdir -p "$work/out/proposed-known/nan_semantics" && echo "line under review" >"$work/out/proposed-known/nan_semantics/valgrind.tsv"
+  # (.buildgate-report: the folder a previous ci/gate run marked as its own)
+  mkdir -p "$work/out/proposed-known/nan_semantics" && echo "line under review" >"$work/out/proposed-known/nan_semantics/valgrind.tsv" &&
+    : >"$work/out/.buildgate-report"
   (cd "$work" && "$gate" --no-provision --build-dir b --report-dir out/ >"$work/log" 2>"$work/err")
   rc=$?
   "$check" --suite ci --name "$n.proposals_kept" --expect-equal "line under review; said" \
@@ -190,6 +192,7 @@ interrupt)
     rm -rf "$work/out" && mkdir -p "$work/out" && rm -f "$work/b/stub-ctest.pid"
     echo "# buildgate: PASS" >"$work/out/report.md"
     echo '{"schema":1}' >"$work/out/results.json"
+    : >"$work/out/.buildgate-report" # a previous run's
     STUB_SLEEP=120 "$gate" --no-provision --build-dir "$work/b" --report-dir "$work/out" \
       >"$work/log" 2>"$work/err" &
     pid=$!
