@@ -66,16 +66,16 @@ select=(--gates pr_judge) irselect=(--gates pr_judge_ir) # budgets.json "gates"
 rounds="" reps="" keep=0 extra=() headdir="" judge=duet keys_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --base-ref) bg_need_value --base-ref $#; ref=$2; shift 2 ;;
-    --work) bg_need_value --work $#; work=$2; shift 2 ;;
-    --filter) bg_need_value --filter $#; filter=$2; select=(--filter "$filter"); shift 2 ;;
-    --ir-filter) bg_need_value --ir-filter $#; irfilter=$2; irselect=(--filter "$irfilter"); [ -n "$irfilter" ] || irselect=(); shift 2 ;;
-    --rounds) bg_need_value --rounds $#; rounds=$2; shift 2 ;;
-    --reps) bg_need_value --reps $#; reps=$2; shift 2 ;;
+    --base-ref) bg_need_value --base-ref $# "${2-}"; ref=$2; shift 2 ;;
+    --work) bg_need_value --work $# "${2-}"; work=$2; shift 2 ;;
+    --filter) bg_need_value --filter $# "${2-}"; filter=$2; select=(--filter "$filter"); shift 2 ;;
+    --ir-filter) bg_need_value --ir-filter $# "${2-}"; irfilter=$2; irselect=(--filter "$irfilter"); [ -n "$irfilter" ] || irselect=(); shift 2 ;;
+    --rounds) bg_need_value --rounds $# "${2-}"; rounds=$2; shift 2 ;;
+    --reps) bg_need_value --reps $# "${2-}"; reps=$2; shift 2 ;;
     --keep-worktree) keep=1; shift ;;
     --keys-only) keys_only=1; shift ;;
-    --head-build) bg_need_value --head-build $#; headdir=$2; shift 2 ;;
-    --judge) bg_need_value --judge $#; judge=$2; shift 2
+    --head-build) bg_need_value --head-build $# "${2-}"; headdir=$2; shift 2 ;;
+    --judge) bg_need_value --judge $# "${2-}"; judge=$2; shift 2
              case "$judge" in duet|interleaved) ;; *) echo "buildgate: $BG_TOOL: --judge must be duet or interleaved" >&2; exit 2 ;; esac ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p;}}' "$0"; exit 0 ;;

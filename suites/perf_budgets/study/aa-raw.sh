@@ -31,7 +31,7 @@ duet=0 until=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --duet) duet=1; shift ;;
-    --until) bg_need_value --until $#; until=$2; study_count --until "$until"; shift 2 ;;
+    --until) bg_need_value --until $# "${2-}"; until=$2; study_count --until "$until"; shift 2 ;;
     *) break ;;
   esac
 done

@@ -43,7 +43,7 @@ rounds=9 reps="" loader=0 tag="" until=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --bench|--runs|--pcts|--modes|--rounds|--reps|--loader|--tag|--until)
-      bg_need_value "$1" $#
+      bg_need_value "$1" $# "${2-}"
       case "$1" in
         --runs|--rounds|--reps) study_count "$1" "$2" ;;
         --loader|--until) study_count "$1" "$2" 0 ;;
