@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 bg_status bg_file_read(const char *path, const char *what, char **out, size_t *len)
 {
@@ -39,4 +40,10 @@ bg_status bg_file_read(const char *path, const char *what, char **out, size_t *l
     *out = buf;
     *len = n;
     return BG_OK;
+}
+
+int bg_file_same(const char *a, const char *b)
+{
+    struct stat x, y;
+    return !strcmp(a, b) || (!stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino);
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "buildgate/bg_check.h"
+#include "buildgate/bg_file.h"
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_host.h"
 #include "buildgate/bg_json.h"
@@ -549,6 +550,18 @@ int bg_report_merge_main(int argc, char **argv)
     }
     merge m = {0};
     bg_status st = load_hosts(dir, &m);
+    /* OUT/results.json over a host's own results.json would lose that host's
+       run (a new-developer trial: --out-dir DIR/h1 overwrote DIR/h1/results.json) */
+    char mine[4096], theirs[4096];
+    snprintf(mine, sizeof mine, "%s/results.json", out);
+    for (int i = 0; !st && i < m.n; i++) {
+        snprintf(theirs, sizeof theirs, "%s/%s/results.json", dir, m.h[i].name);
+        if (bg_file_same(mine, theirs)) {
+            bg_errorf("bg-report", "--out-dir %s: its results.json is host %s's input %s: choose another folder "
+                      "(see bg-report --merge --help)", out, m.h[i].name, theirs);
+            st = BG_E_USAGE;
+        }
+    }
     int rc = BG_EXIT_OK;
     if (!st) {
         m.checks = cJSON_CreateArray();

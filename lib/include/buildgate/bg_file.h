@@ -14,4 +14,9 @@
  * with one error line printed (bg_fail) and *out NULL. */
 bg_status bg_file_read(const char *path, const char *what, char **out, size_t *len);
 
+/* 1 when paths a and b name the same file: the same string, or one device and
+ * inode (a link, "dir/../x"); 0 otherwise, also when either does not exist.
+ * For refusing an output that is also an input (it would be lost). */
+int bg_file_same(const char *a, const char *b);
+
 #endif

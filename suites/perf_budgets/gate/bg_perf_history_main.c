@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "buildgate/bg_file.h"
 #include "buildgate/bg_changepoint.h"
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_json.h"
@@ -60,13 +61,6 @@ typedef struct opts {
     size_t length, histories;
     double step, sigma, outliers;
 } opts;
-
-/* 1 when a and b name the same file (the same path, or one inode) */
-static int same_file(const char *a, const char *b)
-{
-    struct stat x, y;
-    return !strcmp(a, b) || (!stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino);
-}
 
 static int num(const char *opt, const char *v, double lo, double hi, double *out)
 {
@@ -135,7 +129,7 @@ static int parse(int argc, char **argv, opts *o)
     /* --md is written: never over an input (a history replaced by a table is lost) */
     const char *inputs[][2] = {{"--history", o->history}, {"--acknowledged", o->acks}, {"--results", o->results}};
     for (size_t i = 0; o->md && i < sizeof inputs / sizeof inputs[0]; i++)
-        if (inputs[i][1] && same_file(o->md, inputs[i][1]))
+        if (inputs[i][1] && bg_file_same(o->md, inputs[i][1]))
             return bg_help_bad_value("--md", "'%s' is also %s: it would be overwritten (choose another file)",
                                      o->md, inputs[i][0]);
     if (!strcmp(o->mode, "append") && !o->results)
