@@ -56,6 +56,13 @@ case_ check_matches      pass --exit 1 --check .forbidden --verdict fail --obser
 case_ check_wrong_verdict fail --exit 1 --check .forbidden --verdict pass -- sh -c "$inner"
 case_ check_wrong_text   fail --exit 1 --check .forbidden --verdict fail --observed "per billion" -- sh -c "$inner"
 case_ check_missing      fail --exit 1 --check .power --verdict fail -- sh -c "$inner"
+# the temporary folder goes, with what the command wrote beside the checks
+# file (bg-check's .md: 687 folders were left in /tmp)
+mkdir -p "$work/tmp" && rm -rf "$work/tmp/"* || exit 3
+(TMPDIR=$work/tmp; export TMPDIR
+ case_ temp_removed pass --exit 0 -- sh -c 'echo x >"$(dirname "$BG_CHECKS_FILE")/side.md"')
+"$check" --suite lib --name lib.unit.expect.temp_folder_removed --expect-equal "0 left in TMPDIR" \
+    "$(ls "$work/tmp" | wc -l | tr -d ' ') left in TMPDIR" >/dev/null
 case_ usage_no_exit      exit2 -- true
 case_ usage_verdict_alone exit2 --exit 0 --verdict fail -- true
 case_ usage_bad_verdict  exit2 --exit 0 --check .x --verdict maybe -- true

@@ -5,6 +5,7 @@
  * Usage, assertions, exit codes: usage_text below (`bg-expect --help`).
  */
 #define _XOPEN_SOURCE 700
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,7 +41,8 @@ static const char usage_text[] =
     "  (each of --contains/--unchanged/--check up to 16 times)\n"
     "  --name CHECK        the check's name (default: $BG_TEST_NAME, set by bg-run)\n"
     "  --work DIR          where inner.jsonl and CMD's Markdown fragments go (created;\n"
-    "                      default: a temporary folder, removed afterwards)\n"
+    "                      default: a temporary folder in $TMPDIR or /tmp, removed\n"
+    "                      afterwards with what the command wrote there)\n"
     "  --timeout SECONDS   kill CMD after this long (default: none; bg-run's test\n"
     "                      timeout is the backstop, CMD stays in its process group)\n"
     "  -h, --help          this text (only before --: CMD's arguments are its own)\n"
@@ -214,6 +216,23 @@ static const char *last_line(char *text)
     return nl ? nl + 1 : text;
 }
 
+/* Removes the files directly in dir, then dir (bg-expect's own temporary
+ * folder: the command writes only files there). */
+static void remove_flat(const char *dir)
+{
+    DIR *d = opendir(dir);
+    const struct dirent *e;
+    char p[4400];
+    while (d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            remove(p);
+        }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     if (bg_help_requested(argc, argv))
@@ -228,7 +247,9 @@ int main(int argc, char **argv)
         return bg_exit_code(bg_fail(BG_E_USAGE, "bg-expect",
                                     "BG_CHECKS_FILE is not set, so the check would not be recorded "
                                     "(run it under bg-run or ctest)"));
-    char tmp[] = "/tmp/bg-expect-XXXXXX", inner[4200], envf[4300];
+    char tmp[4100], inner[4200], envf[4300];
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(tmp, sizeof tmp, "%s/bg-expect-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     const char *work = s.work;
     if (!work && !(work = mkdtemp(tmp)))
         return bg_exit_code(bg_fail(BG_E_IO, "bg-expect", "cannot create a temporary folder: %s",
@@ -301,10 +322,9 @@ int main(int argc, char **argv)
                  *r.err ? last_line(r.err) : last_line(r.out));
     else
         snprintf(observed, sizeof observed, "as expected: %s%s%s", how, *seen ? "; " : "", seen);
-    if (!s.work) {
-        remove(inner);
-        rmdir(work);
-    }
+    if (!s.work) /* the temporary folder, with what the command wrote beside
+                    inner.jsonl (bg-check's <suite>--<name>.md: left 687 folders in /tmp) */
+        remove_flat(work);
     bg_proc_result_free(&r);
     const char *suite = getenv("BG_SUITE");
     bg_checks *c = bg_checks_open(suite && *suite ? suite : "selftest");
