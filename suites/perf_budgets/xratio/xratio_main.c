@@ -117,7 +117,14 @@ static void measure_kernel(bg_checks *c, const cfg *g, const char *kernel)
     cJSON_AddStringToObject(d, "reference_guest", g->ref_guest);
     cJSON *mx = cJSON_AddObjectToObject(d, "matrix");
     char cell[64];
-    snprintf(cell, sizeof cell, mismatch ? "output differs" : "%.2fx", med);
+    /* fewer than half the repetitions measured a ratio: no figure in the table
+       (a fresh-user trial saw "0.00x" and "44.22x" from 0 and 1 of 3 reps) */
+    if (mismatch)
+        snprintf(cell, sizeof cell, "output differs");
+    else if (2 * nr < g->reps)
+        snprintf(cell, sizeof cell, "not measured (%d of %d reps)", nr, g->reps);
+    else
+        snprintf(cell, sizeof cell, "%.2fx", med);
     cJSON_AddStringToObject(mx, "table", "translator ratio (runner time / reference time)");
     cJSON_AddStringToObject(mx, "row", kernel);
     cJSON_AddStringToObject(mx, "col", g->run.name);
