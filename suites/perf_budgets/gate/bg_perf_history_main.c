@@ -1,14 +1,15 @@
 /* bg-perf-history — main's perf history (append a nightly run) and its change
  * points (E-Divisive means), handed to ci/bisect.  Usage: usage_text below.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "buildgate/bg_file.h"
 #include "buildgate/bg_changepoint.h"
+#include "buildgate/bg_file.h"
 #include "buildgate/bg_help.h"
 #include "buildgate/bg_json.h"
 #include "buildgate/bg_parse.h"
@@ -61,6 +62,27 @@ typedef struct opts {
     size_t length, histories;
     double step, sigma, outliers;
 } opts;
+
+/* 1 when s is YYYY-MM-DD, optionally followed by THH:MM:SS and Z, each field
+ * in its range (the day within its month); the history sorts runs by it */
+static int iso_date_ok(const char *s)
+{
+    int y, mo, d, h = 0, mi = 0, sec = 0, n = 0;
+    size_t len = strlen(s);
+    if (len == 10 ? sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3
+                  : (len != 19 && len != 20) ||
+                        sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec, &n) != 6)
+        return 0;
+    if ((size_t)n != len && !(n == 19 && len == 20 && s[19] == 'Z'))
+        return 0;
+    static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    for (size_t i = 0; i < (len == 10 ? 10 : 19); i++) /* digits where digits belong */
+        if (i != 4 && i != 7 && i != 10 && i != 13 && i != 16 && !isdigit((unsigned char)s[i]))
+            return 0;
+    return y >= 1970 && mo >= 1 && mo <= 12 && d >= 1 && d <= mdays[mo - 1] - (mo == 2 && !leap) &&
+           h <= 23 && mi <= 59 && sec <= 60;
+}
 
 static int num(const char *opt, const char *v, double lo, double hi, double *out)
 {
@@ -134,6 +156,9 @@ static int parse(int argc, char **argv, opts *o)
                                      o->md, inputs[i][0]);
     if (!strcmp(o->mode, "append") && !o->results)
         return bg_help_bad_value("--results", "required by append");
+    if (o->date && !iso_date_ok(o->date))
+        return bg_help_bad_value("--date", "'%s' is no UTC date or time as results.json's \"generated\" "
+                                 "(2026-12-02 or 2026-12-02T13:05:00Z)", o->date);
     if (!strcmp(o->mode, "study") && o->length < 2 * o->ch.min_size + 2)
         return bg_help_bad_value("--length", "%zu runs leave no room for a step with --min-size %zu",
                                  o->length, o->ch.min_size);

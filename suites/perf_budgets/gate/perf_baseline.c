@@ -123,7 +123,7 @@ bg_status perf_baseline_check(const char *path, const char *host_key, const char
 bg_status perf_baseline_record(const perf_record_opts *o, const perf_set *set)
 {
     if (!o->reason || !*o->reason)
-        return bg_fail(BG_E_USAGE, "record", "a reason is required: --approve \"<why>\"");
+        return bg_fail(BG_E_USAGE, "record", "a reason is required: --reason \"<why>\" (ci/update-baselines passes its --approve)");
     const cJSON *ctx = set->context;
     const char *lbt = ctx_str(ctx, "library_build_type");
     int scaling = ctx && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "cpu_scaling_enabled"));

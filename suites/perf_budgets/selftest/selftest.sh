@@ -254,7 +254,7 @@ AWK
   no_reason)
     good; mkdir -p "$w/b"
     "$perf" record --out "$w/b/$key.json" --from "$w/good.json" --reason first --budgets "$budgets" >/dev/null
-    exec "$expect" --name "$name" --exit 2 --contains "a reason is required" --unchanged "$w/b/$key.json" -- \
+    exec "$expect" --name "$name" --exit 2 --contains "a reason is required: --reason" --unchanged "$w/b/$key.json" -- \
       "$perf" record --out "$w/b/$key.json" --from "$w/good.json" --reason "" --budgets "$budgets" ;;
   debug_build)  # a Debug build is refused unless --force
     good; mkdir -p "$w/b"
