@@ -164,9 +164,13 @@ int bg_checks_close(bg_checks *c)
     return rc;
 }
 
-int bg_checks_fail_stored(bg_checks *c, const char *name, const char *expected, bg_status st)
+int bg_checks_fail_stored(bg_checks *c, const char *name, const char *expected, bg_status st,
+                          const char *action)
 {
-    bg_check_emit_str(c, name, BG_FAIL, expected, bg_last_error(), NULL);
+    cJSON *d = action ? cJSON_CreateObject() : NULL;
+    if (d)
+        cJSON_AddStringToObject(d, "action", action);
+    bg_check_emit_str(c, name, BG_FAIL, expected, bg_last_error(), d);
     bg_checks_free(c);
     return bg_exit_code(st);
 }

@@ -140,10 +140,5 @@ int bg_checks_fail_fixture(bg_checks *c, const char *name, const char *expected,
     char path[4200], next[9000];
     snprintf(path, sizeof path, "%s/%s", root, rel);
     bg_fixture_hint(BG_FIXTURE_RESTORE, path, rel, next, sizeof next);
-    cJSON *d = cJSON_CreateObject();
-    if (d)
-        cJSON_AddStringToObject(d, "action", next); /* the report's and JUnit's "Next:" */
-    bg_check_emit_str(c, name, BG_FAIL, expected, bg_last_error(), d);
-    bg_checks_free(c);
-    return bg_exit_code(st);
+    return bg_checks_fail_stored(c, name, expected, st, next);
 }

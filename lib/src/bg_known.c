@@ -177,10 +177,8 @@ static bg_status registry_reads(const char *tool, char *why, unsigned n)
     for (size_t i = 0; i < count; i++) {
         if (strcmp(rows[i].name, tool) == 0)
             shared = rows[i].known;
-        const char *file = *rows[i].known ? rows[i].known : rows[i].name;
-        const char *dot = *rows[i].known ? strrchr(file, '.') : NULL;
         char one[80];
-        snprintf(one, sizeof one, "%.*s", dot ? (int)(dot - file) : (int)strlen(file), file);
+        bg_runner_row_known_tool(&rows[i], one, sizeof one);
         if (strcmp(one, tool) == 0)
             return BG_OK;
         if (!bg_known_in_list(tools, one)) {

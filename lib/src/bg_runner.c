@@ -455,6 +455,13 @@ void bg_runner_free(bg_runner *r)
     r->env[0] = NULL;
 }
 
+void bg_runner_row_known_tool(const bg_runner_row *row, char *out, size_t n)
+{
+    const char *file = *row->known ? row->known : row->name;
+    const char *dot = *row->known ? strrchr(file, '.') : NULL;
+    snprintf(out, n, "%.*s", dot ? (int)(dot - file) : (int)strlen(file), file);
+}
+
 void bg_runner_known_tool(const bg_runner *r, char *out, size_t n)
 {
     const char *dot = strrchr(r->known, '.');

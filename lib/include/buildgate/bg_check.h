@@ -68,9 +68,12 @@ int bg_checks_close(bg_checks *c);
 
 /* For stored data that cannot be used (a fixture, a baseline): records a fail
  * check `name` whose observed is the error line already printed
- * (bg_last_error), so results.json / report.md say why and not only stderr;
- * then closes c (as bg_checks_free) and returns bg_exit_code(st). */
-int bg_checks_fail_stored(bg_checks *c, const char *name, const char *expected, bg_status st);
+ * (bg_last_error), so results.json / report.md say why and not only stderr,
+ * with details.action = action (the report's and JUnit's "Next:" step; NULL:
+ * none, the report derives one); then closes c (as bg_checks_free) and
+ * returns bg_exit_code(st). */
+int bg_checks_fail_stored(bg_checks *c, const char *name, const char *expected, bg_status st,
+                          const char *action);
 
 /* Closes the sink without a summary or verdict (for wrappers like bg-run). */
 void bg_checks_free(bg_checks *c);

@@ -79,6 +79,11 @@ void bg_runner_free(bg_runner *r);
  * name's file too.  out[n] receives it, truncated to fit. */
 void bg_runner_known_tool(const bg_runner *r, char *out, size_t n);
 
+/* The same for a registry row (bg_runner_rows) without resolving it: its known
+ * file without the extension, or a user row's name (which bg_runner_resolve
+ * gives the file <name>.tsv). */
+void bg_runner_row_known_tool(const bg_runner_row *row, char *out, size_t n);
+
 /* Numeric version "x.y.z" extracted from a version string into *v (up to 3
  * components, missing ones 0): the first "N.N" not glued to a word
  * ("qemu-x86_64 version 7.2.22 (Debian ...)" -> 7.2.22), else the first

@@ -525,7 +525,7 @@ static int observe_under_runner(ctx *x, const rx_opts *o, const rx_kat_set *kats
         char name[400];
         snprintf(name, sizeof name, "%s.known", x->test);
         return bg_checks_fail_stored(x->c, name, "a valid known list (docs/digest_agreement.md "
-                                                 "\"Under runners\")", st);
+                                                 "\"Under runners\")", st, NULL);
     }
     char self[4096], nb[32], kb[32], keyhex[520];
     const char *probe = o->probe;

@@ -426,7 +426,8 @@ int main(int argc, char **argv)
         bg_runner_free(&rn);
         snprintf(name, sizeof name, "%s.fixture", o.name);
         if (!root_ok) /* the line says where to point BG_FIXTURES_DIR: nothing to restore */
-            return bg_checks_fail_stored(c, name, "valid expectations (fixtures/memory_order/expectations.json)", st);
+            return bg_checks_fail_stored(c, name, "valid expectations (fixtures/memory_order/expectations.json)", st,
+                                         NULL);
         return bg_checks_fail_fixture(c, name, "valid expectations (fixtures/memory_order/expectations.json)",
                                       st, fx, "memory_order/expectations.json");
     }

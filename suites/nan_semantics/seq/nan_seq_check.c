@@ -330,7 +330,8 @@ static int check_run(const opts *o, int argc_unused)
         nan_seq_fixture_free(&fx);
         bg_runner_free(&rn);
         snprintf(why, sizeof why, "%s.seeds", test);
-        return bg_checks_fail_stored(c, why, "seeds within the fixture, or a native reference", BG_E_USAGE);
+        return bg_checks_fail_stored(c, why, "seeds within the fixture, or a native reference", BG_E_USAGE,
+                                     NULL);
     }
     /* the known lines were measured on the fixture's blocks (their reference
        says so): judged "not observed" (xpass) only by a run covering them all */

@@ -288,13 +288,7 @@ int perf_report_bad_baseline(const char *path, bg_status st)
     char act[1600];
     snprintf(act, sizeof act, "the stored baseline %s cannot be used: restore it (git checkout -- <that "
              "file>) or record this host's anew with ci/update-baselines --approve \"<why>\"", path);
-    cJSON *d = cJSON_CreateObject();
-    if (d)
-        cJSON_AddStringToObject(d, "action", act);
-    bg_check_emit(c, "perf.baseline.load", BG_FAIL, cJSON_CreateString(exp),
-                  cJSON_CreateString(bg_last_error()), d);
-    bg_checks_free(c);
-    return bg_exit_code(st);
+    return bg_checks_fail_stored(c, "perf.baseline.load", exp, st, act);
 }
 
 int perf_calibrate_print(const perf_set *a1, const perf_set *a2, const cJSON *budgets)
