@@ -55,8 +55,8 @@ static const char usage_text[] =
     "    its \"median\" row, one sample per process.\n"
     "bg-perf ab --base-exe EXE --head-exe EXE [--base-env K=V]... [--head-env K=V]...\n"
     "    [--filter RE] [--rounds N=auto] [--reps K=auto] [--min-time S] [--seed S]\n"
-    "    [--work-dir D] [--budgets B] [--prefix CMD]... [--duet|--interleaved]\n"
-    "    [--pin] [--drop-warmup] [--random-interleaving]\n"
+    "    [--work-dir D] [--budgets B] [--prefix CMD]... [--duet [--duet-cpus 1|2]\n"
+    "    |--interleaved] [--pin] [--drop-warmup] [--random-interleaving]\n"
     "    Same-job A/B: N rounds, each one base and one head process in a random\n"
     "    order (AB or BA), each process with its own random environment padding\n"
     "    and ASLR as the kernel has it; K repetitions per process; the process is\n"
@@ -75,8 +75,13 @@ static const char usage_text[] =
     "    after the reruns gets sequential looks that add pairs (budgets.json\n"
     "    seq_looks, seq_max_pairs, seq_time_cap; each at alpha/seq_looks) until\n"
     "    DIFFERENT (fail/improved) or SAME (pass), else UNKNOWN (inconclusive,\n"
-    "    saying why).  Fewer than 2 CPUs\n"
-    "    in the mask: a status line, then interleaved as without --duet.\n"
+    "    saying why).  --duet-cpus 1 (the default): both processes of a pair on\n"
+    "    ONE CPU, time-sliced by the kernel, the mask's first or second at random\n"
+    "    per round (a pair's ratio then carries no CPU-to-CPU\n"
+    "    difference: docs/performance.md \"Duet on one CPU\"); --duet-cpus 2: each\n"
+    "    side on its own CPU (Bulej et al.'s duet).  Fewer than 2 CPUs in the\n"
+    "    mask with --duet-cpus 2: a status line, then interleaved as without\n"
+    "    --duet.\n"
     "    --interleaved: one process at a time (the default).  One judge per run:\n"
     "    --duet with --interleaved (or --paired with --unit sample, or a judge\n"
     "    option of another mode) is refused (exit 2).  Noise controls\n"
@@ -167,6 +172,7 @@ static const char usage_text[] =
 typedef struct opts {
     const char *mode;
     int duet, interleaved, paired, pin, drop_warmup, random_interleaving; /* --duet ... */
+    int duet_cpus;                                                       /* --duet-cpus; 0: not given (1) */
     int ir_only;                                                         /* callgrind --ir-only */
     perf_cpus cpus;
     const char *base[MAX_LIST], *head[MAX_LIST], *base_env[MAX_LIST + 1], *head_env[MAX_LIST + 1],
@@ -213,7 +219,7 @@ static int is_value_option(const char *a)
         "--base", "--head", "--from", "--base-env", "--head-env", "--env", "--prefix",
         "--base-exe", "--head-exe", "--exe", "--filter", "--gates", "--work-dir", "--budgets", "--unit",
         "--baseline", "--out", "--reason", "--commit", "--flags", "--build-type", "--rounds",
-        "--reps", "--iterations", "--seed", "--min-time", "--rows", "--stored"};
+        "--reps", "--iterations", "--seed", "--min-time", "--rows", "--stored", "--duet-cpus"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (!strcmp(a, names[k]))
             return 1;
@@ -284,6 +290,7 @@ static bg_status parse(int argc, char **argv, opts *o)
         else if (!strcmp(a, "--build-type")) o->build_type = v;
         else if (!strcmp(a, "--rounds")) st = parse_int(a, v, 1, 1000, &o->rounds);
         else if (!strcmp(a, "--reps")) st = parse_int(a, v, 1, 1000, &o->reps);
+        else if (!strcmp(a, "--duet-cpus")) st = parse_int(a, v, 1, 2, &o->duet_cpus);
         else if (!strcmp(a, "--iterations")) st = parse_int(a, v, 2, 1000000000, &o->iterations);
         else if (!strcmp(a, "--seed")) {
             uint64_t u = 0;
@@ -322,6 +329,8 @@ static bg_status check_judge(const opts *o)
         return usage("--duet and --interleaved exclude each other: one judge per run");
     if (o->paired && o->unit && !strcmp(o->unit, "sample"))
         return usage("--paired and --unit sample exclude each other: one judge per run");
+    if (o->duet_cpus && !o->duet)
+        return usage("--duet-cpus: only with --duet (it says where a duet pair runs)");
     if (known && !ab && (o->duet || o->interleaved))
         return bg_fail(BG_E_USAGE, "bg-perf", "%s: only for ab and calibrate, not %s (see bg-perf --help)",
                        o->duet ? "--duet" : "--interleaved", o->mode);
@@ -430,7 +439,8 @@ static bg_status run_process(const opts *o, perf_plan *pl, size_t c, int r, int 
 }
 
 /* Duet: the base and the head process of class c, round r, at the same
- * time, each on its own CPU (which side gets which CPU: head_first). */
+ * time: with --duet-cpus 2 each on its own CPU (which side gets which CPU:
+ * head_first), else both on one CPU (the mask's first or second: head_first). */
 static bg_status run_duet(const opts *o, perf_plan *pl, size_t c, int r, int head_first, perf_set *base,
                           perf_set *head, const char *metric)
 {
@@ -439,6 +449,8 @@ static bg_status run_duet(const opts *o, perf_plan *pl, size_t c, int r, int hea
     job_prepare(&jh, o, pl, c, r, 1);
     int pin = o->cpus.pinnable, rb, rh;
     int cb = pin ? o->cpus.cpu[head_first ? 1 : 0] : -1, ch = pin ? o->cpus.cpu[head_first ? 0 : 1] : -1;
+    if (pin && o->duet_cpus != 2) /* 0: not given (bg-perf variants): one CPU, the default */
+        cb = ch = o->cpus.cpu[o->cpus.n >= 2 && head_first ? 1 : 0];
     bg_status st = perf_duet_run2(job_exec, &jb, cb, &jh, ch, &rb, &rh);
     if (st == BG_OK)
         st = job_collect(&jb, pl, c, base, metric);
@@ -798,13 +810,19 @@ static int mode_ab(opts *o, const cJSON *budgets, int aa)
         return bg_exit_code(usage(aa ? "calibrate needs --exe" : "ab needs --base-exe and --head-exe"));
     if (aa)
         o->base_exe = o->head_exe;
-    if (o->duet && o->cpus.n < 2) {
+    if (o->duet && !o->duet_cpus)
+        o->duet_cpus = 1;
+    if (o->duet && o->duet_cpus == 2 && o->cpus.n < 2) {
         printf("bg-perf: duet: %d CPU in the affinity mask (duet needs 2): interleaved instead, one "
                "process at a time\n", o->cpus.n);
         o->duet = 0;
     }
     o->paired = o->duet;
-    if (o->duet && o->cpus.pinnable)
+    if (o->duet && o->cpus.pinnable && o->duet_cpus == 1)
+        printf("bg-perf: duet: base and head at the same time on one CPU per pair (CPU %d or %d at "
+               "random per round; %d in the affinity mask; the kernel time-slices the two), judged on per-pair "
+               "ratios\n", o->cpus.cpu[0], o->cpus.n >= 2 ? o->cpus.cpu[1] : o->cpus.cpu[0], o->cpus.n);
+    else if (o->duet && o->cpus.pinnable)
         printf("bg-perf: duet: base and head at the same time on CPUs %d and %d (%d in the affinity "
                "mask; sides swap CPUs at random per round), judged on per-pair ratios\n",
                o->cpus.cpu[0], o->cpus.cpu[1], o->cpus.n);
@@ -1195,7 +1213,7 @@ static int mode_variants(opts *o, const cJSON *budgets)
     }
     if (st == BG_OK && live)
         printf("bg-perf: variants: %d row(s), %d pair(s) each, %s, rows interleaved round by round\n", live, rounds,
-               o->cpus.n >= 2 ? "duet (variant and reference at the same time)"
+               o->cpus.n >= 2 ? "duet (variant and reference at the same time, on one CPU per pair)"
                               : "1 CPU: variant and reference one after the other");
     for (int k = 0; st == BG_OK && k < rounds && live; k++) {
         printf("bg-perf: variants: round %d/%d\n", k + 1, rounds);

@@ -9,7 +9,7 @@
 #include "buildgate/bg_json.h"
 
 static const perf_budget builtin = {0.05, 0.01, 0.95, 0.002, 0.05, 5, 2000, 2, 20000, "real_time", 1, 0.002, 240, 60, 3,
-                                    2000};
+                                    2000, -1};
 
 /* A count field: fallback when absent, -1 (which invalid() rejects) when it
  * is not a whole number in [0, INT_MAX] (1e400 or -1 cast to int is undefined). */
@@ -20,7 +20,7 @@ static int int_field(const cJSON *o, const char *key, int fallback);
  * (what is read) and budgets_known_keys() (what is accepted) expand. */
 #define BUDGET_FIELDS(NUM, INT) NUM(band) NUM(alpha) NUM(level) NUM(ir_band) NUM(cycles_band) \
     NUM(min_time) INT(min_repetitions) INT(resamples) INT(max_reruns) INT(ir_iterations)        \
-    INT(ir_min_iterations) NUM(seq_time_cap) INT(seq_max_pairs) INT(seq_looks)
+    INT(ir_min_iterations) NUM(seq_time_cap) INT(seq_max_pairs) INT(seq_looks) NUM(paired_band)
 
 static int int_field(const cJSON *o, const char *key, int fallback)
 {
@@ -52,6 +52,8 @@ static const char *invalid(const perf_budget *b)
         return "ir_band must be in (0, 1)";
     if (!(b->cycles_band > 0 && b->cycles_band < 1))
         return "cycles_band must be in (0, 1)";
+    if (b->paired_band != -1 && !(b->paired_band > 0 && b->paired_band < 1))
+        return "paired_band must be in (0, 1)";
     if (!(b->alpha > 0 && b->alpha <= 0.5))
         return "alpha must be in (0, 0.5]";
     if (!(b->level > 0.5 && b->level < 1))

@@ -70,12 +70,16 @@ typedef struct perf_budget {
     double seq_time_cap;
     int seq_max_pairs, seq_looks;
     int ir_min_iterations; /* the callgrind mode's floor of N (perf_callgrind.h; default 2000) */
+    /* band of the paired (duet) judge (perf_paired.h): a pair's two processes share one CPU and
+       one moment, so its ratio can be held to a narrower band than a judge across processes
+       (interleaved, the stored baseline); -1 (the key absent): band */
+    double paired_band;
 } perf_budget;
 
 /* Loads and validates a budgets file (path NULL: built-in defaults only).
  * BG_E_IO, BG_E_PARSE (bad JSON, schema != 1, a value out of range: band in
  * (0, 1), alpha in (0, 0.5], level in (0.5, 1), min_repetitions >= 2,
- * resamples >= 100, max_reruns in 0..10, cycles_band in (0, 1), ir_iterations >= ir_min_iterations >= 2,
+ * resamples >= 100, max_reruns in 0..10, cycles_band and paired_band in (0, 1), ir_iterations >= ir_min_iterations >= 2,
  * min_time in (0, 60]; "retired"
  * not an object, or a retirement without a reason; a metric of unknown direction without
  * "higher_is_better", or one that contradicts a known direction).  *out owned by the caller. */

@@ -170,6 +170,8 @@ bg_status perf_paired_rejudge(perf_result *r, size_t n, size_t *unpaired)
         x->hi = exp(hi);
         x->p = p;
         x->paired = 1;
+        if (x->budget.paired_band > 0) /* the paired judge's own band (perf_budget.h) */
+            x->budget.band = x->budget.paired_band;
     }
     bg_status st = perf_gate_decide(r, n);
     for (size_t i = 0; st == BG_OK && i < n; i++)

@@ -28,6 +28,16 @@ baseline_mutated() {
   exec "$expect" --name "$name" --exit 5 --contains "$2" --unchanged "$w/b/$key.json" -- \
     "$perf" baseline --baseline "$w/b" --exe "$bench" --filter '^synth/chain$' --budgets "$budgets" --work-dir "$w"
 }
+# mkpairs SHIFT: ten duet pairs of good.json's samples into args (--base/--head), each pair
+# disturbed alike (both sides +4 % per pair index: what a duet cancels), the head SHIFT times slower.
+mkpairs() {
+  args=()
+  for k in 0 1 2 3 4 5 6 7 8 9; do
+    mkproc "$(awk -v k="$k" 'BEGIN { print 1 + 0.04 * k }')" "$w/base-$k.json"
+    mkproc "$(awk -v k="$k" -v s="$1" 'BEGIN { print s * (1 + 0.04 * k) }')" "$w/head-$k.json"
+    args+=(--base "$w/base-$k.json" --head "$w/head-$k.json")
+  done
+}
 case "$case_" in
   slowdown10)  # a real 10% slowdown (the knob) must fail, naming the benchmark and its interval
     exec "$expect" --name "$name" --exit 1 --contains "synth/chain: fail ratio" --contains "band +-1.0%" -- \
@@ -299,23 +309,42 @@ AWK
     exec "$expect" --name "$name" "${want[@]}" --contains "judged on per-pair ratios" -- \
       "$perf" ab --duet --base-exe "$bench" --head-exe "$bench" --head-env "BG_PERF_SLOWDOWN_PCT=$pct" \
       --filter '^synth/chain$' --reps 3 --min-time 0.03 --work-dir "$w" --budgets "$budgets" ;;
-  duet_one_cpu)  # one CPU in the affinity mask: a status line, then interleaved (not paired)
+  duet_one_cpu)  # one CPU in the affinity mask: --duet-cpus 2 cannot place a pair, so a status
+    # line, then interleaved (not paired); the default (one CPU per pair) runs its pairs there
+    "$expect" --name "$name.default" --exit 0 --contains "on one CPU per pair (CPU 0 or 0" \
+      --contains "judged on per-pair ratios" -- \
+      taskset -c 0 "$perf" ab --duet --base-exe "$bench" --head-exe "$bench" --filter '^synth/chain$' \
+      --rounds 2 --reps 1 --min-time 0.01 --work-dir "$w" --budgets "$budgets"
     exec "$expect" --name "$name" --exit 0 \
       --contains "bg-perf: duet: 1 CPU in the affinity mask (duet needs 2): interleaved instead" -- \
-      taskset -c 0 "$perf" ab --duet --base-exe "$bench" --head-exe "$bench" --filter '^synth/chain$' \
+      taskset -c 0 "$perf" ab --duet --duet-cpus 2 --base-exe "$bench" --head-exe "$bench" --filter '^synth/chain$' \
       --rounds 2 --reps 1 --min-time 0.01 --work-dir "$w" --budgets "$budgets" ;;
+  duet_same_cpu|duet_two_cpus)
+    # Where a duet pair runs (docs/performance.md "Duet on one CPU"): every benchmark process
+    # logs its affinity (a --prefix recorder); the two processes of each pair run at the same
+    # time, so they log one after the other.  --duet-cpus 1 (the default): both on the same
+    # single CPU; 2: each on its own (the pairs' two lines differ: this check's mutant).
+    cpus=(); [ "$case_" = duet_two_cpus ] && cpus=(--duet-cpus 2)
+    printf '#!/bin/sh\nf=$1; shift\ncase "$*" in *--benchmark_list_tests*) ;; *) grep Cpus_allowed_list /proc/self/status >>"$f" ;; esac\nexec "$@"\n' >"$w/cpu-log.sh"
+    chmod +x "$w/cpu-log.sh"
+    jq '.defaults.max_reruns = 0 | .defaults.seq_looks = 0' "$budgets" >"$w/budgets.json"
+    "$perf" ab --duet ${cpus[@]+"${cpus[@]}"} --base-exe "$bench" --head-exe "$bench" --filter '^synth/chain$' \
+      --rounds 6 --reps 1 --min-time 0.01 --work-dir "$w" --budgets "$w/budgets.json" \
+      --prefix "$w/cpu-log.sh" --prefix "$w/cpus.txt" >"$w/out.txt" 2>&1 || [ $? = 1 ]
+    # pairs: lines 2k-1 and 2k; want "same" (one CPU each, equal) or "own" (one CPU each, unequal)
+    want=same; [ "$case_" = duet_two_cpus ] && want=own
+    exec "$expect" --name "$name" --exit 0 --contains "12 processes, 6 pairs: every pair $want" -- \
+      awk -v want="$want" '{ v = $2; if (v !~ /^[0-9]+$/) { print "not one CPU: " $0; bad = 1 }
+        if (NR % 2 == 0) { k = (v == prev) ? "same" : "own"; if (k != want) { print "pair " NR / 2 ": " prev " and " v; bad = 1 } }
+        prev = v } END { if (!bad && NR == 12) printf "%d processes, %d pairs: every pair %s\n", NR, NR / 2, want
+        else if (NR != 12) print NR " processes logged, want 12" }' "$w/cpus.txt" ;;
   paired_shift|paired_aa)
     # Ten duet pairs of real samples, each pair disturbed alike (both sides
     # +4 % per pair index: what a duet cancels), the head 3 % slower in
     # paired_shift: the paired judge must fail it, the unpaired one cannot
     # (its process medians overlap); without the shift the paired judge passes.
     good; shift=1.03; [ "$case_" = paired_aa ] && shift=1
-    args=()
-    for k in 0 1 2 3 4 5 6 7 8 9; do
-      mkproc "$(awk -v k="$k" 'BEGIN { print 1 + 0.04 * k }')" "$w/base-$k.json"
-      mkproc "$(awk -v k="$k" -v s="$shift" 'BEGIN { print s * (1 + 0.04 * k) }')" "$w/head-$k.json"
-      args+=(--base "$w/base-$k.json" --head "$w/head-$k.json")
-    done
+    mkpairs "$shift"
     if [ "$case_" = paired_aa ]; then
       exec "$expect" --name "$name" --exit 0 --contains "synth/chain: pass ratio" -- \
         "$perf" compare "${args[@]}" --budgets "$budgets" --paired
@@ -324,6 +353,15 @@ AWK
       "$perf" compare "${args[@]}" --budgets "$budgets"
     exec "$expect" --name "$name" --exit 1 --contains "synth/chain: fail ratio 1.03" --contains "pairs 10," -- \
       "$perf" compare "${args[@]}" --budgets "$budgets" --paired ;;
+  paired_band)  # the paired judge's own band (budgets.json paired_band): paired_shift's pairs
+    # (head 3 % slower) fail at synth's band 1 %; with paired_band 0.05 the paired judge holds them
+    # to +-5.0 % and passes, while the unpaired judge of the same files keeps band 1 %
+    good; mkpairs 1.03
+    jq '.benchmarks["synth/"].paired_band = 0.05' "$budgets" >"$w/budgets.json"
+    "$expect" --name "$name.unpaired" --exit 0 --contains "synth/chain: inconclusive ratio" --contains "band +-1.0%" -- \
+      "$perf" compare "${args[@]}" --budgets "$w/budgets.json"
+    exec "$expect" --name "$name" --exit 0 --contains "synth/chain: pass ratio 1.03" --contains "band +-5.0%" -- \
+      "$perf" compare "${args[@]}" --budgets "$w/budgets.json" --paired ;;
   paired_7_pairs|paired_8_pairs)
     # The fewest pairs with which the exact signed-rank test can reach
     # p < alpha (0.01: 8, as 2^(1-n) < alpha; perf_paired_pairs_min): 7 pairs

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# aa-raw.sh [--duet] [--until EPOCH] EXE OUTDIR FILTER N REPS MIN_TIME — raw
+# aa-raw.sh [--duet [--duet-cpus N]] [--until EPOCH] EXE OUTDIR FILTER N REPS MIN_TIME — raw
 # A/A material for the resampling study (docs/performance.md, "unit of
 # replication", "Suite false-alarm rate"): N rounds, each one base and one
 # head process of the same EXE (perf-bench).
@@ -9,13 +9,15 @@
 #     Writes OUTDIR/{base,head}-NNN.json (Google Benchmark JSON, REPS
 #     repetitions of MIN_TIME s each).
 #   --duet: each round is one `bg-perf ab --duet --rounds 1` (bg-perf beside
-#     EXE): base and head at the same time, each pinned to its own CPU, as the
+#     EXE): base and head at the same time, pinned as --duet-cpus says, as the
 #     duet PR judge runs them (perf_duet.h), one process per plan class
 #     (min_time and threadedness; a threaded class's pair runs in turn).
 #     MIN_TIME "budget": each benchmark's budget min_time (budgets.json), as
 #     the PR judge plans it.  Writes OUTDIR/{base,head}-NNN-C.json (round NNN,
 #     class C: base-NNN-* and head-NNN-* are pair NNN; perf-aa-resample
 #     --paired) and OUTDIR/bg-perf.log (bg-perf's output per round).
+#   --duet-cpus N: bg-perf ab's --duet-cpus (1: both processes of a pair on
+#     one CPU, its default; 2: one CPU each).
 #   --until EPOCH: start no round after this time (date +%s), e.g. the end of
 #     a quiet window; the rounds done are kept.
 # Both write OUTDIR/load.txt (uptime before and after).  A study, not a test.
@@ -27,19 +29,21 @@ set -euo pipefail
 src=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=suites/perf_budgets/study/study-lib.sh
 source "$src/study-lib.sh"
-duet=0 until=0
+duet=0 until=0 dcpus=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --duet) duet=1; shift ;;
+    --duet-cpus) bg_need_value --duet-cpus $# "${2-}"; dcpus=(--duet-cpus "$2"); shift 2 ;;
     --until) bg_need_value --until $# "${2-}"; until=$2; study_count --until "$until"; shift 2 ;;
     *) break ;;
   esac
 done
-study_help_or_usage 6 "[--duet] [--until EPOCH] EXE OUTDIR FILTER N REPS MIN_TIME" "$@"
+study_help_or_usage 6 "[--duet [--duet-cpus N]] [--until EPOCH] EXE OUTDIR FILTER N REPS MIN_TIME" "$@"
 exe=$1 out=$2 filter=$3 n=$4 reps=$5 mt=$6
 [ -f "$exe" ] && [ -x "$exe" ] || bg_die "EXE '$exe': not an executable file (e.g. a build's perf-bench)"
 study_count N "$n"
 study_count REPS "$reps"
+[ "$duet" = 1 ] || [ -z "${dcpus[*]-}" ] || bg_die "--duet-cpus: only with --duet"
 [[ "$mt" =~ ^[0-9]*\.?[0-9]+$ ]] || { [ "$duet" = 1 ] && [ "$mt" = budget ]; } ||
   bg_die "MIN_TIME: '$mt' is not a number of seconds (--duet: or budget)"
 bgperf=$(dirname "$exe")/bg-perf
@@ -58,7 +62,7 @@ for r in $(seq -f %03g 0 $((n - 1))); do
     rm -rf "$out/w"
     # bg-perf's exit (1: its one-pair verdict) is not the recorder's concern; no JSON is
     rc=0
-    "$bgperf" ab --duet --base-exe "$exe" --head-exe "$exe" --filter "$filter" --rounds 1 --reps "$reps" \
+    "$bgperf" ab --duet ${dcpus[@]+"${dcpus[@]}"} --base-exe "$exe" --head-exe "$exe" --filter "$filter" --rounds 1 --reps "$reps" \
       ${mtopt[@]+"${mtopt[@]}"} --seed "$((7919 * 10#$r + RANDOM))" --budgets "$out/budgets-noreruns.json" \
       --work-dir "$out/w" >>"$out/bg-perf.log" 2>&1 || rc=$?
     ls "$out"/w/base-000-*.json >/dev/null 2>&1 ||
