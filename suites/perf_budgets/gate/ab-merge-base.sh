@@ -20,9 +20,9 @@
 #                   JIT and interpreter, hard AES); '' turns it off.  No valgrind (macOS): one skip
 #                   check perf.callgrind.valgrind naming why
 #   --judge J       how bg-perf ab runs base and head: duet (the default:
-#                   both at once, each pinned to its own CPU of the affinity
-#                   mask, judged on per-pair ratios; with fewer than 2 CPUs
-#                   bg-perf says so and interleaves instead) or interleaved
+#                   both at once, both pinned to one CPU of the affinity
+#                   mask per pair, judged on per-pair ratios: bg-perf ab
+#                   --duet-cpus 1) or interleaved
 #                   (one process at a time); docs/perf_budgets.md "Duet
 #                   runs", figures in docs/performance.md
 #   --rounds N, --reps K  default: bg-perf's automatic plan (processes enough

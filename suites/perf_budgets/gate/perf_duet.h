@@ -3,9 +3,11 @@
  *
  * Duet benchmarking (Bulej, Horky, Tuma, Farquet, Prokopec, "Duet
  * Benchmarking: Improving Measurement Accuracy in the Cloud", ICPE 2020):
- * the two versions run concurrently, each on its own CPU, so that what
- * disturbs one (other tenants, frequency changes, a loader) disturbs the
- * other at the same moment, and the per-pair ratio cancels it.
+ * the two versions run concurrently, so that what disturbs one (other
+ * tenants, frequency changes, a loader) disturbs the other at the same
+ * moment, and the per-pair ratio cancels it.  The paper gives each its own
+ * CPU; bg-perf's default puts both on ONE CPU (cpu_a == cpu_b), because two
+ * vCPUs' speeds differ and drift apart (docs/perf_budgets.md "Duet runs").
  *
  * How here: two threads, each pins itself to its CPU (Linux
  * sched_setaffinity on the thread; a child forked by that thread inherits

@@ -43,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buildgate/bg_error.h"
 #include "buildgate/bg_stats.h"
 #include "rx_thp.h"
 
@@ -64,14 +65,12 @@ static const char usage_text[] =
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "buildgate: rx-turns: %s (see rx-turns --help)\n", why);
-    return 2;
+    return bg_exit_code(bg_fail(BG_E_USAGE, "rx-turns", "%s (see rx-turns --help)", why));
 }
 
 static int fail(const char *what)
 {
-    fprintf(stderr, "buildgate: rx-turns: %s\n", what);
-    return 3;
+    return bg_exit_code(bg_fail(BG_E_IO, "rx-turns", "%s", what));
 }
 
 static long whole(const char *s, long lo, long hi)
