@@ -332,9 +332,9 @@ AWK
       --rounds 6 --reps 1 --min-time 0.01 --work-dir "$w" --budgets "$w/budgets.json" \
       --prefix "$w/cpu-log.sh" --prefix "$w/cpus.txt" >"$w/out.txt" 2>&1 || [ $? = 1 ]
     # pairs: lines 2k-1 and 2k; want "same" (one CPU each, equal) or "own" (one CPU each, unequal)
-    want=same; [ "$case_" = duet_two_cpus ] && want=own
-    exec "$expect" --name "$name" --exit 0 --contains "12 processes, 6 pairs: every pair $want" -- \
-      awk -v want="$want" '{ v = $2; if (v !~ /^[0-9]+$/) { print "not one CPU: " $0; bad = 1 }
+    placement=same; [ "$case_" = duet_two_cpus ] && placement=own
+    exec "$expect" --name "$name" --exit 0 --contains "12 processes, 6 pairs: every pair $placement" -- \
+      awk -v want="$placement" '{ v = $2; if (v !~ /^[0-9]+$/) { print "not one CPU: " $0; bad = 1 }
         if (NR % 2 == 0) { k = (v == prev) ? "same" : "own"; if (k != want) { print "pair " NR / 2 ": " prev " and " v; bad = 1 } }
         prev = v } END { if (!bad && NR == 12) printf "%d processes, %d pairs: every pair %s\n", NR, NR / 2, want
         else if (NR != 12) print NR " processes logged, want 12" }' "$w/cpus.txt" ;;

@@ -40,10 +40,10 @@ while [ $# -gt 0 ]; do
 done
 study_help_or_usage 6 "[--duet [--duet-cpus N]] [--until EPOCH] EXE OUTDIR FILTER N REPS MIN_TIME" "$@"
 exe=$1 out=$2 filter=$3 n=$4 reps=$5 mt=$6
+[ "$duet" = 1 ] || [ -z "${dcpus[*]-}" ] || bg_die "--duet-cpus: only with --duet"
 [ -f "$exe" ] && [ -x "$exe" ] || bg_die "EXE '$exe': not an executable file (e.g. a build's perf-bench)"
 study_count N "$n"
 study_count REPS "$reps"
-[ "$duet" = 1 ] || [ -z "${dcpus[*]-}" ] || bg_die "--duet-cpus: only with --duet"
 [[ "$mt" =~ ^[0-9]*\.?[0-9]+$ ]] || { [ "$duet" = 1 ] && [ "$mt" = budget ]; } ||
   bg_die "MIN_TIME: '$mt' is not a number of seconds (--duet: or budget)"
 bgperf=$(dirname "$exe")/bg-perf

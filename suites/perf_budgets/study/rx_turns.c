@@ -1,6 +1,6 @@
-/* rx_turns.c — one pair of light-mode RandomX processes, timed three ways
+/* rx_turns.c — one pair of light-mode RandomX processes, timed four ways
  * (issue 24 goal: the duet judge's between-pair spread; docs/performance.md
- * "Taking turns: one pair's spread").  A study tool, not a test: turns.sh
+ * "Duet on one CPU").  A study tool, not a test: turns.sh
  * runs it once per pair, alternating the modes, and summarises the rows.
  *
  * The question: a duet pair (base and head at the same time, one per CPU)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# turns.sh — the loop of docs/performance.md "Taking turns" around rx-turns
+# turns.sh — the loop of docs/performance.md "Duet on one CPU" around rx-turns
 # (suites/perf_budgets/study/rx_turns.c; a study, not a test).
 #
 # Usage: turns.sh RX_TURNS PAIRS HASHES CHASE OUT.tsv [MODES]
@@ -14,7 +14,9 @@ usage() { echo "buildgate: turns.sh: want RX PAIRS HASHES CHASE OUT [MODES] | --
 case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/{s/^# \{0,1\}//;p;}}' "$0"; exit 0 ;; esac
 whole() { case $1 in '' | *[!0-9]*) usage ;; esac; }
 if [ "${1:-}" = --summary ]; then
-  [ $# -eq 2 ] && [ -r "$2" ] || usage
+  [ $# -eq 2 ] || usage
+  [ -f "$2" ] && [ -r "$2" ] || { echo "buildgate: turns.sh: --summary: '$2' is not a readable file" >&2; exit 2; }
+  head -1 "$2" | grep -q '^mode	pair	chase	' || { echo "buildgate: turns.sh: --summary: '$2' is not a table turns.sh wrote (its header is missing)" >&2; exit 2; }
   # columns: 1 mode 2 pair 3 chase ... 6 d_cpu ... 9 d_wall 10 d_hash_med_cpu
   for col in 6 9 10; do
     awk -F'\t' -v c="$col" 'NR > 1 { print $1 "/" $3 "\t" $c }' "$2" | sort -t'	' -k1,1 -k2,2g |
