@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "buildgate/bg_error.h"
+#include "buildgate/bg_parse.h"
 #include "buildgate/bg_stats.h"
 #include "rx_thp.h"
 
@@ -71,14 +72,6 @@ static int usage(const char *why)
 static int fail(const char *what)
 {
     return bg_exit_code(bg_fail(BG_E_IO, "rx-turns", "%s", what));
-}
-
-static long whole(const char *s, long lo, long hi)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    return (*s && !*end && !errno && v >= lo && v <= hi) ? v : -1;
 }
 
 static double ms_of(clockid_t c)
@@ -181,11 +174,6 @@ static int side(int is_b, enum mode m, int cpu, long hashes, long nchase, int re
     return at == UINT64_MAX ? 4 : 0; /* keeps the chase */
 }
 
-static double med(double *v, long n)
-{
-    return bg_median(v, (size_t)n);
-}
-
 int main(int argc, char **argv)
 {
     if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -200,10 +188,11 @@ int main(int argc, char **argv)
         m++;
     if (m > TURNS2)
         return usage("MODE must be duet, shared, turns or turns2");
-    long pair = whole(argv[2], 0, 1000000), hashes = whole(argv[3], 5, 100000),
-         nchase = whole(argv[4], 0, 10000000);
-    if (pair < 0 || hashes < 0 || nchase < 0)
+    uint64_t u[3];
+    if (bg_parse_u64(argv[2], 0, 1000000, &u[0]) || bg_parse_u64(argv[3], 5, 100000, &u[1]) ||
+        bg_parse_u64(argv[4], 0, 10000000, &u[2]))
         return usage("PAIR, HASHES or CHASE is not a whole number in its range");
+    long pair = (long)u[0], hashes = (long)u[1], nchase = (long)u[2];
     if (rx_thp_policy() < 0)
         return usage("BG_PERF_RX_THP must be on or off");
     cpu_set_t mask;
@@ -255,9 +244,10 @@ int main(int argc, char **argv)
         ac[i] = a[2 * i], aw[i] = a[2 * i + 1], bc[i] = b[2 * i], bw[i] = b[2 * i + 1];
         dc[i] = log(bc[i] / ac[i]), dw[i] = log(bw[i] / aw[i]);
     }
-    double mac = med(ac, hashes), mbc = med(bc, hashes), maw = med(aw, hashes),
-           mbw = med(bw, hashes);
+    double mac = bg_median(ac, (size_t)hashes), mbc = bg_median(bc, (size_t)hashes),
+           maw = bg_median(aw, (size_t)hashes), mbw = bg_median(bw, (size_t)hashes);
     printf("%s\t%ld\t%ld\t%.4f\t%.4f\t%.6f\t%.4f\t%.4f\t%.6f\t%.6f\t%.6f\n", argv[1], pair, nchase,
-           mac, mbc, log(mbc / mac), maw, mbw, log(mbw / maw), med(dc, hashes), med(dw, hashes));
+           mac, mbc, log(mbc / mac), maw, mbw, log(mbw / maw), bg_median(dc, (size_t)hashes),
+           bg_median(dw, (size_t)hashes));
     return 0;
 }
