@@ -234,6 +234,19 @@ bg_runner_list() {
   BG_X86_RUNNERS="$x86" BG_RUNNER_DIR="${rdir:-${BG_RUNNER_DIR:-}}" "$runner" --list 2>/dev/null
 }
 
+# bg_runner_names <build-dir>: every runner name a build could know, one per
+# line, read without a build: the registry's rows (BG_RUNNER("name", ... in
+# lib/include/buildgate/bg_runners.def) and the user runners of BG_X86_RUNNERS
+# ("name=command args;..."), the environment's when set, else <build-dir>'s
+# CMakeCache.txt's.  So a typo in a runner name is refused before provisioning.
+bg_runner_names() {
+  local spec
+  sed -n 's/^BG_RUNNER("\([a-z0-9_-]*\)".*/\1/p' "$BG_ROOT/lib/include/buildgate/bg_runners.def"
+  if [ -n "${BG_X86_RUNNERS+set}" ]; then spec=$BG_X86_RUNNERS
+  else spec=$(sed -n 's/^BG_X86_RUNNERS:[A-Z]*=//p' "$1/CMakeCache.txt" 2>/dev/null); fi
+  printf '%s\n' "$spec" | tr ';' '\n' | sed -n 's/^ *\([a-z0-9_-]*\) *=.*/\1/p'
+}
+
 # bg_runner_gaps: bg_runner_list's lines on stdin; prints the runners this host
 # cannot run, one line "<name><TAB><cause>" each (registry order).  The cause
 # is one phrase with its fix: "not installed → ci/provision", "not installed →

@@ -38,7 +38,8 @@
 #                    header and the console's last lines, with each suite's share
 #                    that ran; with BG_REQUIRE_RUNNERS (gate.yml's matrix column)
 #                    naming them it fails naming them (exit 1, FAIL report); an
-#                    unknown or malformed --require-runners is one line, exit 2
+#                    unknown or malformed --require-runners is one line, exit 2,
+#                    before any step, the previous report left as it was
 #   BG_REPORT        the real bg-report (the stand-in build tree runs it)
 #   --mutant         run CASE against a copy of GATE with the fix taken out
 #                    (sed); passes only when the checks of CASE fail
@@ -285,11 +286,13 @@ coverage)
   "$check" --suite ci --name "$n.required_fails" \
     --expect-equal "exit 1; buildgate: ci/gate: declared runners did not run: qemu-x86_64 (not installed → ci/provision), valgrind (not installed → ci/provision) (--require-runners / BG_REQUIRE_RUNNERS); # buildgate report: FAIL ❌" \
     "exit $rc; $(grep '^buildgate:' "$work/err2" | tail -n 1); $(head -n 1 "$work/out/report.md")" || ok=1
+  # refused before any step, and the previous run's report is left as it was
+  known=$(bash -c 'source "$1/common.sh" && bg_runner_names "$2"' - "$(dirname "$gate")" "$work/b" | paste -sd' ' -)
   "$gate" --no-provision --label nan --require-runners native,bogus --build-dir "$work/b" --report-dir "$work/out" >"$work/log3" 2>"$work/err3"
   rc=$?
   "$check" --suite ci --name "$n.unknown_runner" \
-    --expect-equal "exit 2; buildgate: ci/gate: --require-runners: unknown runner 'bogus' (this build's runners: native qemu-x86_64 valgrind rosetta)" \
-    "exit $rc; $(cat "$work/err3")" || ok=1
+    --expect-equal "exit 2; buildgate: ci/gate: --require-runners: unknown runner 'bogus' (known: $known; lib/include/buildgate/bg_runners.def, BG_X86_RUNNERS); 0 build steps; # buildgate report: FAIL ❌" \
+    "exit $rc; $(cat "$work/err3"); $(grep -c '^== \[' "$work/log3") build steps; $(head -n 1 "$work/out/report.md")" || ok=1
   ;;
 *) echo "buildgate: gate-flow.sh: unknown case '$case_' (report_dir, interrupt, configure_fail, build_fail, lock, coverage)" >&2; exit 2 ;;
 esac

@@ -329,6 +329,9 @@ static bg_status check_judge(const opts *o)
         return usage("--duet and --interleaved exclude each other: one judge per run");
     if (o->paired && o->unit && !strcmp(o->unit, "sample"))
         return usage("--paired and --unit sample exclude each other: one judge per run");
+    if (known && !ab && o->duet_cpus)
+        return bg_fail(BG_E_USAGE, "bg-perf", "--duet-cpus: only for ab and calibrate, not %s (see bg-perf --help)",
+                       o->mode);
     if (o->duet_cpus && !o->duet)
         return usage("--duet-cpus: only with --duet (it says where a duet pair runs)");
     if (known && !ab && (o->duet || o->interleaved))
