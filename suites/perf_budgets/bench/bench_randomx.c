@@ -69,6 +69,7 @@
 #include "buildgate/bg_wx.h"
 #include "perf_knob.h"
 #include "rx_thp.h"
+#include "rx_chase.h"
 
 static const char rx_key[] = "relay-jit-profile-fixed-key-v1";
 
@@ -120,9 +121,8 @@ static rx_thp_region rx_cache_regions[2]; /* the caches' memory (rx_thp.h) */
 static randomx_dataset *rx_dataset;
 static char rx_why[3][400]; /* [jit]: why cache jit is missing; [2]: the dataset */
 
-/* The chase knob's cycle: 64 MiB, one node per 64-byte line holding the
- * byte offset of the next node. */
-#define RX_CHASE_BYTES (64ULL << 20)
+/* The chase knob's cycle (rx_chase.h), built once per process, and where
+ * its walk stands. */
 static uint64_t *rx_chase_lines;
 static uint64_t rx_chase_at;
 
@@ -141,37 +141,11 @@ static int rx_chase_build(void)
 {
     int ok;
     pthread_mutex_lock(&rx_lock);
-    if (!rx_chase_lines) {
-        uint64_t n = RX_CHASE_BYTES / 64, *perm = malloc(n * sizeof *perm);
-        uint64_t *lines = perm ? malloc(RX_CHASE_BYTES) : NULL;
-        if (lines) {
-            uint64_t x = 88172645463325252ULL;
-            for (uint64_t i = 0; i < n; i++)
-                perm[i] = i;
-            for (uint64_t i = n - 1; i > 0; i--) { /* Sattolo: one cycle through all n */
-                x = bg_bench_xorshift64(x);
-                uint64_t j = x % i, t = perm[i];
-                perm[i] = perm[j];
-                perm[j] = t;
-            }
-            for (uint64_t i = 0; i < n; i++)
-                lines[perm[i] * 8] = perm[(i + 1) % n] * 64;
-            rx_chase_lines = lines;
-        }
-        free(perm);
-    }
+    if (!rx_chase_lines)
+        rx_chase_lines = rx_chase_make();
     ok = rx_chase_lines != NULL;
     pthread_mutex_unlock(&rx_lock);
     return ok;
-}
-
-/* The chase knob's work: n dependent loads from byte offset at. */
-__attribute__((noinline)) static uint64_t rx_chase(const uint64_t *lines, uint64_t at, uint64_t n)
-{
-    const char *base = (const char *)lines;
-    for (uint64_t k = 0; k < n; k++)
-        at = *(const uint64_t *)(const void *)(base + at);
-    return at;
 }
 
 /* The slowdown knob's work: n dependent xorshift64 steps. */

@@ -46,9 +46,10 @@
 #include "buildgate/bg_error.h"
 #include "buildgate/bg_parse.h"
 #include "buildgate/bg_stats.h"
+#include "rx_chase.h"
 #include "rx_thp.h"
 
-enum { WARM = 3, CHASE_LINES = (64 << 20) / 64 };
+enum { WARM = 3 };
 enum mode { DUET, SHARED, TURNS, TURNS2 };
 
 static const char usage_text[] =
@@ -79,31 +80,6 @@ static double ms_of(clockid_t c)
     struct timespec t;
     clock_gettime(c, &t);
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-/* A random cycle over CHASE_LINES 64-byte lines (Sattolo's algorithm: one
- * cycle through all); line i's first word holds the next line's index. */
-static uint64_t *chase_make(void)
-{
-    uint64_t *m = aligned_alloc(64, (size_t)CHASE_LINES * 64);
-    uint64_t s = 88172645463325252ULL;
-    if (!m)
-        return NULL;
-    for (uint64_t i = 0; i < CHASE_LINES; i++)
-        m[i * 8] = i;
-    for (uint64_t i = CHASE_LINES - 1; i > 0; i--) {
-        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-        uint64_t j = s % i, t = m[i * 8];
-        m[i * 8] = m[j * 8], m[j * 8] = t;
-    }
-    return m;
-}
-
-static uint64_t chase(const uint64_t *m, long n, uint64_t at)
-{
-    for (long k = 0; k < n; k++)
-        at = ((const volatile uint64_t *)m)[at * 8];
-    return at;
 }
 
 static int pin(int cpu)
@@ -139,7 +115,7 @@ static int side(int is_b, enum mode m, int cpu, long hashes, long nchase, int re
     const randomx_flags f = randomx_get_flags(); /* JIT and hard AES where the host has them */
     if (pin(cpu))
         return fail("sched_setaffinity failed");
-    uint64_t *cy = chase_make();
+    uint64_t *cy = rx_chase_make();
     rx_thp_begin();
     randomx_cache *c = randomx_alloc_cache(f);
     rx_thp_end();
@@ -161,7 +137,7 @@ static int side(int is_b, enum mode m, int cpu, long hashes, long nchase, int re
         double c0 = ms_of(CLOCK_THREAD_CPUTIME_ID), w0 = ms_of(CLOCK_MONOTONIC);
         randomx_calculate_hash(vm, msg, sizeof msg, h);
         if (is_b)
-            at = chase(cy, nchase, at);
+            at = rx_chase(cy, at, (uint64_t)nchase);
         double c1 = ms_of(CLOCK_THREAD_CPUTIME_ID), w1 = ms_of(CLOCK_MONOTONIC);
         if (i >= 0)
             t[2 * i] = c1 - c0, t[2 * i + 1] = w1 - w0;
