@@ -94,7 +94,8 @@ static const char usage_text[] =
     "    [--reps K] [--min-time S] [--work-dir D] [--budgets B] [--env K=V]...\n"
     "    Head against the stored per-host baseline (DIR: DIR/<host key>.json).\n"
     "    A missing baseline is a skip naming the host key and the command that\n"
-    "    records one.\n"
+    "    records one; a DIR, or a FILE's folder, that does not exist is a typo:\n"
+    "    one line, exit 2.\n"
     "bg-perf record --out FILE --reason R --from F... [--commit C] [--flags S]\n"
     "    [--build-type T] [--budgets B] [--force]      (ci/update-baselines)\n"
     "bg-perf record --out FILE --check-only\n"
@@ -884,6 +885,32 @@ static void host_key(char *buf, unsigned n)
     bg_host_key(&h, buf, n);
 }
 
+/* 1, with why, when --baseline B can only be a typo: B does not exist and is
+ * no NAME.json (so a folder, missing), or is a NAME.json whose folder is
+ * missing.  A missing NAME.json in a folder that exists is a new host: 0 (the
+ * caller's skip names the file). */
+static int baseline_typo(const char *b, char *why, size_t n)
+{
+    struct stat sb;
+    if (stat(b, &sb) == 0)
+        return 0;
+    size_t len = strlen(b);
+    if (len <= 5 || strcmp(b + len - 5, ".json")) {
+        snprintf(why, n, "no such folder");
+        return 1;
+    }
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s", b);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return 0; /* in the working directory */
+    *(slash == dir ? slash + 1 : slash) = '\0';
+    if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return 0;
+    snprintf(why, n, "its folder '%.1000s' does not exist", dir);
+    return 1;
+}
+
 static int mode_baseline(opts *o, const cJSON *budgets)
 {
     if (!o->baseline || !o->head_exe)
@@ -894,6 +921,11 @@ static int mode_baseline(opts *o, const cJSON *budgets)
     if (stat(o->baseline, &sb) == 0 && S_ISDIR(sb.st_mode)) {
         snprintf(path, sizeof path, "%s/%s.json", o->baseline, key);
         o->baseline = path;
+    } else if (baseline_typo(o->baseline, path, sizeof path)) {
+        return bg_exit_code(bg_fail(BG_E_USAGE, "bg-perf",
+                                    "--baseline: '%s': %s (a typo? the baselines folder, e.g. baselines, or a "
+                                    ".json file in an existing folder)",
+                                    o->baseline, path));
     }
     FILE *f = fopen(o->baseline, "r");
     if (!f)
