@@ -76,7 +76,9 @@ static const char usage_text[] =
     "  --ref REF         github.ref (default refs/heads/main)\n"
     "  --input NAME=VAL  inputs.NAME of a workflow_dispatch (repeatable)\n"
     "  --run-id N        github.run_id (default 1), 1..10^12; WORK/runs/N/ is\n"
-    "                    emptied first (another run's artifacts stay)\n"
+    "                    emptied first (another run's artifacts stay) when a run\n"
+    "                    of this tool made it (its .bg-workflow-run mark); one\n"
+    "                    holding files without the mark is refused (exit 6)\n"
     "  --repository O/R  github.repository (default buildgate/buildgate)\n"
     "  -h, --help        this text\n"
     "Each step's output goes to this program's stdout and stderr; each job ends\n"
@@ -137,6 +139,31 @@ static int mkdirs(const char *path)
             *p = '/';
         }
     return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* The marker of a run folder this tool made (WORK/runs/<id>/): only such a
+ * folder, an empty one or none is emptied for a new run. */
+#define RUN_MARK ".bg-workflow-run"
+
+/* 1 when dir is missing, empty, or holds RUN_MARK; 0 otherwise (also when
+ * it is not a folder). */
+static int run_dir_ours(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT;
+    int ours = 1;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (!strcmp(e->d_name, RUN_MARK)) {
+            ours = 1;
+            break;
+        }
+        ours = 0;
+    }
+    closedir(d);
+    return ours;
 }
 
 static int write_file(const char *path, const char *text, size_t n)
@@ -1372,11 +1399,23 @@ int main(int argc, char **argv)
         return BG_EXIT_IO;
     }
     pf(r.dir, sizeof r.dir, "%s/runs/%s", r.work, run_id);
-    /* a new run: what an earlier run of this id left (jobs, artifacts) goes */
-    if (sh_c(NULL, "rm -rf \"$1\"", r.dir, NULL) != 0 || mkdirs(r.dir) != 0) {
+    /* a new run: what an earlier run of this id left (jobs, artifacts) goes;
+       a folder no run of this tool marked is the user's: refused, kept */
+    if (!run_dir_ours(r.dir)) {
+        bg_errorf(TOOL, "--work %s: %s holds files no bg-workflow-run wrote (no %s): choose another --work or "
+                  "--run-id, or move them away",
+                  r.work, r.dir, RUN_MARK);
+        return BG_EXIT_EXISTS;
+    }
+    char mark[PATH_MAX + 32];
+    pf(mark, sizeof mark, "%s/%s", r.dir, RUN_MARK);
+    FILE *mf = NULL;
+    if (sh_c(NULL, "rm -rf \"$1\"", r.dir, NULL) != 0 || mkdirs(r.dir) != 0 || !(mf = fopen(mark, "w"))) {
         bg_errorf(TOOL, "%s: cannot create: %s", r.dir, strerror(errno));
         return BG_EXIT_IO;
     }
+    fputs("a bg-workflow-run run folder: the next run of this id empties it\n", mf);
+    fclose(mf);
     /* workflow_dispatch inputs: defaults, required ones given */
     const yaml_node_t *decl =
         wf_get(&r.doc, wf_get(&r.doc, wf_get(&r.doc, r.root, "on"), "workflow_dispatch"), "inputs");

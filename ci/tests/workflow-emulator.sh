@@ -17,6 +17,8 @@
 #     if: says otherwise (!cancelled(), failure()); a skipped need is no
 #     failure
 #   - a matrix of two gives two legs with strategy.job-total 2
+#   - WORK/runs/<id>/ holding files without the tool's mark is refused (exit
+#     6) and kept; the tool's own run folder is emptied and run again
 #
 # Usage: workflow-emulator.sh BG_CHECK BG_RUN WORK [--mutant]
 #   --mutant  the same with `shell: bash` taken off the pipefail step: the
@@ -141,4 +143,17 @@ if [ "${4:-}" = --mutant ]; then
   exec "$check" --suite ci --name "$name" --expect-equal "the check fails" "$seen"
 fi
 [ "$observed" = "$expected" ] || tail -n 40 "$work/out"
-"$check" --suite ci --name "$name" --expect-equal "$expected" "$observed"
+ok=0
+"$check" --suite ci --name "$name" --expect-equal "$expected" "$observed" || ok=1
+# WORK/runs/<id>/ holding files no run of the tool marked is the user's:
+# refused in one line (exit 6), the file kept; a run folder of the tool's is
+# emptied and run again (exit 1 as above)
+mkdir -p "$work/runner/runs/2" && echo keep >"$work/runner/runs/2/mine.txt" || exit 3
+"$emu" --repo "$repo" --work "$work/runner" --event push --run-id 2 "$wf" >"$work/out2" 2>"$work/err2"
+rc2=$?
+"$emu" --repo "$repo" --work "$work/runner" --event push "$wf" >/dev/null 2>&1
+rc1=$?
+"$check" --suite ci --name "$name.user_run_folder" \
+  --expect-equal "exit 6; buildgate: bg-workflow-run: --work $work/runner: $work/runner/runs/2 holds files no bg-workflow-run wrote (no .bg-workflow-run): choose another --work or --run-id, or move them away; kept: keep; run 1 again: exit 1" \
+  "exit $rc2; $(cat "$work/err2"); kept: $(cat "$work/runner/runs/2/mine.txt"); run 1 again: exit $rc1" || ok=1
+exit $ok
