@@ -11,9 +11,20 @@
 
 static bg_status check_header(const cJSON *doc, const char *path, const char *host_key)
 {
-    if (bg_json_num(doc, "schema", -1) != PERF_BASELINE_SCHEMA)
-        return bg_fail(BG_E_FIXTURE, "baseline", "%s: schema %g, this bg-perf reads schema %d", path,
-                       bg_json_num(doc, "schema", -1), PERF_BASELINE_SCHEMA);
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    if (!cJSON_IsNumber(schema) || schema->valuedouble != PERF_BASELINE_SCHEMA) {
+        char got[120]; /* what is there, as written (a string "1" read as -1) */
+        if (!schema)
+            snprintf(got, sizeof got, "no \"schema\"");
+        else if (cJSON_IsNumber(schema))
+            snprintf(got, sizeof got, "schema %g", schema->valuedouble);
+        else if (cJSON_IsString(schema))
+            snprintf(got, sizeof got, "schema \"%.40s\" (a string, not a number)", schema->valuestring);
+        else
+            snprintf(got, sizeof got, "schema that is not a number");
+        return bg_fail(BG_E_FIXTURE, "baseline", "%s: %s, this bg-perf reads schema %d", path, got,
+                       PERF_BASELINE_SCHEMA);
+    }
     const char *host = bg_json_str(doc, "host");
     if (!host || strcmp(host, host_key) != 0)
         return bg_fail(BG_E_FIXTURE, "baseline", "%s: recorded on host %s, this host is %s", path,

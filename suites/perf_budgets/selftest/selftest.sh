@@ -253,6 +253,8 @@ AWK
     baseline_mutated 's/"schema":[[:space:]]*1,/"schema": 99,/' "schema 99" ;;
   truncated_baseline)  # cut after its first lines: corrupt stored data, exit 5 like the others
     baseline_mutated '4,$d' "buildgate: bg-perf: baseline:" ;;
+  baseline_schema_string)  # "schema": "1" is named as written (it said "schema -1")
+    baseline_mutated 's/"schema":[[:space:]]*1/"schema": "1"/' 'schema "1" (a string, not a number), this bg-perf reads schema 1' ;;
   baseline_inf)  # a sample of 1e309 parses as infinity: not a positive finite number
     baseline_mutated '/"benchmarks"/,/}/s/\("synth\/chain":[^[]*\[\)[0-9.e+]*/\11e309/' "a sample is not a positive finite number" ;;
   baseline_processes)  # process sizes that do not add up to the samples: not read as one process
