@@ -28,7 +28,7 @@ if [ "${4:-}" = --selftest ]; then
   for f in "${cases[@]%% *}" common.sh bisect-lib.sh lint/record.sh; do cp "$ci/$f" "$work/ci/$f" || exit 3; done
   cp "$ci/../lib/sh/bg_cli.sh" "$work/lib/sh/bg_cli.sh" || exit 3 # ci/common.sh reads it
   sed -i.orig 's/: \$1: missing value/: $1 needs a value/' "$work/ci/gate" "$work/ci/lint/record.sh" || exit 3
-  sed -i.orig 's/"\$1: missing value"/"$1 needs a value"/' "$work/lib/sh/bg_cli.sh" || exit 3
+  sed -i.orig 's/"\$1: missing value/"$1 needs a value/' "$work/lib/sh/bg_cli.sh" || exit 3
   BG_CHECKS_FILE="$work/mutant.jsonl" BG_TEST_NAME="$n.mutant" "$0" "$check" "$work/ci" "$work/run" >/dev/null 2>&1
   rc=$?
   fails=$(grep -c '"verdict": *"fail"' "$work/mutant.jsonl" 2>/dev/null)

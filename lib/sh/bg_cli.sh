@@ -10,10 +10,12 @@
 #            (ci/gate, suites/perf_budgets/study/study.sh); a script run from
 #            outside the tree: $BG_TOOL_OUTSIDE if set, else its file name
 #   bg_die "<what>: <why>"       buildgate: <tool>: <what>: <why> (see <tool> --help), exit 2
-#   bg_need_value <opt> <args> <value>   <opt> with fewer than 2 arguments left
-#                                (itself and its value), or whose value is another
-#                                option (--...: "--approve --no-build" must not take
-#                                --no-build as the reason): "<opt>: missing value", exit 2
+#   bg_need_value <opt> <args> <value> [<hint>]   <opt> with fewer than 2 arguments
+#                                left (itself and its value), an empty value, or a
+#                                value that is another option (--...: "--approve
+#                                --no-build" must not take --no-build as the reason):
+#                                "<opt>: missing value" (with " (<hint>)", e.g. "e.g.
+#                                digest", when given), exit 2
 # shellcheck shell=bash
 
 BG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -29,7 +31,7 @@ bg_die() {
 }
 
 bg_need_value() {
-  [ "$2" -ge 2 ] || bg_die "$1: missing value"
+  { [ "$2" -ge 2 ] && [ -n "${3-}" ]; } || bg_die "$1: missing value${4:+ ($4)}"
   case "${3-}" in
     --*) bg_die "$1: missing value ('$3' is the next option)" ;;
   esac
