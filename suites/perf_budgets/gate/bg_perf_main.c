@@ -921,11 +921,13 @@ static int mode_baseline(opts *o, const cJSON *budgets)
     if (stat(o->baseline, &sb) == 0 && S_ISDIR(sb.st_mode)) {
         snprintf(path, sizeof path, "%s/%s.json", o->baseline, key);
         o->baseline = path;
-    } else if (baseline_typo(o->baseline, path, sizeof path)) {
-        return bg_exit_code(bg_fail(BG_E_USAGE, "bg-perf",
-                                    "--baseline: '%s': %s (a typo? the baselines folder, e.g. baselines, or a "
-                                    ".json file in an existing folder)",
-                                    o->baseline, path));
+    } else {
+        char why[1100];
+        if (baseline_typo(o->baseline, why, sizeof why))
+            return bg_exit_code(bg_fail(BG_E_USAGE, "bg-perf",
+                                        "--baseline: '%s': %s (a typo? the baselines folder, e.g. baselines, "
+                                        "or a .json file in an existing folder)",
+                                        o->baseline, why));
     }
     FILE *f = fopen(o->baseline, "r");
     if (!f)
